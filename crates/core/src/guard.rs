@@ -1,0 +1,330 @@
+//! The guard's pure steps: resolve the tool (1), read the arguments (2), normalize (3)
+//! and validate (4). Capping (9) is in [`crate::cap`]; the stateful steps (policy,
+//! confirmation, idempotency, execution, audit) live in the service, which calls this.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::args::parse_arguments;
+use crate::error::SpecError;
+use crate::normalize::normalize;
+use crate::resolve::resolve_name;
+use crate::result::{Repair, ToolError, ToolResult};
+use crate::spec::{ToolSpec, is_valid_tool_id};
+use crate::validate::CompiledSchema;
+
+/// Specs with their validators compiled once, and which tools are enabled.
+#[derive(Debug)]
+pub struct Guard {
+    entries: Vec<Entry>,
+    by_id: HashMap<String, usize>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    spec: ToolSpec,
+    schema: CompiledSchema,
+    enabled: bool,
+}
+
+/// A call that passed steps 1–4: the tool id and the arguments the tool will receive.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedCall {
+    /// The resolved tool id.
+    pub tool: String,
+    /// Normalized, valid arguments.
+    pub arguments: Value,
+    /// Every repair made on the way.
+    pub repairs: Vec<Repair>,
+}
+
+/// A call the guard refused before running anything.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rejection {
+    /// Why.
+    pub error: ToolError,
+    /// Structured detail (the list of violations), or null.
+    pub data: Value,
+    /// Repairs made before the refusal, so the caller sees what was already fixed.
+    pub repairs: Vec<Repair>,
+}
+
+impl From<Rejection> for ToolResult {
+    fn from(rejection: Rejection) -> Self {
+        let mut result = ToolResult::failure(rejection.error).with_repairs(rejection.repairs);
+        result.data = rejection.data;
+        result
+    }
+}
+
+impl Rejection {
+    fn plain(error: ToolError) -> Self {
+        Self {
+            error,
+            data: Value::Null,
+            repairs: Vec::new(),
+        }
+    }
+}
+
+impl Guard {
+    /// Compiles every spec's schema once. Fails on a bad id, a duplicate, or a bad schema.
+    pub fn new(specs: impl IntoIterator<Item = ToolSpec>) -> Result<Self, SpecError> {
+        let mut guard = Self {
+            entries: Vec::new(),
+            by_id: HashMap::new(),
+        };
+        for spec in specs {
+            guard.insert(spec)?;
+        }
+        Ok(guard)
+    }
+
+    /// Adds a tool (enabled), or replaces the tool with the same id.
+    pub fn insert(&mut self, spec: ToolSpec) -> Result<(), SpecError> {
+        if !is_valid_tool_id(&spec.id) {
+            return Err(SpecError::InvalidId { id: spec.id });
+        }
+        let schema = CompiledSchema::compile(&spec.id, &spec.parameters)?;
+        let entry = Entry {
+            spec,
+            schema,
+            enabled: true,
+        };
+        match self.by_id.get(&entry.spec.id) {
+            Some(&i) => self.entries[i] = entry,
+            None => {
+                self.by_id.insert(entry.spec.id.clone(), self.entries.len());
+                self.entries.push(entry);
+            }
+        }
+        Ok(())
+    }
+
+    /// Like [`Guard::insert`] but refuses an id that is already registered.
+    pub fn insert_new(&mut self, spec: ToolSpec) -> Result<(), SpecError> {
+        if self.by_id.contains_key(&spec.id) {
+            return Err(SpecError::DuplicateId { id: spec.id });
+        }
+        self.insert(spec)
+    }
+
+    /// Enables or disables a tool; returns false when the id is unknown.
+    pub fn set_enabled(&mut self, id: &str, enabled: bool) -> bool {
+        match self.by_id.get(id) {
+            Some(&i) => {
+                self.entries[i].enabled = enabled;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every spec, in registration order.
+    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.entries.iter().map(|e| &e.spec)
+    }
+
+    /// The spec of an id (exact).
+    pub fn spec(&self, id: &str) -> Option<&ToolSpec> {
+        self.by_id.get(id).map(|&i| &self.entries[i].spec)
+    }
+
+    /// Whether the tool exists and is enabled.
+    pub fn is_enabled(&self, id: &str) -> bool {
+        self.by_id.get(id).is_some_and(|&i| self.entries[i].enabled)
+    }
+
+    /// Step 1: resolves a name to an enabled tool's spec.
+    pub fn resolve(&self, name: &str) -> Result<&ToolSpec, ToolError> {
+        let enabled = self
+            .entries
+            .iter()
+            .filter(|e| e.enabled)
+            .map(|e| e.spec.id.as_str());
+        match resolve_name(name, enabled) {
+            Ok((id, _)) => self
+                .spec(id)
+                .ok_or_else(|| ToolError::internal("resolved tool vanished")),
+            Err(not_found) => {
+                // A disabled tool exists but must not run; say so instead of "not found".
+                let all = self.entries.iter().map(|e| e.spec.id.as_str());
+                match resolve_name(name, all) {
+                    Ok((id, _)) => Err(ToolError::permission(format!("tool '{id}' is disabled"))
+                        .with_hint("the user has disabled this tool; do not call it, tell the user it is disabled in Tools")),
+                    Err(_) => Err(not_found),
+                }
+            }
+        }
+    }
+
+    /// Steps 1–4: resolve, read, normalize and validate a call.
+    pub fn prepare(&self, name: &str, raw_arguments: &Value) -> Result<PreparedCall, Rejection> {
+        let spec = self.resolve(name).map_err(Rejection::plain)?;
+        let (arguments, mut repairs) = parse_arguments(raw_arguments).map_err(Rejection::plain)?;
+        let entry = &self.entries[self.by_id[&spec.id]];
+        let (arguments, more) = normalize(entry.schema.schema(), Value::Object(arguments));
+        repairs.extend(more);
+        if let Err((error, data)) = entry.schema.validate(&arguments) {
+            return Err(Rejection {
+                error,
+                data,
+                repairs,
+            });
+        }
+        Ok(PreparedCall {
+            tool: spec.id.clone(),
+            arguments,
+            repairs,
+        })
+    }
+}
+
+/// Checks the rules seed 000 sets for a registry's specs, beyond what the guard needs to
+/// run: a description, type object, `additionalProperties: false`, every property
+/// described (recursively). Returns one line per problem.
+pub fn lint_spec(spec: &ToolSpec) -> Vec<String> {
+    let mut problems = Vec::new();
+    if spec.description.trim().len() < 20 {
+        problems.push(format!(
+            "{}: the description must say what the tool does and when to use it",
+            spec.id
+        ));
+    }
+    if spec.name.zh.trim().is_empty() || spec.name.en.trim().is_empty() {
+        problems.push(format!("{}: the name needs zh and en", spec.id));
+    }
+    if spec.parameters.get("type").and_then(Value::as_str) != Some("object") {
+        problems.push(format!("{}: parameters must be type object", spec.id));
+    }
+    if spec.parameters.get("additionalProperties") != Some(&Value::Bool(false)) {
+        problems.push(format!(
+            "{}: parameters must set additionalProperties: false",
+            spec.id
+        ));
+    }
+    lint_properties(&spec.id, &spec.parameters, "", &mut problems);
+    if let Err(reason) = crate::validate::check_schema(&spec.parameters) {
+        problems.push(format!("{}: {reason}", spec.id));
+    }
+    problems
+}
+
+fn lint_properties(id: &str, schema: &Value, path: &str, problems: &mut Vec<String>) {
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (name, prop) in props {
+            let here = format!("{path}/{name}");
+            let described = prop
+                .get("description")
+                .and_then(Value::as_str)
+                .is_some_and(|d| !d.trim().is_empty());
+            if !described {
+                problems.push(format!("{id}: property {here} has no description"));
+            }
+            lint_properties(id, prop, &here, problems);
+            if let Some(items) = prop.get("items") {
+                lint_properties(id, items, &format!("{here}/items"), problems);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::{ErrorType, RepairRule};
+    use crate::spec::{Category, Localized, SideEffect};
+    use serde_json::json;
+
+    fn spec(id: &str) -> ToolSpec {
+        ToolSpec {
+            id: id.into(),
+            name: Localized::new("音量", "Volume"),
+            description: "Raises the output volume by a step; changes system state.".into(),
+            category: Category::System,
+            parameters: json!({"type": "object", "additionalProperties": false,
+                "properties": {"step": {"type": "integer", "minimum": 1, "maximum": 50, "description": "percent points"}}}),
+            side_effect: SideEffect::Write,
+            idempotent: false,
+            timeout_ms: 1000,
+            compensation: None,
+        }
+    }
+
+    fn guard() -> Guard {
+        Guard::new([spec("increase_volume"), spec("decrease_volume")])
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn prepares_repairs_and_validates() {
+        let g = guard();
+        let call = g
+            .prepare("Increase-Volume", &json!("{\"step\": \"20\"}"))
+            .ok();
+        assert_eq!(
+            call.as_ref().map(|c| c.arguments.clone()),
+            Some(json!({"step": 20}))
+        );
+        assert_eq!(
+            call.map(|c| c.repairs[0].rule),
+            Some(RepairRule::NumberFromString)
+        );
+
+        let rejected = g.prepare("increase_volume", &json!({"step": 100})).err();
+        let result = rejected.map(ToolResult::from);
+        assert_eq!(
+            result.as_ref().and_then(|r| r.error_type),
+            Some(ErrorType::Validation)
+        );
+        assert_eq!(
+            result.map(|r| r.data["violations"][0]["path"].clone()),
+            Some(json!("/step"))
+        );
+    }
+
+    #[test]
+    fn unknown_and_disabled_tools_never_prepare() {
+        let mut g = guard();
+        let err = g.prepare("volume_up", &json!({})).err().map(|r| r.error);
+        assert_eq!(
+            err.as_ref().map(|e| e.error_type),
+            Some(ErrorType::NotFound)
+        );
+        assert!(err.is_some_and(|e| e.options.contains(&"increase_volume".to_string())));
+        assert!(g.set_enabled("decrease_volume", false));
+        let err = g
+            .prepare("decrease_volume", &json!({}))
+            .err()
+            .map(|r| r.error.error_type);
+        assert_eq!(err, Some(ErrorType::Permission));
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        assert!(matches!(
+            Guard::new([spec("Bad-Id")]),
+            Err(SpecError::InvalidId { .. })
+        ));
+        let mut bad = spec("t");
+        bad.parameters = json!({"type": "object", "properties": {"a": {"type": 5}}});
+        assert!(matches!(
+            Guard::new([bad]),
+            Err(SpecError::InvalidSchema { .. })
+        ));
+        let mut g = guard();
+        assert!(matches!(
+            g.insert_new(spec("increase_volume")),
+            Err(SpecError::DuplicateId { .. })
+        ));
+    }
+
+    #[test]
+    fn lint_finds_undescribed_properties() {
+        let mut s = spec("t");
+        assert!(lint_spec(&s).is_empty(), "{:?}", lint_spec(&s));
+        s.parameters = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(lint_spec(&s).len(), 2);
+    }
+}

@@ -1,0 +1,161 @@
+//! Tool specs: what a tool is, what it takes, and what it may change.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A display string in both user-facing languages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Localized {
+    /// Simplified Chinese.
+    pub zh: String,
+    /// English.
+    pub en: String,
+}
+
+impl Localized {
+    /// Builds a localized string from its Chinese and English forms.
+    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Self {
+        Self {
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+}
+
+/// Seed 004's two tool categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// Looks something up and answers; runs without touching devices.
+    Query,
+    /// Acts on the desktop: devices, prompts, notifications.
+    System,
+}
+
+/// What running a tool may change in the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideEffect {
+    /// Changes nothing; safe to run concurrently and to repeat.
+    Read,
+    /// Changes state that can be changed back.
+    Write,
+    /// Changes state that cannot be taken back (sending, deleting, paying).
+    Irreversible,
+}
+
+/// How a write is undone when a later write of the same batch fails.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Compensation {
+    /// The tool that undoes the change (often the same tool or its opposite).
+    pub tool: String,
+    /// A sentence saying what the compensation does, for people and models.
+    pub description: String,
+}
+
+/// Everything the guard, the model and the GUI need to know about one tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Stable identifier matching `[a-z0-9_]{1,64}`: the function name the model sees.
+    pub id: String,
+    /// Display name.
+    pub name: Localized,
+    /// What it does, when to use it, preconditions, and whether it is read-only.
+    pub description: String,
+    /// Seed 004's category.
+    pub category: Category,
+    /// JSON Schema 2020-12 of the arguments: type object, `additionalProperties: false`.
+    pub parameters: Value,
+    /// What a call may change.
+    pub side_effect: SideEffect,
+    /// Whether running the same call twice has the effect of running it once.
+    pub idempotent: bool,
+    /// How long one call may run before it is cancelled.
+    pub timeout_ms: u64,
+    /// How to undo a successful call when a later write of its batch fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compensation: Option<Compensation>,
+}
+
+impl ToolSpec {
+    /// The parameter schema as the model should see it: the same schema with
+    /// Deskmate's `x-` normalization hints removed, since they mean nothing to a model.
+    pub fn parameters_for_model(&self) -> Value {
+        strip_extensions(&self.parameters)
+    }
+}
+
+/// Returns `id` if it is a valid tool id: `[a-z0-9_]{1,64}`.
+pub fn is_valid_tool_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+fn strip_extensions(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(key, _)| !key.starts_with("x-"))
+                .map(|(key, value)| {
+                    // Property names are data, not keywords: keep them all.
+                    let value = if key == "properties" {
+                        match value {
+                            Value::Object(props) => Value::Object(
+                                props
+                                    .iter()
+                                    .map(|(k, v)| (k.clone(), strip_extensions(v)))
+                                    .collect(),
+                            ),
+                            other => other.clone(),
+                        }
+                    } else {
+                        strip_extensions(value)
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(strip_extensions).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tool_ids() {
+        for ok in ["calculator", "a", "tool_2", &"x".repeat(64)] {
+            assert!(is_valid_tool_id(ok), "{ok}");
+        }
+        for bad in ["", "Calc", "a-b", "a b", "工具", &"x".repeat(65)] {
+            assert!(!is_valid_tool_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn model_schema_drops_hints_but_keeps_property_names() {
+        let spec = ToolSpec {
+            id: "t".into(),
+            name: Localized::new("测试", "Test"),
+            description: "d".into(),
+            category: Category::Query,
+            parameters: json!({"type": "object", "properties": {
+                "x-odd-name": {"type": "string", "description": "kept", "x-strip-suffixes": [".csv"]}
+            }, "x-all": "omit"}),
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            timeout_ms: 1000,
+            compensation: None,
+        };
+        assert_eq!(
+            spec.parameters_for_model(),
+            json!({"type": "object", "properties": {"x-odd-name": {"type": "string", "description": "kept"}}})
+        );
+    }
+}
