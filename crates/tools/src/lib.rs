@@ -1,1 +1,174 @@
+//! Deskmate's built-in tools — one file per tool, spec next to executor and tests — and
+//! the [`Registry`] that holds them in one ordered list with their compiled [`Guard`].
+//!
+//! - [`Tool`]: a spec, an optional plausibility check, and an async `run` that receives
+//!   arguments the guard has already normalized and validated.
+//! - [`builtin_tools`]: the ordered list of built-in tools; "what tools exist" is answered here.
+//! - [`Registry`]: the tools plus their [`Guard`].
+//!
+//! ```
+//! use deskmate_tools::{Registry, ToolConfig};
+//! use serde_json::json;
+//!
+//! let config = ToolConfig::for_data_dir(std::env::temp_dir().join("deskmate-doc"));
+//! let registry = Registry::builtin(&config).unwrap();
+//! let call = registry.guard().prepare("calculator", &json!("{\"expression\": \"2+3\"}")).unwrap();
+//! assert_eq!(call.arguments, json!({"expression": "2+3"}));
+//! ```
 
+pub mod append_audit;
+pub mod calculator;
+pub mod current_time;
+pub mod datasets;
+pub mod error;
+pub mod numfmt;
+pub mod sas_round_rate;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use deskmate_core::{Decision, Guard, ToolError, ToolSpec};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+pub use error::Error;
+
+/// A tool Deskmate can run.
+#[async_trait]
+pub trait Tool: Send + Sync + fmt::Debug {
+    /// The tool's contract.
+    fn spec(&self) -> &ToolSpec;
+
+    /// Guard step 5: checks beyond the schema (a volume step of 50, a URL that points
+    /// where the tool never should). Arguments are already valid.
+    fn check(&self, _args: &Value) -> Decision {
+        Decision::Allow
+    }
+
+    /// Runs the tool on normalized, valid arguments.
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError>;
+}
+
+/// What a running call may know about its surroundings.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    /// The call's id (also in the audit log).
+    pub call_id: String,
+    /// Cancelled when the call times out or the turn is cancelled.
+    pub cancel: CancellationToken,
+}
+
+impl ToolContext {
+    /// A context for a call.
+    pub fn new(call_id: impl Into<String>) -> Self {
+        Self {
+            call_id: call_id.into(),
+            cancel: CancellationToken::new(),
+        }
+    }
+}
+
+/// Where the built-in tools keep and find their files.
+#[derive(Debug, Clone)]
+pub struct ToolConfig {
+    /// The app's data dir.
+    pub data_dir: PathBuf,
+    /// The whitelisted datasets folder (`<data-dir>/datasets` by default).
+    pub datasets_dir: PathBuf,
+}
+
+impl ToolConfig {
+    /// The default layout under a data dir.
+    pub fn for_data_dir(data_dir: impl Into<PathBuf>) -> Self {
+        let data_dir = data_dir.into();
+        Self {
+            datasets_dir: data_dir.join("datasets"),
+            data_dir,
+        }
+    }
+}
+
+/// Every built-in tool, in the order they are listed everywhere.
+pub fn builtin_tools(config: &ToolConfig) -> Vec<Arc<dyn Tool>> {
+    let datasets = Arc::new(datasets::DatasetDir::scan(&config.datasets_dir));
+    vec![
+        Arc::new(calculator::Calculator::new()),
+        Arc::new(current_time::CurrentTime::new()),
+        Arc::new(datasets::describe_dataset::DescribeDataset::new(
+            datasets.clone(),
+        )),
+        Arc::new(datasets::summarize_by_group::SummarizeByGroup::new(
+            datasets.clone(),
+        )),
+        Arc::new(datasets::frequency::Frequency::new(datasets.clone())),
+        Arc::new(datasets::run_qc_checks::RunQcChecks::new(datasets)),
+        Arc::new(sas_round_rate::SasRoundRate::new()),
+        Arc::new(append_audit::AppendAudit::new(
+            config.data_dir.join("audit").join("dataset_audit.jsonl"),
+        )),
+    ]
+}
+
+/// The tools and their guard.
+#[derive(Debug)]
+pub struct Registry {
+    tools: Vec<Arc<dyn Tool>>,
+    by_id: HashMap<String, usize>,
+    guard: Guard,
+}
+
+impl Registry {
+    /// Builds a registry; every spec's schema is compiled once here.
+    pub fn new(tools: Vec<Arc<dyn Tool>>) -> Result<Self, Error> {
+        let mut guard = Guard::new([])?;
+        let mut by_id = HashMap::new();
+        for (i, tool) in tools.iter().enumerate() {
+            guard.insert_new(tool.spec().clone())?;
+            by_id.insert(tool.spec().id.clone(), i);
+        }
+        Ok(Self {
+            tools,
+            by_id,
+            guard,
+        })
+    }
+
+    /// The built-in tools for a configuration.
+    pub fn builtin(config: &ToolConfig) -> Result<Self, Error> {
+        Self::new(builtin_tools(config))
+    }
+
+    /// The guard over these tools.
+    pub fn guard(&self) -> &Guard {
+        &self.guard
+    }
+
+    /// Mutable access to the guard (to enable or disable tools).
+    pub fn guard_mut(&mut self) -> &mut Guard {
+        &mut self.guard
+    }
+
+    /// A tool by exact id.
+    pub fn tool(&self, id: &str) -> Option<&Arc<dyn Tool>> {
+        self.by_id.get(id).map(|&i| &self.tools[i])
+    }
+
+    /// Every spec, in registration order.
+    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.tools.iter().map(|t| t.spec())
+    }
+}
+
+/// Runs blocking work (file reads, parsing) off the async executor.
+pub async fn blocking<T, F>(work: F) -> Result<T, ToolError>
+where
+    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ToolError::internal(format!("the tool stopped unexpectedly: {e}")))?
+}

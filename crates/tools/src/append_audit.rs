@@ -1,0 +1,150 @@
+//! `append_audit`: appends an event to the data-dir audit journal, exactly once per key.
+//!
+//! The journal is a JSON-lines file; an exclusive file lock around "read keys, append"
+//! makes the key check and the append one step, also across processes.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use serde_json::{Value, json};
+
+use crate::{Tool, ToolContext, blocking};
+
+/// The audit-append tool.
+#[derive(Debug)]
+pub struct AppendAudit {
+    spec: ToolSpec,
+    journal: PathBuf,
+}
+
+impl AppendAudit {
+    /// Builds the tool writing to `journal`.
+    pub fn new(journal: PathBuf) -> Self {
+        Self {
+            spec: ToolSpec {
+                id: "append_audit".into(),
+                name: Localized::new("追加审计记录", "Append audit event"),
+                description: "Appends one event to the local analysis audit journal (who did what to which \
+                    dataset). Idempotent: an event with an idem_key that was already recorded is not written \
+                    again and the answer says duplicate=true. Use a stable idem_key describing the event, e.g. \
+                    'qc-adsl-2026-11-30'. Writes to the journal; never changes datasets."
+                    .into(),
+                category: Category::Query,
+                parameters: json!({
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["action", "idem_key"],
+                    "properties": {
+                        "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'."},
+                        "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'."},
+                        "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs."},
+                        "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Stable key of this event (letters, digits, . _ : -); the same key is recorded once."}
+                    }
+                }),
+                side_effect: SideEffect::Write,
+                idempotent: true,
+                timeout_ms: 5_000,
+                compensation: None,
+            },
+            journal,
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for AppendAudit {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        let journal = self.journal.clone();
+        blocking(move || append(&journal, &args)).await
+    }
+}
+
+fn io_error(what: &str, path: &std::path::Path, e: std::io::Error) -> ToolError {
+    ToolError::internal(format!(
+        "cannot {what} the audit journal {}: {e}",
+        path.display()
+    ))
+}
+
+fn append(journal: &std::path::Path, args: &Value) -> Result<Value, ToolError> {
+    let key = args["idem_key"].as_str().unwrap_or_default();
+    if let Some(parent) = journal.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| io_error("create the folder of", journal, e))?;
+    }
+    let lock_path = journal.with_extension("lock");
+    let lock = File::create(&lock_path).map_err(|e| io_error("lock", journal, e))?;
+    lock.lock().map_err(|e| io_error("lock", journal, e))?;
+    // The lock is released when `lock` is dropped, after the append below.
+    if let Ok(file) = File::open(journal) {
+        for line in BufReader::new(file).lines() {
+            let line = line.map_err(|e| io_error("read", journal, e))?;
+            let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if event["idem_key"] == key {
+                return Ok(
+                    json!({"recorded": false, "duplicate": true, "idem_key": key,
+                    "recorded_at": event["recorded_at"], "message": "this event was already recorded; nothing written"}),
+                );
+            }
+        }
+    }
+    let recorded_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let event = json!({
+        "idem_key": key,
+        "recorded_at": recorded_at,
+        "action": args["action"],
+        "dataset": args.get("dataset").cloned().unwrap_or(Value::Null),
+        "details": args.get("details").cloned().unwrap_or(json!({})),
+    });
+    let mut line = serde_json::to_string(&event).map_err(|e| ToolError::internal(e.to_string()))?;
+    line.push('\n');
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(journal)
+        .map_err(|e| io_error("open", journal, e))?;
+    // One write of the whole line: a reader never sees half an event.
+    file.write_all(line.as_bytes())
+        .map_err(|e| io_error("write", journal, e))?;
+    file.sync_data().map_err(|e| io_error("sync", journal, e))?;
+    drop(lock);
+    Ok(json!({"recorded": true, "duplicate": false, "idem_key": key, "recorded_at": recorded_at}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_key_is_written_once_even_from_many_threads() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let journal = dir.path().join("audit").join("journal.jsonl");
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                let journal = journal.clone();
+                std::thread::spawn(move || {
+                    append(&journal, &json!({"action": "ran QC", "idem_key": "k1"}))
+                })
+            })
+            .collect();
+        let recorded: usize = handles
+            .into_iter()
+            .filter_map(|h| h.join().ok())
+            .filter(|r| r.as_ref().is_ok_and(|v| v["recorded"] == true))
+            .count();
+        assert_eq!(recorded, 1);
+        append(&journal, &json!({"action": "other", "idem_key": "k2"}))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        assert_eq!(text.lines().count(), 2);
+    }
+}

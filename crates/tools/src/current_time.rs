@@ -1,0 +1,191 @@
+//! `current_time`: the local time, or the time in an IANA time zone.
+
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Local, Offset, TimeZone, Utc};
+use chrono_tz::Tz;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use serde_json::{Value, json};
+
+use crate::{Tool, ToolContext};
+
+/// The current-time tool.
+#[derive(Debug)]
+pub struct CurrentTime {
+    spec: ToolSpec,
+}
+
+impl CurrentTime {
+    /// Builds the tool.
+    pub fn new() -> Self {
+        Self {
+            spec: ToolSpec {
+                id: "current_time".into(),
+                name: Localized::new("当前时间", "Current time"),
+                description: "Returns the current date and time: the computer's local time, or the time in \
+                    the given IANA time zone (e.g. 'Asia/Shanghai', 'Europe/Berlin', 'UTC'). Use it whenever \
+                    the user asks for the time, date or weekday, here or elsewhere. Read-only."
+                    .into(),
+                category: Category::Query,
+                parameters: json!({
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                        "timezone": {
+                            "type": "string",
+                            "maxLength": 64,
+                            "description": "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time."
+                        }
+                    }
+                }),
+                side_effect: SideEffect::Read,
+                idempotent: true,
+                timeout_ms: 1_000,
+                compensation: None,
+            },
+        }
+    }
+}
+
+impl Default for CurrentTime {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for CurrentTime {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        let now = Utc::now();
+        match args.get("timezone").and_then(Value::as_str) {
+            Some(name) => {
+                let zone = parse_zone(name)?;
+                Ok(describe(&now.with_timezone(&zone), zone.name(), false))
+            }
+            None => {
+                let name = iana_time_zone::get_timezone().ok();
+                // Prefer the named zone (it knows its abbreviation); fall back to the offset.
+                match name.as_deref().and_then(|n| Tz::from_str(n).ok()) {
+                    Some(zone) => Ok(describe(&now.with_timezone(&zone), zone.name(), true)),
+                    None => Ok(describe(&now.with_timezone(&Local), "local", true)),
+                }
+            }
+        }
+    }
+}
+
+/// Resolves an IANA zone name, ignoring case; an unknown name is a `validation` error
+/// whose options are the closest zone names.
+pub fn parse_zone(name: &str) -> Result<Tz, ToolError> {
+    let trimmed = name.trim();
+    if let Ok(zone) = Tz::from_str(trimmed) {
+        return Ok(zone);
+    }
+    if let Ok(zone) = Tz::from_str_insensitive(trimmed) {
+        return Ok(zone);
+    }
+    let options = closest_zones(trimmed);
+    Err(
+        ToolError::validation(format!("unknown time zone '{trimmed}'"))
+            .with_hint(format!(
+                "use an IANA zone name (Area/City), e.g. {}; omit timezone for local time",
+                options.first().map_or("'Asia/Shanghai'", String::as_str)
+            ))
+            .with_options(options),
+    )
+}
+
+/// Zone names closest to what was asked, matching on the city part too ("shanghai").
+fn closest_zones(wanted: &str) -> Vec<String> {
+    let folded = wanted.to_lowercase().replace(' ', "_");
+    let names = chrono_tz::TZ_VARIANTS.iter().map(|z| z.name());
+    let by_city: Vec<String> = names
+        .clone()
+        .filter(|n| {
+            let city = n.rsplit('/').next().unwrap_or(n).to_lowercase();
+            !folded.is_empty() && (city == folded || (folded.len() >= 4 && city.contains(&folded)))
+        })
+        .take(5)
+        .map(str::to_string)
+        .collect();
+    if !by_city.is_empty() {
+        return by_city;
+    }
+    deskmate_core::resolve::closest(&folded, names, 5)
+}
+
+fn describe<Z: TimeZone>(time: &DateTime<Z>, zone: &str, local: bool) -> Value
+where
+    Z::Offset: std::fmt::Display,
+{
+    let offset_seconds = time.offset().fix().local_minus_utc();
+    let sign = if offset_seconds < 0 { '-' } else { '+' };
+    let abs = offset_seconds.unsigned_abs();
+    json!({
+        "timezone": zone,
+        "local": local,
+        "iso": time.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
+        "date": time.format("%Y-%m-%d").to_string(),
+        "time": time.format("%H:%M:%S").to_string(),
+        "weekday": time.format("%A").to_string(),
+        "utc_offset": format!("{sign}{:02}:{:02}", abs / 3600, (abs % 3600) / 60),
+        "unix": time.timestamp(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskmate_core::ErrorType;
+
+    #[test]
+    fn zones_resolve_ignoring_case() {
+        assert_eq!(parse_zone("Asia/Shanghai").ok(), Some(Tz::Asia__Shanghai));
+        assert_eq!(parse_zone(" asia/shanghai ").ok(), Some(Tz::Asia__Shanghai));
+        assert_eq!(parse_zone("UTC").ok(), Some(Tz::UTC));
+    }
+
+    #[test]
+    fn unknown_zones_suggest_close_names() {
+        let err = parse_zone("Shanghai").err();
+        assert_eq!(
+            err.as_ref().map(|e| e.error_type),
+            Some(ErrorType::Validation)
+        );
+        assert_eq!(
+            err.map(|e| e.options.first().cloned()),
+            Some(Some("Asia/Shanghai".into()))
+        );
+        let err = parse_zone("Asia/Shangai")
+            .err()
+            .map(|e| e.options)
+            .unwrap_or_default();
+        assert!(err.contains(&"Asia/Shanghai".to_string()), "{err:?}");
+        let err = parse_zone("Mars/Olympus")
+            .err()
+            .map(|e| e.options)
+            .unwrap_or_default();
+        assert_eq!(err.len(), 5);
+    }
+
+    #[test]
+    fn fixed_instant_in_a_zone() {
+        let instant = Utc.with_ymd_and_hms(2026, 11, 30, 10, 0, 0).single();
+        let shown = instant.map(|t| {
+            describe(
+                &t.with_timezone(&Tz::Asia__Shanghai),
+                "Asia/Shanghai",
+                false,
+            )
+        });
+        let shown = shown.unwrap_or_default();
+        assert_eq!(shown["iso"], "2026-11-30T18:00:00+08:00");
+        assert_eq!(shown["weekday"], "Monday");
+        assert_eq!(shown["utc_offset"], "+08:00");
+    }
+}

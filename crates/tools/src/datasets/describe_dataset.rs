@@ -1,0 +1,114 @@
+//! `describe_dataset`: rows, columns, and per-variable type, missing count and sample values.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use serde_json::{Value, json};
+
+use super::DatasetDir;
+use crate::numfmt::percent_text;
+use crate::{Tool, ToolContext, blocking};
+
+/// The describe-dataset tool.
+#[derive(Debug)]
+pub struct DescribeDataset {
+    spec: ToolSpec,
+    datasets: Arc<DatasetDir>,
+}
+
+impl DescribeDataset {
+    /// Builds the tool over a dataset folder.
+    pub fn new(datasets: Arc<DatasetDir>) -> Self {
+        let spec = ToolSpec {
+            id: "describe_dataset".into(),
+            name: Localized::new("描述数据集", "Describe dataset"),
+            description: "Describes the structure of a local dataset: number of rows and columns and, per \
+                variable, its type (integer, number, date, datetime, string), missing count and a few sample \
+                values. Call it first to learn the variable names before summarize_by_group, frequency or \
+                run_qc_checks. Read-only."
+                .into(),
+            category: Category::Query,
+            parameters: json!({
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["dataset"],
+                "properties": {
+                    "dataset": datasets.parameter(),
+                    "variables": {
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1},
+                        "uniqueItems": true,
+                        "x-all": "omit",
+                        "description": "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all."
+                    }
+                }
+            }),
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            timeout_ms: 10_000,
+            compensation: None,
+        };
+        Self { spec, datasets }
+    }
+}
+
+#[async_trait]
+impl Tool for DescribeDataset {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        let datasets = self.datasets.clone();
+        blocking(move || describe(&datasets, &args)).await
+    }
+}
+
+fn describe(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
+    let name = args["dataset"].as_str().unwrap_or_default();
+    let data = datasets.load(name)?;
+    let columns: Vec<&super::Column> = match args.get("variables").and_then(Value::as_array) {
+        Some(wanted) => wanted
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|w| data.column(w))
+            .collect::<Result<_, _>>()?,
+        None => data.columns.iter().collect(),
+    };
+    let variables: Vec<Value> = columns
+        .iter()
+        .map(|column| {
+            let missing = column.missing();
+            let mut samples: Vec<&str> = Vec::new();
+            for value in column.values.iter().flatten() {
+                if samples.len() == 3 {
+                    break;
+                }
+                if !samples.contains(&value.as_str()) {
+                    samples.push(value);
+                }
+            }
+            let missing_pct = if data.rows == 0 {
+                Value::Null
+            } else {
+                percent_text(missing as f64 / data.rows as f64, 1)
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .map_or(Value::Null, Value::from)
+            };
+            json!({
+                "name": column.name,
+                "type": column.kind.as_str(),
+                "missing": missing,
+                "missing_pct": missing_pct,
+                "sample_values": samples,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "dataset": data.name,
+        "rows": data.rows,
+        "columns": data.columns.len(),
+        "variables": variables,
+    }))
+}

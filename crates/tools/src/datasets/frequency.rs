@@ -1,0 +1,132 @@
+//! `frequency`: n and % per value of a variable, optionally within groups of another.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use serde_json::{Value, json};
+
+use super::{
+    Column, DatasetDir, MISSING_LABEL, group_rows, subjects_parameter, variable_parameter,
+};
+use crate::numfmt::percent_text;
+use crate::{Tool, ToolContext, blocking};
+
+/// The frequency tool.
+#[derive(Debug)]
+pub struct Frequency {
+    spec: ToolSpec,
+    datasets: Arc<DatasetDir>,
+}
+
+impl Frequency {
+    /// Builds the tool over a dataset folder.
+    pub fn new(datasets: Arc<DatasetDir>) -> Self {
+        let spec = ToolSpec {
+            id: "frequency".into(),
+            name: Localized::new("频数分布", "Frequency"),
+            description: "Frequency table of one categorical variable: for each value its count n and percent \
+                of the (group) total, written 'n (%)'; missing values are counted as '(missing)'. Optionally \
+                within the groups of a second variable (e.g. SEX by TRT01A). Check variable names with \
+                describe_dataset first. Read-only."
+                .into(),
+            category: Category::Query,
+            parameters: json!({
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["dataset", "variable"],
+                "properties": {
+                    "dataset": datasets.parameter(),
+                    "variable": variable_parameter("The variable to count, e.g. 'SEX' or 'RACE'."),
+                    "by": variable_parameter("Optional grouping variable, e.g. 'TRT01A'; percentages are then within each group."),
+                    "subjects": subjects_parameter()
+                }
+            }),
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            timeout_ms: 10_000,
+            compensation: None,
+        };
+        Self { spec, datasets }
+    }
+}
+
+#[async_trait]
+impl Tool for Frequency {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        let datasets = self.datasets.clone();
+        blocking(move || frequency(&datasets, &args)).await
+    }
+}
+
+fn frequency(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
+    let data = datasets.load(args["dataset"].as_str().unwrap_or_default())?;
+    let variable = data.column(args["variable"].as_str().unwrap_or_default())?;
+    let rows = data.subject_rows(args.get("subjects"))?;
+    let (by, table) = match args.get("by").and_then(Value::as_str) {
+        Some(name) => {
+            let by = data.column(name)?;
+            let mut table = Vec::new();
+            for (group, members) in group_rows(by, &rows) {
+                for mut row in count(variable, &members) {
+                    row["group"] = Value::String(group.clone());
+                    table.push(row);
+                }
+            }
+            (Some(by.name.clone()), table)
+        }
+        None => (None, count(variable, &rows)),
+    };
+    Ok(json!({
+        "dataset": data.name,
+        "variable": variable.name,
+        "by": by,
+        "total": rows.len(),
+        "rows": table,
+    }))
+}
+
+/// Counts the values of `column` over `rows`: sorted by value (numerically for numeric
+/// columns), `(missing)` last; percent of `rows.len()` to one decimal, SAS rounding.
+fn count(column: &Column, rows: &[usize]) -> Vec<Value> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut missing = 0;
+    for &row in rows {
+        match &column.values[row] {
+            Some(v) => *counts.entry(v.clone()).or_default() += 1,
+            None => missing += 1,
+        }
+    }
+    let mut entries: Vec<(String, usize)> = counts.into_iter().collect();
+    if column.kind.is_numeric() {
+        entries.sort_by(|a, b| {
+            let num = |s: &str| s.parse::<f64>().unwrap_or(f64::INFINITY);
+            num(&a.0).total_cmp(&num(&b.0))
+        });
+    }
+    if missing > 0 {
+        entries.push((MISSING_LABEL.to_string(), missing));
+    }
+    let total = rows.len();
+    entries
+        .into_iter()
+        .map(|(value, n)| {
+            let pct = if total == 0 {
+                "0.0".to_string()
+            } else {
+                percent_text(n as f64 / total as f64, 1).unwrap_or_else(|| "NA".into())
+            };
+            json!({
+                "value": value,
+                "n": n,
+                "pct": pct.parse::<f64>().map_or(Value::Null, Value::from),
+                "n (%)": format!("{n} ({pct})"),
+            })
+        })
+        .collect()
+}

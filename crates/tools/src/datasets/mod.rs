@@ -1,0 +1,490 @@
+//! Seed 000's dataset tools over a whitelisted folder of CSV files.
+//!
+//! The whitelist is the set of `.csv` files present in the folder; a dataset's name is
+//! its lower-cased file stem. A name from a caller is only ever looked up in that map —
+//! it is never joined into a path — and the resolved file must still lie inside the
+//! folder after symlinks are followed.
+
+pub mod describe_dataset;
+pub mod frequency;
+pub mod run_qc_checks;
+pub mod summarize_by_group;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use deskmate_core::ToolError;
+use deskmate_core::resolve::closest;
+use serde_json::{Value, json};
+
+/// Largest CSV file the tools read.
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Cells read as missing: empty, `NA`, and SAS's `.`.
+fn is_missing(cell: &str) -> bool {
+    matches!(cell.trim(), "" | "NA" | ".")
+}
+
+/// The whitelisted datasets of one folder.
+#[derive(Debug, Clone)]
+pub struct DatasetDir {
+    root: PathBuf,
+    /// Name → file name inside `root` (taken from the directory listing, never from a caller).
+    files: BTreeMap<String, String>,
+}
+
+impl DatasetDir {
+    /// Lists the CSV files of `root`. A missing folder is an empty whitelist.
+    pub fn scan(root: &Path) -> Self {
+        let mut files = BTreeMap::new();
+        let mut entries: Vec<(String, String)> = std::fs::read_dir(root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let file_name = entry.file_name().into_string().ok()?;
+                let path = Path::new(&file_name);
+                let is_csv = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+                let stem = path.file_stem()?.to_str()?.to_lowercase();
+                (is_csv && !stem.is_empty() && !stem.starts_with('.')).then_some((stem, file_name))
+            })
+            .collect();
+        entries.sort();
+        for (name, file_name) in entries {
+            if files.contains_key(&name) {
+                tracing::warn!(dataset = %name, file = %file_name, "two CSV files share a dataset name; keeping the first");
+                continue;
+            }
+            files.insert(name, file_name);
+        }
+        Self {
+            root: root.to_path_buf(),
+            files,
+        }
+    }
+
+    /// The folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Dataset names, sorted.
+    pub fn names(&self) -> Vec<String> {
+        self.files.keys().cloned().collect()
+    }
+
+    /// The `dataset` parameter schema: an enum of the names present (the normalizer then
+    /// folds case, trims and strips `.csv`/`.xpt`).
+    pub fn parameter(&self) -> Value {
+        let mut schema = json!({
+            "type": "string",
+            "x-strip-suffixes": [".csv", ".xpt", ".sas7bdat"],
+            "description": "Dataset name: the lower-case file name without extension, e.g. 'adsl'."
+        });
+        // With no files the enum would be empty and reject everything with no useful
+        // options; the tool then answers not_found with the folder in the hint instead.
+        if !self.files.is_empty() {
+            schema["enum"] = json!(self.names());
+        }
+        schema
+    }
+
+    /// Resolves a name to a file inside the folder.
+    pub fn resolve(&self, name: &str) -> Result<PathBuf, ToolError> {
+        let Some(file_name) = self.files.get(name) else {
+            if self.files.is_empty() {
+                return Err(ToolError::not_found(format!(
+                    "no datasets are available (asked for '{name}')"
+                ))
+                .with_hint(format!(
+                    "copy CSV files into the datasets folder {}",
+                    self.root.display()
+                )));
+            }
+            return Err(ToolError::not_found(format!("no dataset named '{name}'"))
+                .with_hint("use one of the listed dataset names")
+                .with_options(self.names()));
+        };
+        let root = self.root.canonicalize().map_err(|e| {
+            ToolError::not_found(format!("the datasets folder cannot be read: {e}"))
+        })?;
+        let path = root
+            .join(file_name)
+            .canonicalize()
+            .map_err(|e| ToolError::not_found(format!("dataset '{name}' cannot be opened: {e}")))?;
+        // Belt and braces: a symlink in the folder must not lead outside it.
+        if !path.starts_with(&root) {
+            return Err(ToolError::permission(format!(
+                "dataset '{name}' points outside the datasets folder"
+            ))
+            .with_hint("only files inside the datasets folder can be read"));
+        }
+        Ok(path)
+    }
+
+    /// Loads a dataset by name.
+    pub fn load(&self, name: &str) -> Result<Dataset, ToolError> {
+        let path = self.resolve(name)?;
+        Dataset::read(name, &path)
+    }
+}
+
+/// The inferred type of a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnKind {
+    /// Every present value is a whole number.
+    Integer,
+    /// Every present value is a number.
+    Number,
+    /// Every present value is an ISO date (`YYYY-MM-DD`).
+    Date,
+    /// Every present value is an ISO date-time.
+    DateTime,
+    /// Anything else.
+    String,
+    /// No value present.
+    Empty,
+}
+
+impl ColumnKind {
+    /// The name shown to callers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Integer => "integer",
+            Self::Number => "number",
+            Self::Date => "date",
+            Self::DateTime => "datetime",
+            Self::String => "string",
+            Self::Empty => "empty",
+        }
+    }
+
+    /// Whether values are numbers.
+    pub fn is_numeric(self) -> bool {
+        matches!(self, Self::Integer | Self::Number)
+    }
+
+    /// Whether values are dates or date-times.
+    pub fn is_temporal(self) -> bool {
+        matches!(self, Self::Date | Self::DateTime)
+    }
+}
+
+/// One column: its name, its cells (`None` when missing) and its inferred kind.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// Header text.
+    pub name: String,
+    /// Cells, trimmed; `None` when missing.
+    pub values: Vec<Option<String>>,
+    /// Inferred type.
+    pub kind: ColumnKind,
+}
+
+impl Column {
+    /// Number of missing cells.
+    pub fn missing(&self) -> usize {
+        self.values.iter().filter(|v| v.is_none()).count()
+    }
+
+    /// The cell at `row` as a number, when present and numeric.
+    pub fn number(&self, row: usize) -> Option<f64> {
+        self.values.get(row)?.as_deref()?.parse().ok()
+    }
+}
+
+/// A loaded CSV file.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    /// Whitelisted name.
+    pub name: String,
+    /// Number of data rows.
+    pub rows: usize,
+    /// Columns in file order.
+    pub columns: Vec<Column>,
+}
+
+impl Dataset {
+    /// Reads a CSV file with a header row.
+    pub fn read(name: &str, path: &Path) -> Result<Self, ToolError> {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            return Err(ToolError::validation(format!(
+                "dataset '{name}' is {size} bytes, more than the {MAX_FILE_BYTES} the tools read"
+            )));
+        }
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(false)
+            .from_path(path)
+            .map_err(|e| ToolError::internal(format!("dataset '{name}' cannot be opened: {e}")))?;
+        let headers: Vec<String> = reader
+            .headers()
+            .map_err(|e| {
+                ToolError::validation(format!("dataset '{name}' has no readable header row: {e}"))
+            })?
+            .iter()
+            .map(|h| h.trim().to_string())
+            .collect();
+        let mut columns: Vec<Column> = headers
+            .iter()
+            .map(|h| Column {
+                name: h.clone(),
+                values: Vec::new(),
+                kind: ColumnKind::Empty,
+            })
+            .collect();
+        let mut rows = 0;
+        for record in reader.records() {
+            let record = record.map_err(|e| {
+                ToolError::validation(format!("dataset '{name}' is not well-formed CSV: {e}"))
+                    .with_hint(
+                        "fix the file (every row needs the same number of fields as the header)",
+                    )
+            })?;
+            for (column, cell) in columns.iter_mut().zip(record.iter()) {
+                column
+                    .values
+                    .push((!is_missing(cell)).then(|| cell.trim().to_string()));
+            }
+            rows += 1;
+        }
+        for column in &mut columns {
+            column.kind = infer_kind(&column.values);
+        }
+        Ok(Self {
+            name: name.to_string(),
+            rows,
+            columns,
+        })
+    }
+
+    /// Finds a column by name: exact, then ignoring case. Otherwise a `validation` error
+    /// with the closest column names.
+    pub fn column(&self, wanted: &str) -> Result<&Column, ToolError> {
+        if let Some(column) = self.columns.iter().find(|c| c.name == wanted) {
+            return Ok(column);
+        }
+        let matches: Vec<&Column> = self
+            .columns
+            .iter()
+            .filter(|c| c.name.eq_ignore_ascii_case(wanted.trim()))
+            .collect();
+        if let [only] = matches.as_slice() {
+            return Ok(only);
+        }
+        let names = self.columns.iter().map(|c| c.name.as_str());
+        Err(ToolError::validation(format!(
+            "dataset '{}' has no variable '{wanted}'",
+            self.name
+        ))
+        .with_hint("use a variable name from describe_dataset")
+        .with_options(closest(wanted, names, 8)))
+    }
+
+    /// Finds a numeric column, or says which columns are numeric.
+    pub fn numeric_column(&self, wanted: &str) -> Result<&Column, ToolError> {
+        let column = self.column(wanted)?;
+        if column.kind.is_numeric() {
+            return Ok(column);
+        }
+        let numeric = self
+            .columns
+            .iter()
+            .filter(|c| c.kind.is_numeric())
+            .map(|c| c.name.as_str());
+        Err(ToolError::validation(format!(
+            "variable '{}' is {}, not numeric",
+            column.name,
+            column.kind.as_str()
+        ))
+        .with_hint("summaries need a numeric variable; use frequency for categorical ones")
+        .with_options(closest(wanted, numeric, 8)))
+    }
+
+    /// Row indices to include: all rows, or the rows of the given subjects (by `USUBJID`).
+    /// Unknown subject ids are a `validation` error naming them.
+    pub fn subject_rows(&self, subjects: Option<&Value>) -> Result<Vec<usize>, ToolError> {
+        let wanted: Vec<&str> = subjects
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if wanted.is_empty() {
+            return Ok((0..self.rows).collect());
+        }
+        let ids = self.column("USUBJID").map_err(|_| {
+            ToolError::validation(format!(
+                "dataset '{}' has no USUBJID variable to filter subjects by",
+                self.name
+            ))
+            .with_hint("omit 'subjects' for this dataset")
+        })?;
+        let unknown: Vec<&str> = wanted
+            .iter()
+            .copied()
+            .filter(|w| !ids.values.iter().any(|v| v.as_deref() == Some(*w)))
+            .collect();
+        if !unknown.is_empty() {
+            let present = ids.values.iter().flatten().map(String::as_str);
+            return Err(ToolError::validation(format!(
+                "unknown subject id{} in '{}': {}",
+                if unknown.len() == 1 { "" } else { "s" },
+                self.name,
+                unknown.join(", ")
+            ))
+            .with_hint("use USUBJID values exactly as in the dataset, e.g. '01-701-1015'")
+            .with_options(closest(unknown[0], present, 5)));
+        }
+        Ok((0..self.rows)
+            .filter(|&row| {
+                ids.values[row]
+                    .as_deref()
+                    .is_some_and(|v| wanted.contains(&v))
+            })
+            .collect())
+    }
+}
+
+fn infer_kind(values: &[Option<String>]) -> ColumnKind {
+    let present: Vec<&str> = values.iter().flatten().map(String::as_str).collect();
+    if present.is_empty() {
+        return ColumnKind::Empty;
+    }
+    if present.iter().all(|v| v.parse::<i64>().is_ok()) {
+        return ColumnKind::Integer;
+    }
+    if present
+        .iter()
+        .all(|v| v.parse::<f64>().is_ok_and(f64::is_finite))
+    {
+        return ColumnKind::Number;
+    }
+    if present.iter().all(|v| is_iso_date(v)) {
+        return ColumnKind::Date;
+    }
+    if present
+        .iter()
+        .all(|v| v.len() > 10 && is_iso_date(&v[..10]) && v.as_bytes()[10] == b'T')
+    {
+        return ColumnKind::DateTime;
+    }
+    ColumnKind::String
+}
+
+fn is_iso_date(value: &str) -> bool {
+    chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok() && value.len() == 10
+}
+
+/// Groups `rows` by the value of `by` (missing values form the group `(missing)`), in
+/// sorted order with `(missing)` last.
+pub fn group_rows(by: &Column, rows: &[usize]) -> Vec<(String, Vec<usize>)> {
+    let mut groups: BTreeMap<(bool, String), Vec<usize>> = BTreeMap::new();
+    for &row in rows {
+        let key = match &by.values[row] {
+            Some(v) => (false, v.clone()),
+            None => (true, MISSING_LABEL.to_string()),
+        };
+        groups.entry(key).or_default().push(row);
+    }
+    let mut out: Vec<(String, Vec<usize>)> = groups.into_iter().map(|((_, k), v)| (k, v)).collect();
+    if by.kind.is_numeric() {
+        out.sort_by(|a, b| {
+            let num = |s: &str| s.parse::<f64>().unwrap_or(f64::INFINITY);
+            num(&a.0).total_cmp(&num(&b.0))
+        });
+    }
+    out
+}
+
+/// How a missing value is labelled in tables.
+pub const MISSING_LABEL: &str = "(missing)";
+
+/// The `subjects` parameter shared by the tools that can filter by subject.
+pub fn subjects_parameter() -> Value {
+    json!({
+        "type": "array",
+        "items": {"type": "string", "minLength": 1},
+        "uniqueItems": true,
+        "maxItems": 10_000,
+        "x-all": "omit",
+        "description": "Only these subjects (USUBJID values such as '01-701-1015'); omit for all subjects."
+    })
+}
+
+/// The `variable` parameter schema with a description.
+pub fn variable_parameter(description: &str) -> Value {
+    json!({"type": "string", "minLength": 1, "maxLength": 64, "description": description})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        for (name, body) in files {
+            std::fs::write(dir.path().join(name), body).unwrap_or_else(|e| panic!("{e}"));
+        }
+        dir
+    }
+
+    #[test]
+    fn whitelist_is_the_csv_files_present() {
+        let dir = dir_with(&[
+            ("ADSL.csv", "a\n1\n"),
+            ("notes.txt", "x"),
+            ("vs_bp.CSV", "a\n1\n"),
+        ]);
+        let datasets = DatasetDir::scan(dir.path());
+        assert_eq!(datasets.names(), ["adsl", "vs_bp"]);
+        assert!(datasets.resolve("adsl").is_ok());
+        let err = datasets.resolve("../etc/passwd").err();
+        assert_eq!(
+            err.map(|e| e.options),
+            Some(vec!["adsl".to_string(), "vs_bp".to_string()])
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_out_of_the_folder_is_refused() {
+        let outside = dir_with(&[("secret.csv", "a\n1\n")]);
+        let dir = dir_with(&[]);
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.csv"),
+            dir.path().join("evil.csv"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let datasets = DatasetDir::scan(dir.path());
+        let err = datasets.resolve("evil").err().map(|e| e.error_type);
+        assert_eq!(err, Some(deskmate_core::ErrorType::Permission));
+    }
+
+    #[test]
+    fn kinds_are_inferred() {
+        let dir = dir_with(&[(
+            "t.csv",
+            "i,n,d,dt,s,e\n1,1.5,2014-01-02,2014-01-02T10:00,a,\n2,NA,2014-01-03,2014-01-02T11:00,b,.\n",
+        )]);
+        let data = DatasetDir::scan(dir.path())
+            .load("t")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let kinds: Vec<&str> = data.columns.iter().map(|c| c.kind.as_str()).collect();
+        assert_eq!(
+            kinds,
+            ["integer", "number", "date", "datetime", "string", "empty"]
+        );
+        assert_eq!(data.column("N").map(|c| c.missing()).ok(), Some(1));
+    }
+
+    #[test]
+    fn ragged_csv_is_a_validation_error() {
+        let dir = dir_with(&[("bad.csv", "a,b\n1,2\n3\n")]);
+        let err = DatasetDir::scan(dir.path())
+            .load("bad")
+            .err()
+            .map(|e| e.error_type);
+        assert_eq!(err, Some(deskmate_core::ErrorType::Validation));
+    }
+}

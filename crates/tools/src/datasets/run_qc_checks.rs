@@ -1,0 +1,553 @@
+//! `run_qc_checks`: standard data-quality checks with findings graded by severity.
+//! Read-only: it reports, it never changes the data.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use serde_json::{Map, Value, json};
+
+use super::{Dataset, DatasetDir};
+use crate::numfmt::percent_text;
+use crate::{Tool, ToolContext, blocking};
+
+const CHECKS: [&str; 5] = [
+    "required_vars",
+    "missing_rate",
+    "key_unique",
+    "date_pairs",
+    "codelist",
+];
+/// Example values shown per finding.
+const MAX_EXAMPLES: usize = 5;
+/// CDISC identifiers every subject-level dataset carries.
+const CDISC_IDS: [&str; 2] = ["STUDYID", "USUBJID"];
+
+/// The QC tool.
+#[derive(Debug)]
+pub struct RunQcChecks {
+    spec: ToolSpec,
+    datasets: Arc<DatasetDir>,
+}
+
+impl RunQcChecks {
+    /// Builds the tool over a dataset folder.
+    pub fn new(datasets: Arc<DatasetDir>) -> Self {
+        let spec = ToolSpec {
+            id: "run_qc_checks".into(),
+            name: Localized::new("数据质量检查", "Run QC checks"),
+            description: "Runs standard data-quality checks on a dataset and returns findings graded by \
+                severity (error, warning, info). Checks: required_vars (required variables present), \
+                missing_rate (share of missing values per variable above a threshold), key_unique (key \
+                variables identify each row once), date_pairs (end dates not before start dates), codelist \
+                (values within controlled terms). Without options it uses CDISC defaults (STUDYID/USUBJID \
+                required, USUBJID as key, *SDT/*EDT and *STDTC/*ENDTC date pairs, SEX and *FL flag codelists). \
+                Call describe_dataset first to learn variable names. Read-only: it never changes data."
+                .into(),
+            category: Category::Query,
+            parameters: json!({
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["dataset"],
+                "properties": {
+                    "dataset": datasets.parameter(),
+                    "checks": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": CHECKS},
+                        "uniqueItems": true,
+                        "x-all": "omit",
+                        "description": "Checks to run; omit to run all of them."
+                    },
+                    "required_vars": {
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1},
+                        "uniqueItems": true,
+                        "description": "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data."
+                    },
+                    "key": {
+                        "type": "array",
+                        "items": {"type": "string", "minLength": 1},
+                        "uniqueItems": true,
+                        "description": "Variables that together must be unique per row; default USUBJID when present."
+                    },
+                    "missing_threshold": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 100,
+                        "x-percent": true,
+                        "description": "Percent of missing values above which a variable is reported; default 10."
+                    },
+                    "date_pairs": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": ["start", "end"],
+                            "properties": {
+                                "start": {"type": "string", "minLength": 1, "description": "Start date variable, e.g. 'TRTSDT'."},
+                                "end": {"type": "string", "minLength": 1, "description": "End date variable, e.g. 'TRTEDT'."}
+                            }
+                        },
+                        "description": "Pairs of date variables where end must not precede start; default: detected from names."
+                    },
+                    "codelist": {
+                        "type": "object",
+                        "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                        "description": "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL)."
+                    }
+                }
+            }),
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            timeout_ms: 15_000,
+            compensation: None,
+        };
+        Self { spec, datasets }
+    }
+}
+
+#[async_trait]
+impl Tool for RunQcChecks {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        let datasets = self.datasets.clone();
+        blocking(move || run_checks(&datasets, &args)).await
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+            Self::Info => "info",
+        }
+    }
+}
+
+struct Finding {
+    check: &'static str,
+    severity: Severity,
+    variables: Vec<String>,
+    message: String,
+    count: usize,
+    examples: Vec<String>,
+}
+
+impl Finding {
+    fn to_json(&self) -> Value {
+        json!({
+            "check": self.check,
+            "severity": self.severity.as_str(),
+            "variables": self.variables,
+            "message": self.message,
+            "count": self.count,
+            "examples": self.examples,
+        })
+    }
+}
+
+fn strings(value: Option<&Value>) -> Option<Vec<String>> {
+    value.and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    })
+}
+
+fn run_checks(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
+    let data = datasets.load(args["dataset"].as_str().unwrap_or_default())?;
+    let checks = strings(args.get("checks"))
+        .unwrap_or_else(|| CHECKS.iter().map(|c| c.to_string()).collect());
+    let has = |name: &str| data.columns.iter().any(|c| c.name == name);
+    let cdisc = CDISC_IDS.iter().any(|id| has(id));
+    // Variables named in options must exist (except required_vars, whose absence is the finding).
+    let mut named: Vec<String> = strings(args.get("key")).unwrap_or_default();
+    if let Some(pairs) = args.get("date_pairs").and_then(Value::as_array) {
+        for pair in pairs {
+            named.extend(
+                ["start", "end"]
+                    .iter()
+                    .filter_map(|k| pair[*k].as_str().map(str::to_string)),
+            );
+        }
+    }
+    if let Some(lists) = args.get("codelist").and_then(Value::as_object) {
+        named.extend(lists.keys().cloned());
+    }
+    for name in &named {
+        data.column(name)?;
+    }
+
+    let mut findings = Vec::new();
+    let required = strings(args.get("required_vars")).unwrap_or_else(|| {
+        if cdisc {
+            CDISC_IDS.iter().map(|s| s.to_string()).collect()
+        } else {
+            Vec::new()
+        }
+    });
+    for check in &checks {
+        match check.as_str() {
+            "required_vars" => required_vars(&data, &required, &mut findings),
+            "missing_rate" => {
+                let threshold = args
+                    .get("missing_threshold")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(10.0);
+                missing_rate(&data, threshold, &required, &mut findings);
+            }
+            "key_unique" => {
+                let key = strings(args.get("key")).unwrap_or_else(|| {
+                    if has("USUBJID") {
+                        vec!["USUBJID".to_string()]
+                    } else {
+                        Vec::new()
+                    }
+                });
+                key_unique(&data, &key, &mut findings);
+            }
+            "date_pairs" => {
+                let pairs = match args.get("date_pairs").and_then(Value::as_array) {
+                    Some(pairs) => pairs
+                        .iter()
+                        .map(|p| {
+                            (
+                                p["start"].as_str().unwrap_or_default().to_string(),
+                                p["end"].as_str().unwrap_or_default().to_string(),
+                            )
+                        })
+                        .collect(),
+                    None => detect_date_pairs(&data),
+                };
+                date_pairs(&data, &pairs, &mut findings)?;
+            }
+            "codelist" => {
+                let lists = match args.get("codelist").and_then(Value::as_object) {
+                    Some(lists) => lists
+                        .iter()
+                        .map(|(k, v)| (k.clone(), strings(Some(v)).unwrap_or_default()))
+                        .collect(),
+                    None => default_codelists(&data),
+                };
+                codelists(&data, &lists, &mut findings)?;
+            }
+            _ => {}
+        }
+    }
+    findings.sort_by_key(|f| f.severity);
+    let tally = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    Ok(json!({
+        "dataset": data.name,
+        "rows": data.rows,
+        "checks_run": checks,
+        "summary": {
+            "errors": tally(Severity::Error),
+            "warnings": tally(Severity::Warning),
+            "infos": tally(Severity::Info),
+        },
+        "findings": findings.iter().map(Finding::to_json).collect::<Vec<_>>(),
+    }))
+}
+
+fn required_vars(data: &Dataset, required: &[String], findings: &mut Vec<Finding>) {
+    if required.is_empty() {
+        findings.push(Finding {
+            check: "required_vars",
+            severity: Severity::Info,
+            variables: Vec::new(),
+            message: "skipped: no required_vars given and the dataset has no CDISC identifiers"
+                .into(),
+            count: 0,
+            examples: Vec::new(),
+        });
+        return;
+    }
+    let absent: Vec<String> = required
+        .iter()
+        .filter(|r| data.column(r).is_err())
+        .cloned()
+        .collect();
+    if !absent.is_empty() {
+        findings.push(Finding {
+            check: "required_vars",
+            severity: Severity::Error,
+            message: format!(
+                "required variable{} absent: {}",
+                if absent.len() == 1 { " is" } else { "s are" },
+                absent.join(", ")
+            ),
+            count: absent.len(),
+            examples: Vec::new(),
+            variables: absent,
+        });
+    }
+}
+
+fn missing_rate(data: &Dataset, threshold: f64, required: &[String], findings: &mut Vec<Finding>) {
+    if data.rows == 0 {
+        return;
+    }
+    for column in &data.columns {
+        let missing = column.missing();
+        let rate = missing as f64 / data.rows as f64;
+        let is_required = required
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(&column.name));
+        // A required variable may not miss a single value; others may up to the threshold.
+        let over = if is_required {
+            missing > 0
+        } else {
+            rate * 100.0 > threshold
+        };
+        if over {
+            let pct = percent_text(rate, 1).unwrap_or_default();
+            findings.push(Finding {
+                check: "missing_rate",
+                severity: if is_required {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                variables: vec![column.name.clone()],
+                message: if is_required {
+                    format!(
+                        "required variable {} has {missing} missing values ({pct}%)",
+                        column.name
+                    )
+                } else {
+                    format!(
+                        "{} is missing in {missing} of {} rows ({pct}%), above {threshold}%",
+                        column.name, data.rows
+                    )
+                },
+                count: missing,
+                examples: Vec::new(),
+            });
+        }
+    }
+}
+
+fn key_unique(data: &Dataset, key: &[String], findings: &mut Vec<Finding>) {
+    let columns: Vec<&super::Column> = key.iter().filter_map(|k| data.column(k).ok()).collect();
+    if columns.is_empty() {
+        findings.push(Finding {
+            check: "key_unique",
+            severity: Severity::Info,
+            variables: Vec::new(),
+            message: "skipped: no key given and the dataset has no USUBJID".into(),
+            count: 0,
+            examples: Vec::new(),
+        });
+        return;
+    }
+    let mut seen: HashMap<Vec<Option<&str>>, usize> = HashMap::new();
+    for row in 0..data.rows {
+        let value: Vec<Option<&str>> = columns.iter().map(|c| c.values[row].as_deref()).collect();
+        *seen.entry(value).or_default() += 1;
+    }
+    let mut duplicates: Vec<(String, usize)> = seen
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(k, n)| {
+            (
+                k.iter()
+                    .map(|v| v.unwrap_or(""))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                n,
+            )
+        })
+        .collect();
+    duplicates.sort();
+    if !duplicates.is_empty() {
+        let rows: usize = duplicates.iter().map(|(_, n)| n).sum();
+        findings.push(Finding {
+            check: "key_unique",
+            severity: Severity::Error,
+            variables: columns.iter().map(|c| c.name.clone()).collect(),
+            message: format!(
+                "{} key value{} occur more than once ({rows} rows)",
+                duplicates.len(),
+                if duplicates.len() == 1 { "" } else { "s" }
+            ),
+            count: duplicates.len(),
+            examples: duplicates
+                .iter()
+                .take(MAX_EXAMPLES)
+                .map(|(k, n)| format!("{k} ×{n}"))
+                .collect(),
+        });
+    }
+}
+
+/// Pairs like TRTSDT/TRTEDT, RFSTDTC/RFENDTC, ASTDT/AENDT among date columns.
+fn detect_date_pairs(data: &Dataset) -> Vec<(String, String)> {
+    let temporal: Vec<&str> = data
+        .columns
+        .iter()
+        .filter(|c| c.kind.is_temporal())
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut pairs = Vec::new();
+    for start in &temporal {
+        for (from, to) in [
+            ("SDT", "EDT"),
+            ("STDTC", "ENDTC"),
+            ("STDT", "ENDT"),
+            ("SDTM", "EDTM"),
+        ] {
+            if let Some(prefix) = start.strip_suffix(from) {
+                let end = format!("{prefix}{to}");
+                if temporal.contains(&end.as_str())
+                    && !pairs.iter().any(|(s, _): &(String, String)| s == start)
+                {
+                    pairs.push((start.to_string(), end));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+fn date_pairs(
+    data: &Dataset,
+    pairs: &[(String, String)],
+    findings: &mut Vec<Finding>,
+) -> Result<(), ToolError> {
+    if pairs.is_empty() {
+        findings.push(Finding {
+            check: "date_pairs",
+            severity: Severity::Info,
+            variables: Vec::new(),
+            message: "skipped: no date pairs given or detected".into(),
+            count: 0,
+            examples: Vec::new(),
+        });
+        return Ok(());
+    }
+    let ids = data.column("USUBJID").ok();
+    for (start, end) in pairs {
+        let (s, e) = (data.column(start)?, data.column(end)?);
+        for c in [s, e] {
+            if !c.kind.is_temporal() && c.kind != super::ColumnKind::Empty {
+                return Err(ToolError::validation(format!(
+                    "variable '{}' is {}, not a date",
+                    c.name,
+                    c.kind.as_str()
+                ))
+                .with_options(
+                    data.columns
+                        .iter()
+                        .filter(|c| c.kind.is_temporal())
+                        .map(|c| c.name.clone()),
+                ));
+            }
+        }
+        let mut bad = Vec::new();
+        for row in 0..data.rows {
+            if let (Some(a), Some(b)) = (&s.values[row], &e.values[row]) {
+                // ISO dates and date-times compare correctly as text at their common precision.
+                let n = a.len().min(b.len());
+                if b[..n] < a[..n] {
+                    let who = ids
+                        .and_then(|c| c.values[row].clone())
+                        .unwrap_or_else(|| format!("row {}", row + 1));
+                    bad.push(format!("{who}: {end} {b} < {start} {a}"));
+                }
+            }
+        }
+        if !bad.is_empty() {
+            findings.push(Finding {
+                check: "date_pairs",
+                severity: Severity::Error,
+                variables: vec![s.name.clone(), e.name.clone()],
+                message: format!("{} ends before {} in {} rows", e.name, s.name, bad.len()),
+                count: bad.len(),
+                examples: bad.into_iter().take(MAX_EXAMPLES).collect(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn default_codelists(data: &Dataset) -> BTreeMap<String, Vec<String>> {
+    let mut lists = BTreeMap::new();
+    for column in data
+        .columns
+        .iter()
+        .filter(|c| c.kind == super::ColumnKind::String)
+    {
+        if column.name == "SEX" {
+            lists.insert(
+                column.name.clone(),
+                ["M", "F", "U", "UNDIFFERENTIATED"]
+                    .map(String::from)
+                    .to_vec(),
+            );
+        } else if column.name.len() > 2 && column.name.ends_with("FL") {
+            lists.insert(column.name.clone(), vec!["Y".to_string(), "N".to_string()]);
+        }
+    }
+    lists
+}
+
+fn codelists(
+    data: &Dataset,
+    lists: &BTreeMap<String, Vec<String>>,
+    findings: &mut Vec<Finding>,
+) -> Result<(), ToolError> {
+    if lists.is_empty() {
+        findings.push(Finding {
+            check: "codelist",
+            severity: Severity::Info,
+            variables: Vec::new(),
+            message: "skipped: no codelists given or applicable".into(),
+            count: 0,
+            examples: Vec::new(),
+        });
+    }
+    for (name, allowed) in lists {
+        let column = data.column(name)?;
+        let mut off: Map<String, Value> = Map::new();
+        let mut count = 0;
+        for value in column.values.iter().flatten() {
+            if !allowed.contains(value) {
+                count += 1;
+                let n = off.entry(value.clone()).or_insert(json!(0));
+                *n = json!(n.as_u64().unwrap_or(0) + 1);
+            }
+        }
+        if count > 0 {
+            findings.push(Finding {
+                check: "codelist",
+                severity: Severity::Warning,
+                variables: vec![column.name.clone()],
+                message: format!(
+                    "{count} values of {} are outside the codelist [{}]",
+                    column.name,
+                    allowed.join(", ")
+                ),
+                count,
+                examples: off
+                    .iter()
+                    .take(MAX_EXAMPLES)
+                    .map(|(k, n)| format!("{k} ×{n}"))
+                    .collect(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! `sas_round_rate`: SAS-style rounding (half away from zero) of a rate or percentage.
+
+use async_trait::async_trait;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use serde_json::{Value, json};
+
+use crate::numfmt::{percent_text, round_half_away_text};
+use crate::{Tool, ToolContext};
+
+/// The SAS rounding tool.
+#[derive(Debug)]
+pub struct SasRoundRate {
+    spec: ToolSpec,
+}
+
+impl SasRoundRate {
+    /// Builds the tool.
+    pub fn new() -> Self {
+        Self {
+            spec: ToolSpec {
+                id: "sas_round_rate".into(),
+                name: Localized::new("SAS 口径舍入", "SAS-style rounding"),
+                description: "Rounds a rate or percentage the way SAS's ROUND does: half away from zero on the \
+                    decimal value (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), unlike Python's round-half-to-even. \
+                    Give either 'value', or 'numerator' and 'denominator' to compute the rate first; \
+                    scale 'percent' multiplies by 100 exactly before rounding. Read-only."
+                    .into(),
+                category: Category::Query,
+                parameters: json!({
+                    "type": "object",
+                    "additionalProperties": false,
+                    "properties": {
+                        "value": {"type": "number", "description": "The number to round (use this or numerator/denominator)."},
+                        "numerator": {"type": "number", "description": "Count of events, e.g. 17 (with denominator)."},
+                        "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0."},
+                        "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100."},
+                        "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2."}
+                    }
+                }),
+                side_effect: SideEffect::Read,
+                idempotent: true,
+                timeout_ms: 1_000,
+                compensation: None,
+            },
+        }
+    }
+}
+
+impl Default for SasRoundRate {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait]
+impl Tool for SasRoundRate {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        round_rate(&args)
+    }
+}
+
+fn round_rate(args: &Value) -> Result<Value, ToolError> {
+    let value = args.get("value").and_then(Value::as_f64);
+    let numerator = args.get("numerator").and_then(Value::as_f64);
+    let denominator = args.get("denominator").and_then(Value::as_f64);
+    let raw = match (value, numerator, denominator) {
+        (Some(v), None, None) => v,
+        (None, Some(n), Some(d)) => {
+            if d == 0.0 {
+                return Err(ToolError::validation("denominator is 0")
+                    .with_hint("a rate needs a non-zero denominator"));
+            }
+            n / d
+        }
+        (Some(_), _, _) => {
+            return Err(ToolError::validation(
+                "give either value or numerator and denominator, not both",
+            )
+            .with_hint("drop 'value' or drop 'numerator'/'denominator'"));
+        }
+        _ => {
+            return Err(ToolError::validation("nothing to round")
+                .with_hint("give 'value', or both 'numerator' and 'denominator'"));
+        }
+    };
+    let decimals = args.get("decimals").and_then(Value::as_u64).unwrap_or(2) as u32;
+    let percent = args.get("scale").and_then(Value::as_str) == Some("percent");
+    let text = if percent {
+        percent_text(raw, decimals)
+    } else {
+        round_half_away_text(raw, decimals)
+    };
+    let text = text.ok_or_else(|| {
+        ToolError::validation("the number is too large to round (at most 1e15)")
+            .with_hint("check the inputs")
+    })?;
+    Ok(json!({
+        "input": crate::numfmt::json_number(raw),
+        "scale": if percent { "percent" } else { "rate" },
+        "decimals": decimals,
+        "value": text.parse::<f64>().map_or(Value::Null, Value::from),
+        "text": text,
+        "method": "round half away from zero (SAS ROUND)",
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table() {
+        let cases = [
+            (json!({"value": 0.125}), "0.13"),
+            (json!({"value": 2.5, "decimals": 0}), "3"),
+            (json!({"value": -2.5, "decimals": 0}), "-3"),
+            (json!({"numerator": 1, "denominator": 8}), "0.13"),
+            (
+                json!({"numerator": 57, "denominator": 200, "scale": "percent", "decimals": 0}),
+                "29",
+            ),
+            (
+                json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
+                "66.7",
+            ),
+        ];
+        for (args, want) in cases {
+            let got = round_rate(&args).ok().map(|v| v["text"].clone());
+            assert_eq!(got, Some(json!(want)), "{args}");
+        }
+    }
+
+    #[test]
+    fn errors() {
+        for args in [
+            json!({}),
+            json!({"value": 1, "numerator": 1}),
+            json!({"numerator": 1, "denominator": 0}),
+            json!({"value": 1e300}),
+        ] {
+            assert!(round_rate(&args).is_err(), "{args}");
+        }
+    }
+}
