@@ -35,6 +35,7 @@ pub mod args;
 pub mod cap;
 pub mod error;
 pub mod guard;
+pub mod mask;
 pub mod normalize;
 pub mod policy;
 pub mod resolve;

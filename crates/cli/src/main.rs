@@ -1,0 +1,138 @@
+//! `deskmate`: the command-line front end. It lists tools and calls them through the same
+//! service (and so the same guard) as every other front end.
+//!
+//! - `deskmate [--data-dir DIR] tools` prints a JSON array of every tool spec.
+//! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
+//!   0 when `ok`, 1 when not, 2 on a usage error.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+use deskmate_service::hooks::{Hooks, PreApproved};
+use deskmate_service::{CallRequest, Deskmate};
+use serde_json::Value;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "deskmate",
+    version,
+    about = "Deskmate: a desktop assistant whose tools run under strict contracts"
+)]
+struct Cli {
+    /// Data dir (database, datasets, audit journal). Default: the OS app-data dir.
+    #[arg(long, global = true, env = "DESKMATE_DATA_DIR", value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print every tool spec as a JSON array.
+    Tools,
+    /// Call a tool through the guard and print its result as one JSON object.
+    Call {
+        /// Tool id (close spellings are resolved; unknown names list the closest ids).
+        tool: String,
+        /// Arguments as JSON text (an object, or anything the guard accepts); `-` reads
+        /// stdin; omitted means `{}`.
+        args: Option<String>,
+        /// Run at most once for this key.
+        #[arg(long)]
+        idem_key: Option<String>,
+        /// Confirm in advance a call whose policy asks for confirmation.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DESKMATE_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("deskmate: cannot start the async runtime: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("deskmate: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let data_dir = match cli.data_dir {
+        Some(dir) => dir,
+        None => deskmate_service::paths::default_data_dir()?,
+    };
+    match cli.command {
+        Command::Tools => {
+            let deskmate = Deskmate::open(&data_dir)?;
+            print_json(&serde_json::to_value(deskmate.specs())?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Call {
+            tool,
+            args,
+            idem_key,
+            yes,
+        } => {
+            let arguments = match args.as_deref() {
+                None => Value::Object(Default::default()),
+                Some("-") => {
+                    let mut text = String::new();
+                    std::io::stdin().read_to_string(&mut text)?;
+                    Value::String(text)
+                }
+                // The guard reads JSON text (and repairs it where unambiguous).
+                Some(text) => Value::String(text.to_string()),
+            };
+            let mut hooks = Hooks::default();
+            if yes {
+                hooks.confirmer = Arc::new(PreApproved);
+            }
+            let deskmate = Deskmate::open_with(&data_dir, hooks)?;
+            let mut request = CallRequest::new(tool, arguments);
+            request.idem_key = idem_key;
+            let result = deskmate.call(request).await;
+            print_json(&serde_json::to_value(&result)?)?;
+            Ok(if result.ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+    }
+}
+
+fn print_json(value: &Value) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}

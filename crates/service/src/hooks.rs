@@ -1,0 +1,255 @@
+//! The guard's stateful steps as hooks — policy (6), confirmation (6), idempotency (7)
+//! and audit (10) — with in-process defaults. Storage-backed versions plug in here.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use deskmate_core::{ErrorType, Policy, Repair, ToolError, ToolResult, ToolSpec};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::OnceCell;
+
+/// Step 6: the policy of a tool.
+pub trait PolicySource: Send + Sync + std::fmt::Debug {
+    /// The policy in force for `spec`.
+    fn policy(&self, spec: &ToolSpec) -> Policy;
+}
+
+/// Policies from side effects only (DESIGN.md's defaults).
+#[derive(Debug, Default)]
+pub struct DefaultPolicies;
+
+impl PolicySource for DefaultPolicies {
+    fn policy(&self, spec: &ToolSpec) -> Policy {
+        Policy::default_for(spec.side_effect)
+    }
+}
+
+/// What a person is asked to confirm.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfirmRequest {
+    /// The call.
+    pub call_id: String,
+    /// The tool id.
+    pub tool: String,
+    /// The tool's English display name.
+    pub tool_name: String,
+    /// The arguments as they will run (secrets masked).
+    pub arguments: Value,
+    /// Repairs the guard made.
+    pub repairs: Vec<Repair>,
+    /// Why the call needs confirming.
+    pub reason: String,
+}
+
+/// A person's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirmation {
+    /// Go ahead.
+    Approved,
+    /// Don't.
+    Denied,
+    /// No answer in time: treated as no.
+    TimedOut,
+}
+
+/// Step 6: asks a person.
+#[async_trait]
+pub trait Confirmer: Send + Sync + std::fmt::Debug {
+    /// Asks and waits for the answer.
+    async fn confirm(&self, request: ConfirmRequest) -> Confirmation;
+}
+
+/// Nobody to ask (a headless call without a prompt broker): every question is "no".
+#[derive(Debug, Default)]
+pub struct NoConfirmer;
+
+#[async_trait]
+impl Confirmer for NoConfirmer {
+    async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
+        tracing::info!(tool = %request.tool, reason = %request.reason, "confirmation needed but nobody can answer; denied");
+        Confirmation::Denied
+    }
+}
+
+/// The person already confirmed up front (the CLI's `--yes`).
+#[derive(Debug, Default)]
+pub struct PreApproved;
+
+#[async_trait]
+impl Confirmer for PreApproved {
+    async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
+        tracing::info!(tool = %request.tool, reason = %request.reason, "approved in advance by the caller");
+        Confirmation::Approved
+    }
+}
+
+/// Step 7: exactly-once execution per idempotency key.
+#[async_trait]
+pub trait IdempotencyStore: Send + Sync + std::fmt::Debug {
+    /// Runs `work` unless `key` already ran (or is running) with the same `fingerprint`;
+    /// then returns that call's result. A key reused for a different call is a
+    /// `validation` error. Returns whether this call was the one that ran.
+    async fn run_once(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        work: BoxedWork,
+    ) -> Result<(ToolResult, bool), ToolError>;
+}
+
+/// The work an idempotency store runs at most once.
+pub type BoxedWork = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
+
+/// Keys remembered for the life of the process.
+#[derive(Debug, Default)]
+pub struct MemoryIdempotency {
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    fingerprint: String,
+    cell: Arc<OnceCell<ToolResult>>,
+}
+
+#[async_trait]
+impl IdempotencyStore for MemoryIdempotency {
+    async fn run_once(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        work: BoxedWork,
+    ) -> Result<(ToolResult, bool), ToolError> {
+        let slot = {
+            let mut slots = self
+                .slots
+                .lock()
+                .map_err(|_| ToolError::internal("idempotency store poisoned"))?;
+            slots
+                .entry(key.to_string())
+                .or_insert_with(|| Slot {
+                    fingerprint: fingerprint.to_string(),
+                    cell: Arc::new(OnceCell::new()),
+                })
+                .clone()
+        };
+        if slot.fingerprint != fingerprint {
+            return Err(ToolError::validation(format!(
+                "idem_key '{key}' was already used for a different call"
+            ))
+            .with_hint("use a new idem_key for a different tool or different arguments"));
+        }
+        let mut ran = false;
+        let result = slot
+            .cell
+            .get_or_init(|| {
+                ran = true;
+                work
+            })
+            .await
+            .clone();
+        Ok((result, ran))
+    }
+}
+
+/// One audit event (step 10): what was called, how it went, never a secret.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditEvent {
+    /// The call.
+    pub call_id: String,
+    /// When it finished (RFC 3339, UTC).
+    pub at: String,
+    /// The tool id as resolved, or the name as asked when it did not resolve.
+    pub tool: String,
+    /// Arguments with secrets masked.
+    pub arguments: Value,
+    /// Repairs the guard made.
+    pub repairs: Vec<Repair>,
+    /// Whether the call succeeded.
+    pub ok: bool,
+    /// The failure kind.
+    pub error_type: Option<ErrorType>,
+    /// Wall-clock duration.
+    pub duration_ms: u64,
+    /// The idempotency key, if any.
+    pub idem_key: Option<String>,
+    /// The conversation the call belongs to, if any.
+    pub conversation_id: Option<String>,
+    /// Which front end made the call.
+    pub origin: String,
+}
+
+/// Step 10: where audit events go.
+pub trait AuditSink: Send + Sync + std::fmt::Debug {
+    /// Appends one event.
+    fn record(&self, event: &AuditEvent);
+}
+
+/// Audit events as structured log lines.
+#[derive(Debug, Default)]
+pub struct TracingAudit;
+
+impl AuditSink for TracingAudit {
+    fn record(&self, event: &AuditEvent) {
+        tracing::info!(
+            target: "deskmate::audit",
+            call_id = %event.call_id,
+            tool = %event.tool,
+            ok = event.ok,
+            error_type = ?event.error_type,
+            duration_ms = event.duration_ms,
+            repairs = event.repairs.len(),
+            origin = %event.origin,
+            "tool call"
+        );
+    }
+}
+
+/// Audit events kept in memory (tests, and the eval harness).
+#[derive(Debug, Default)]
+pub struct MemoryAudit {
+    events: Mutex<Vec<AuditEvent>>,
+}
+
+impl MemoryAudit {
+    /// The events so far.
+    pub fn events(&self) -> Vec<AuditEvent> {
+        self.events.lock().map(|e| e.clone()).unwrap_or_default()
+    }
+}
+
+impl AuditSink for MemoryAudit {
+    fn record(&self, event: &AuditEvent) {
+        if let Ok(mut events) = self.events.lock() {
+            events.push(event.clone());
+        }
+    }
+}
+
+/// The hooks a service runs with.
+#[derive(Debug, Clone)]
+pub struct Hooks {
+    /// Step 6 policies.
+    pub policies: Arc<dyn PolicySource>,
+    /// Step 6 confirmations.
+    pub confirmer: Arc<dyn Confirmer>,
+    /// Step 7 idempotency.
+    pub idempotency: Arc<dyn IdempotencyStore>,
+    /// Step 10 audit.
+    pub audit: Arc<dyn AuditSink>,
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Self {
+            policies: Arc::new(DefaultPolicies),
+            confirmer: Arc::new(NoConfirmer),
+            idempotency: Arc::new(MemoryIdempotency::default()),
+            audit: Arc::new(TracingAudit),
+        }
+    }
+}
