@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use deskmate_core::mask::mask_secrets;
-use deskmate_core::{CapLimits, Decision, ErrorType, Repair, ToolError, ToolResult, ToolSpec, cap};
+use deskmate_core::{CapLimits, Decision, ErrorType, ToolError, ToolResult, ToolSpec, cap};
 use deskmate_tools::{Registry, ToolConfig, ToolContext};
 use serde_json::Value;
 
@@ -86,13 +86,21 @@ impl Deskmate {
             path: config.datasets_dir.clone(),
             source,
         })?;
-        let registry = Registry::builtin(&config)?;
-        Ok(Self {
+        Ok(Self::from_registry(
+            data_dir,
+            Registry::builtin(&config)?,
+            hooks,
+        ))
+    }
+
+    /// A service over an explicit registry (extra tools, tests).
+    pub fn from_registry(data_dir: &Path, registry: Registry, hooks: Hooks) -> Self {
+        Self {
             data_dir: data_dir.to_path_buf(),
             registry: Arc::new(registry),
             hooks,
             limits: CapLimits::default(),
-        })
+        }
     }
 
     /// Replaces the result limits.
@@ -199,6 +207,8 @@ impl Deskmate {
         let limits = self.limits;
         let run_args = args.clone();
         let run_id = call_id.to_string();
+        let ctx_call_id = run_id.clone();
+        let work_repairs = repairs.clone();
         let work = async move {
             let ctx = ToolContext::new(run_id);
             let cancel = ctx.cancel.clone();
@@ -227,10 +237,14 @@ impl Deskmate {
                     .with_hint("ask for less (a smaller range or fewer items) or try again later"))
                 }
             };
-            match outcome {
+            let mut result = match outcome {
                 Ok(data) => capped(data, limits),
                 Err(error) => ToolResult::failure(error),
-            }
+            };
+            // The stored result of an idempotent call is complete: replays return it as is.
+            result.call_id = ctx_call_id;
+            result.repairs = work_repairs;
+            result
         };
         let (mut result, ran) = match &request.idem_key {
             Some(key) => {
@@ -247,10 +261,9 @@ impl Deskmate {
             }
             None => (work.await, true),
         };
-        if ran {
-            let mut all: Vec<Repair> = repairs;
-            all.append(&mut result.repairs);
-            result.repairs = all;
+        if ran && result.call_id.is_empty() {
+            // An idempotency conflict: nothing ran, but the refusal is this call's own.
+            result.repairs = repairs;
         }
         (tool_id, args, result, ran)
     }

@@ -1,0 +1,167 @@
+//! Black-box tests of the `deskmate` binary: output shapes, exit codes, data-dir
+//! selection, and the golden file of tool specs (regenerate with `UPDATE_GOLDEN=1`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn data_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let datasets = dir.path().join("datasets");
+    std::fs::create_dir_all(&datasets).unwrap_or_else(|e| panic!("{e}"));
+    let adsl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cdisc/adsl.csv");
+    std::fs::copy(adsl, datasets.join("adsl.csv")).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn deskmate(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_deskmate"))
+        .arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .env_remove("DESKMATE_DATA_DIR")
+        .output()
+        .unwrap_or_else(|e| panic!("run deskmate: {e}"))
+}
+
+fn json_out(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON value ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+#[test]
+fn tools_prints_every_spec_and_matches_the_golden_file() {
+    let dir = data_dir();
+    let output = deskmate(dir.path(), &["tools"]);
+    assert_eq!(output.status.code(), Some(0));
+    let specs = json_out(&output);
+    let ids: Vec<&str> = specs
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s["id"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        ids,
+        [
+            "calculator",
+            "current_time",
+            "describe_dataset",
+            "summarize_by_group",
+            "frequency",
+            "run_qc_checks",
+            "sas_round_rate",
+            "append_audit"
+        ]
+    );
+    let golden: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tools.json");
+    let text = serde_json::to_string_pretty(&specs).unwrap_or_default() + "\n";
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let want = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert!(
+        want == text,
+        "tool specs changed; review and regenerate with UPDATE_GOLDEN=1 cargo test -p deskmate-cli"
+    );
+}
+
+#[test]
+fn call_prints_one_result_and_exits_by_outcome() {
+    let dir = data_dir();
+    let ok = deskmate(
+        dir.path(),
+        &["call", "calculator", r#"{"expression": "17% of 2,340"}"#],
+    );
+    assert_eq!(ok.status.code(), Some(0));
+    let result = json_out(&ok);
+    assert_eq!(result["ok"], true);
+    assert_eq!(result["data"]["result"], json!(397.8));
+    for key in [
+        "ok",
+        "data",
+        "error",
+        "error_type",
+        "hint",
+        "options",
+        "repairs",
+        "truncated",
+        "call_id",
+        "duration_ms",
+    ] {
+        assert!(result.get(key).is_some(), "missing {key}");
+    }
+
+    let bad = deskmate(
+        dir.path(),
+        &["call", "calculator", r#"{"expression": "1/0"}"#],
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(json_out(&bad)["error_type"], "validation");
+
+    let unknown = deskmate(dir.path(), &["call", "set_volume", "{}"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert_eq!(json_out(&unknown)["error_type"], "not_found");
+
+    let broken = deskmate(dir.path(), &["call", "calculator", "{expression: 1"]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert_eq!(json_out(&broken)["error_type"], "validation");
+
+    let usage = deskmate(dir.path(), &["call"]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(usage.stdout.is_empty());
+    let usage = deskmate(dir.path(), &["frobnicate"]);
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn cdisc_calls_from_the_command_line() {
+    let dir = data_dir();
+    let out = deskmate(
+        dir.path(),
+        &["call", "describe_dataset", r#"{"dataset": "ADSL.csv"}"#],
+    );
+    let result = json_out(&out);
+    assert_eq!(result["data"]["rows"], 254);
+    // 49 ADSL variables plus the unnamed row-number column R wrote first.
+    assert_eq!(result["data"]["columns"], 50);
+    let out = deskmate(
+        dir.path(),
+        &[
+            "call",
+            "describe_dataset",
+            r#"{"dataset": "../etc/passwd"}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = deskmate(
+        dir.path(),
+        &["call", "sas_round_rate", r#"{"value": 2.5, "decimals": 0}"#],
+    );
+    assert_eq!(json_out(&out)["data"]["text"], "3");
+}
+
+#[test]
+fn env_var_selects_the_data_dir_and_stdin_carries_arguments() {
+    let dir = data_dir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_deskmate"))
+        .args(["call", "frequency", "-"])
+        .env("DESKMATE_DATA_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(br#"{"dataset": "adsl", "variable": "SEX"}"#))
+        .transpose()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let output = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let result = json_out(&output);
+    assert_eq!(result["data"]["total"], 254, "{result}");
+}
