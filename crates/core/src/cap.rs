@@ -92,9 +92,13 @@ impl Capped {
     }
 }
 
-/// Caps `data` to `limits`.
+/// Caps `data` to `limits`. Answers that already fit are returned as they are, without
+/// a copy.
 pub fn cap(data: Value, limits: CapLimits) -> (Value, Capped) {
     let mut capped = Capped::default();
+    if fits_shape(&data, limits.max_rows.max(1), limits.max_string_chars.max(16)) && json_size(&data) <= limits.max_bytes {
+        return (data, capped);
+    }
     let mut rows = limits.max_rows.max(1);
     let mut chars = limits.max_string_chars.max(16);
     // Cut lists and strings; if the answer is still over the byte limit, cut harder.
@@ -119,6 +123,36 @@ pub fn cap(data: Value, limits: CapLimits) -> (Value, Capped) {
     let excerpt: String = text.chars().take(keep).collect();
     capped.excerpt = true;
     (json!({ "excerpt": excerpt }), capped)
+}
+
+/// Whether no list is longer than `rows` and no string longer than `chars`.
+fn fits_shape(value: &Value, rows: usize, chars: usize) -> bool {
+    match value {
+        Value::Array(items) => items.len() <= rows && items.iter().all(|v| fits_shape(v, rows, chars)),
+        Value::Object(map) => map.values().all(|v| fits_shape(v, rows, chars)),
+        // Byte length bounds the character count from above: most strings skip counting.
+        Value::String(s) => s.len() <= chars || s.chars().count() <= chars,
+        _ => true,
+    }
+}
+
+/// The serialized size of a value, counted without building the text.
+pub fn json_size(value: &Value) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => usize::MAX,
+    }
 }
 
 fn cut(value: &Value, rows: usize, chars: usize, path: &mut String, cuts: &mut Vec<Cut>) -> Value {
