@@ -31,6 +31,7 @@ def main():
     validators = {i: jsonschema.Draft202012Validator(s["parameters"]) for i, s in specs.items()}
     per_call = []
     indices = []
+    kinds = {}
     for index, line in enumerate(open(sys.argv[2], encoding="utf-8")):
         call = json.loads(line)
         tool = canonical(call["tool"])
@@ -51,12 +52,14 @@ def main():
             best = min(best, (time.perf_counter_ns() - start) / REPS)
         per_call.append(best)
         indices.append(index)
+        kinds.setdefault(call["kind"], []).append(best)
     print(json.dumps({
         "python": sys.version.split()[0],
         "jsonschema": version("jsonschema"),
         "calls": len(per_call),
         "reps_per_call": REPS,
         "median_us": statistics.median(per_call) / 1000,
+        "by_kind": {k: {"calls": len(v), "median_us": statistics.median(v) / 1000} for k, v in sorted(kinds.items())},
         "indices": indices,
         "per_call_ns": per_call,
     }))

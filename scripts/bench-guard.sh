@@ -31,6 +31,11 @@ print(f"rust guard, all calls:        median {rust['median_us']:.2f} us/call, p9
 print(f"rust guard, python's subset:  median {rust_same:.2f} us/call ({len(same)} calls)")
 print(f"python jsonschema {py['jsonschema']} validation alone: median {py['median_us']:.2f} us/call ({py['calls']} calls; Python {py['python']})")
 print(f"ratio python/rust (same calls): {py['median_us'] / rust_same:.1f}x")
+calls = [json.loads(l) for l in open("bench/guard_corpus.jsonl")]
+for kind, stats in py["by_kind"].items():
+    mine = [rust["per_call_ns"][i] for i in py["indices"] if calls[i]["kind"] == kind]
+    r = statistics.median(mine) / 1000
+    print(f"  {kind:10s}: rust guard {r:6.2f} us, python validation {stats['median_us']:6.2f} us, ratio {stats['median_us'] / r:5.1f}x ({stats['calls']} calls)")
 PY
 echo "criterion (whole corpus):"
 cargo bench -p deskmate-tools --bench guard --quiet -- --noplot 2>/dev/null | grep -E "time:|guard/" || true

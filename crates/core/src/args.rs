@@ -6,25 +6,25 @@ use serde_json::{Map, Value};
 use crate::result::{Repair, RepairRule, ToolError};
 
 /// Turns what a caller sent into an argument object, reporting every repair made.
-pub fn parse_arguments(raw: &Value) -> Result<(Map<String, Value>, Vec<Repair>), ToolError> {
+pub fn parse_arguments(raw: Value) -> Result<(Map<String, Value>, Vec<Repair>), ToolError> {
     let mut repairs = Vec::new();
     match raw {
-        Value::Object(map) => Ok((map.clone(), repairs)),
+        Value::Object(map) => Ok((map, repairs)),
         Value::Null => {
             repairs.push(repair(
-                raw.clone(),
+                Value::Null,
                 Value::Object(Map::new()),
                 RepairRule::EmptyArguments,
             ));
             Ok((Map::new(), repairs))
         }
         Value::String(text) => {
-            let map = parse_text(text, &mut repairs)?;
+            let map = parse_text(&text, &mut repairs)?;
             Ok((map, repairs))
         }
         other => Err(ToolError::validation(format!(
             "arguments must be a JSON object, got {}",
-            json_type(other)
+            json_type(&other)
         ))
         .with_hint("send the arguments as one JSON object, e.g. {\"name\": value}")),
     }
@@ -223,7 +223,7 @@ mod tests {
     use serde_json::json;
 
     fn parse(raw: Value) -> Result<(Value, Vec<RepairRule>), ToolError> {
-        parse_arguments(&raw).map(|(map, repairs)| {
+        parse_arguments(raw).map(|(map, repairs)| {
             (
                 Value::Object(map),
                 repairs.into_iter().map(|r| r.rule).collect(),

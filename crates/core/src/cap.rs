@@ -96,7 +96,13 @@ impl Capped {
 /// a copy.
 pub fn cap(data: Value, limits: CapLimits) -> (Value, Capped) {
     let mut capped = Capped::default();
-    if fits_shape(&data, limits.max_rows.max(1), limits.max_string_chars.max(16)) && json_size(&data) <= limits.max_bytes {
+    let mut budget = limits.max_bytes;
+    if fits(
+        &data,
+        limits.max_rows.max(1),
+        limits.max_string_chars.max(16),
+        &mut budget,
+    ) {
         return (data, capped);
     }
     let mut rows = limits.max_rows.max(1);
@@ -125,15 +131,53 @@ pub fn cap(data: Value, limits: CapLimits) -> (Value, Capped) {
     (json!({ "excerpt": excerpt }), capped)
 }
 
-/// Whether no list is longer than `rows` and no string longer than `chars`.
-fn fits_shape(value: &Value, rows: usize, chars: usize) -> bool {
+/// Whether no list is longer than `rows`, no string longer than `chars`, and an upper
+/// bound of the serialized size stays within `budget` (which it consumes). One walk, no
+/// serialization: most answers are far below the limits.
+fn fits(value: &Value, rows: usize, chars: usize, budget: &mut usize) -> bool {
+    let mut spend = |n: usize| match budget.checked_sub(n) {
+        Some(left) => {
+            *budget = left;
+            true
+        }
+        None => false,
+    };
     match value {
-        Value::Array(items) => items.len() <= rows && items.iter().all(|v| fits_shape(v, rows, chars)),
-        Value::Object(map) => map.values().all(|v| fits_shape(v, rows, chars)),
-        // Byte length bounds the character count from above: most strings skip counting.
-        Value::String(s) => s.len() <= chars || s.chars().count() <= chars,
-        _ => true,
+        Value::Null | Value::Bool(_) => spend(5),
+        // No JSON number serde_json writes is longer than 24 bytes.
+        Value::Number(_) => spend(24),
+        Value::String(s) => {
+            (s.len() <= chars || s.chars().count() <= chars) && spend(string_bound(s))
+        }
+        Value::Array(items) => {
+            items.len() <= rows
+                && spend(2 + items.len())
+                && items.iter().all(|v| fits(v, rows, chars, budget))
+        }
+        Value::Object(map) => {
+            spend(2 + map.len() * 2)
+                && map.iter().all(|(k, v)| {
+                    let key = string_bound(k);
+                    match budget.checked_sub(key) {
+                        Some(left) => {
+                            *budget = left;
+                            fits(v, rows, chars, budget)
+                        }
+                        None => false,
+                    }
+                })
+        }
     }
+}
+
+/// At most how many bytes a string takes in JSON: quotes plus, for each byte that needs
+/// escaping, the six bytes of `\uXXXX`.
+fn string_bound(s: &str) -> usize {
+    let escaped = s
+        .bytes()
+        .filter(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .count();
+    s.len() + 2 + escaped * 5
 }
 
 /// The serialized size of a value, counted without building the text.

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::args::parse_arguments;
 use crate::error::SpecError;
-use crate::normalize::normalize;
-use crate::resolve::resolve_name;
+use crate::normalize::NormPlan;
+use crate::resolve::{canonical_name, resolve_name};
 use crate::result::{Repair, ToolError, ToolResult};
 use crate::spec::{ToolSpec, is_valid_tool_id};
 use crate::validate::CompiledSchema;
@@ -19,12 +19,15 @@ use crate::validate::CompiledSchema;
 pub struct Guard {
     entries: Vec<Entry>,
     by_id: HashMap<String, usize>,
+    /// Canonical spellings (see [`canonical_name`]) of every id, for loose matches.
+    by_canonical: HashMap<String, usize>,
 }
 
 #[derive(Debug)]
 struct Entry {
     spec: ToolSpec,
     schema: CompiledSchema,
+    plan: NormPlan,
     enabled: bool,
 }
 
@@ -74,6 +77,7 @@ impl Guard {
         let mut guard = Self {
             entries: Vec::new(),
             by_id: HashMap::new(),
+            by_canonical: HashMap::new(),
         };
         for spec in specs {
             guard.insert(spec)?;
@@ -87,15 +91,19 @@ impl Guard {
             return Err(SpecError::InvalidId { id: spec.id });
         }
         let schema = CompiledSchema::compile(&spec.id, &spec.parameters)?;
+        let plan = NormPlan::compile(&spec.parameters);
         let entry = Entry {
             spec,
             schema,
+            plan,
             enabled: true,
         };
         match self.by_id.get(&entry.spec.id) {
             Some(&i) => self.entries[i] = entry,
             None => {
                 self.by_id.insert(entry.spec.id.clone(), self.entries.len());
+                self.by_canonical
+                    .insert(canonical_name(&entry.spec.id), self.entries.len());
                 self.entries.push(entry);
             }
         }
@@ -138,6 +146,19 @@ impl Guard {
 
     /// Step 1: resolves a name to an enabled tool's spec.
     pub fn resolve(&self, name: &str) -> Result<&ToolSpec, ToolError> {
+        self.resolve_index(name).map(|i| &self.entries[i].spec)
+    }
+
+    fn resolve_index(&self, name: &str) -> Result<usize, ToolError> {
+        let found = self
+            .by_id
+            .get(name)
+            .or_else(|| self.by_canonical.get(&canonical_name(name)));
+        if let Some(&i) = found
+            && self.entries[i].enabled
+        {
+            return Ok(i);
+        }
         let enabled = self
             .entries
             .iter()
@@ -145,7 +166,9 @@ impl Guard {
             .map(|e| e.spec.id.as_str());
         match resolve_name(name, enabled) {
             Ok((id, _)) => self
-                .spec(id)
+                .by_id
+                .get(id)
+                .copied()
                 .ok_or_else(|| ToolError::internal("resolved tool vanished")),
             Err(not_found) => {
                 // A disabled tool exists but must not run; say so instead of "not found".
@@ -160,12 +183,12 @@ impl Guard {
     }
 
     /// Steps 1–4: resolve, read, normalize and validate a call.
-    pub fn prepare(&self, name: &str, raw_arguments: &Value) -> Result<PreparedCall, Rejection> {
-        let spec = self.resolve(name).map_err(Rejection::plain)?;
+    pub fn prepare(&self, name: &str, raw_arguments: Value) -> Result<PreparedCall, Rejection> {
+        let index = self.resolve_index(name).map_err(Rejection::plain)?;
+        let entry = &self.entries[index];
         let (arguments, mut repairs) = parse_arguments(raw_arguments).map_err(Rejection::plain)?;
-        let entry = &self.entries[self.by_id[&spec.id]];
-        let (arguments, more) = normalize(entry.schema.schema(), Value::Object(arguments));
-        repairs.extend(more);
+        let mut arguments = Value::Object(arguments);
+        entry.plan.apply(&mut arguments, &mut repairs);
         if let Err((error, data)) = entry.schema.validate(&arguments) {
             return Err(Rejection {
                 error,
@@ -174,7 +197,7 @@ impl Guard {
             });
         }
         Ok(PreparedCall {
-            tool: spec.id.clone(),
+            tool: entry.spec.id.clone(),
             arguments,
             repairs,
         })
@@ -261,7 +284,7 @@ mod tests {
     fn prepares_repairs_and_validates() {
         let g = guard();
         let call = g
-            .prepare("Increase-Volume", &json!("{\"step\": \"20\"}"))
+            .prepare("Increase-Volume", json!("{\"step\": \"20\"}"))
             .ok();
         assert_eq!(
             call.as_ref().map(|c| c.arguments.clone()),
@@ -272,7 +295,7 @@ mod tests {
             Some(RepairRule::NumberFromString)
         );
 
-        let rejected = g.prepare("increase_volume", &json!({"step": 100})).err();
+        let rejected = g.prepare("increase_volume", json!({"step": 100})).err();
         let result = rejected.map(ToolResult::from);
         assert_eq!(
             result.as_ref().and_then(|r| r.error_type),
@@ -287,7 +310,7 @@ mod tests {
     #[test]
     fn unknown_and_disabled_tools_never_prepare() {
         let mut g = guard();
-        let err = g.prepare("volume_up", &json!({})).err().map(|r| r.error);
+        let err = g.prepare("volume_up", json!({})).err().map(|r| r.error);
         assert_eq!(
             err.as_ref().map(|e| e.error_type),
             Some(ErrorType::NotFound)
@@ -295,7 +318,7 @@ mod tests {
         assert!(err.is_some_and(|e| e.options.contains(&"increase_volume".to_string())));
         assert!(g.set_enabled("decrease_volume", false));
         let err = g
-            .prepare("decrease_volume", &json!({}))
+            .prepare("decrease_volume", json!({}))
             .err()
             .map(|r| r.error.error_type);
         assert_eq!(err, Some(ErrorType::Permission));

@@ -26,7 +26,7 @@
 //!     compensation: None,
 //! };
 //! let guard = Guard::new([spec]).unwrap();
-//! let call = guard.prepare("describe_dataset", &json!({"dataset": " ADSL.csv "})).unwrap();
+//! let call = guard.prepare("describe_dataset", json!({"dataset": " ADSL.csv "})).unwrap();
 //! assert_eq!(call.arguments, json!({"dataset": "adsl"}));
 //! assert_eq!(call.repairs.len(), 3); // trim, strip suffix, enum case
 //! ```

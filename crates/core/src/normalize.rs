@@ -34,24 +34,65 @@ const ALL_WORDS: [&str; 10] = [
 /// semicolon, the Chinese enumeration comma, and newlines.
 const LIST_SEPARATORS: [char; 6] = [',', ';', '，', '；', '、', '\n'];
 
-/// Normalizes `args` against the parameter `schema`.
+/// Normalizes `args` against the parameter `schema`. Compiles the schema each time; the
+/// guard compiles it once with [`NormPlan::compile`] and reuses the plan.
 pub fn normalize(schema: &Value, args: Value) -> (Value, Vec<Repair>) {
+    let mut value = args;
     let mut repairs = Vec::new();
-    let value = match walk(schema, args, "", &mut repairs) {
-        Outcome::Keep(value) => value,
-        Outcome::Omit => Value::Object(Map::new()),
-    };
+    NormPlan::compile(schema).apply(&mut value, &mut repairs);
     (value, repairs)
 }
 
+/// A parameter schema compiled into the rules that apply at each place, so normalizing a
+/// call does no schema look-ups.
+#[derive(Debug, Clone)]
+pub struct NormPlan {
+    root: Node,
+}
+
+impl NormPlan {
+    /// Compiles the normalization rules of a schema.
+    pub fn compile(schema: &Value) -> Self {
+        Self {
+            root: Node::compile(schema),
+        }
+    }
+
+    /// Normalizes `args` in place, appending one [`Repair`] per change.
+    pub fn apply(&self, args: &mut Value, repairs: &mut Vec<Repair>) {
+        if walk(&self.root, args, &Path::Root, repairs) == Outcome::Omit {
+            *args = Value::Object(Map::new());
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Outcome {
-    Keep(Value),
+    Keep,
     /// The property is to be left out (an "all" that means "use the default").
     Omit,
 }
 
+/// Where a value sits, built on the stack and turned into a JSON pointer only when a
+/// repair is reported.
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn pointer(&self) -> String {
+        match self {
+            Self::Root => String::new(),
+            Self::Key(parent, key) => format!("{}/{}", parent.pointer(), escape_pointer(key)),
+            Self::Index(parent, i) => format!("{}/{i}", parent.pointer()),
+        }
+    }
+}
+
 /// The JSON types a schema accepts, as far as the normalizer needs to know.
-#[derive(Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy)]
 struct Accepts {
     string: bool,
     number: bool,
@@ -111,30 +152,159 @@ impl Accepts {
     }
 }
 
-fn walk(schema: &Value, value: Value, path: &str, repairs: &mut Vec<Repair>) -> Outcome {
-    let Some(schema) = schema.as_object() else {
-        return Outcome::Keep(value);
-    };
-    let accepts = Accepts::of(schema);
-    if accepts.any {
-        return Outcome::Keep(value);
+/// What "all" means for a parameter.
+#[derive(Debug, Clone)]
+enum AllMeaning {
+    Omit,
+    Value(Value),
+}
+
+/// The rules compiled for one place in the schema.
+#[derive(Debug, Clone, Default)]
+struct Node {
+    accepts: Accepts,
+    enum_strings: Vec<String>,
+    strip_suffixes: Vec<String>,
+    percent: bool,
+    all: Option<AllMeaning>,
+    trim: bool,
+    split: bool,
+    unique: bool,
+    items: Option<Box<Node>>,
+    properties: Vec<(String, Node)>,
+    required: Vec<String>,
+}
+
+impl Node {
+    fn compile(schema: &Value) -> Self {
+        let Some(map) = schema.as_object() else {
+            return Self {
+                accepts: Accepts {
+                    any: true,
+                    ..Accepts::default()
+                },
+                ..Self::default()
+            };
+        };
+        let strings = |key: &str| -> Vec<String> {
+            map.get(key)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let flag =
+            |key: &str, default: bool| map.get(key).and_then(Value::as_bool).unwrap_or(default);
+        let all = match map.get("x-all") {
+            None => None,
+            Some(Value::String(s)) if s == "omit" => Some(AllMeaning::Omit),
+            Some(Value::String(s)) if s == "enum" => map
+                .get("items")
+                .and_then(|i| i.get("enum"))
+                .map(|options| AllMeaning::Value(options.clone())),
+            Some(literal) => Some(AllMeaning::Value(literal.clone())),
+        };
+        let accepts = Accepts::of(map);
+        Self {
+            accepts,
+            enum_strings: strings("enum"),
+            strip_suffixes: strings("x-strip-suffixes"),
+            percent: flag("x-percent", false),
+            all,
+            trim: flag("x-trim", true),
+            split: flag("x-split", true),
+            unique: flag("uniqueItems", false),
+            items: accepts.array.then(|| {
+                Box::new(Node::compile(
+                    map.get("items").unwrap_or(&Value::Bool(true)),
+                ))
+            }),
+            properties: map
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| {
+                    p.iter()
+                        .map(|(k, v)| (k.clone(), Node::compile(v)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            required: strings("required"),
+        }
     }
-    match value {
-        Value::String(text) => string_value(schema, accepts, text, path, repairs),
-        Value::Array(items) => Outcome::Keep(array_value(schema, accepts, items, path, repairs)),
-        Value::Object(map) if accepts.object => {
-            Outcome::Keep(object_value(schema, map, path, repairs))
-        }
-        scalar @ (Value::Number(_) | Value::Bool(_)) if accepts.array && !accepts.scalar() => {
-            Outcome::Keep(wrap_scalar(schema, scalar, path, repairs))
-        }
-        other => Outcome::Keep(other),
+
+    fn property(&self, name: &str) -> Option<&Node> {
+        self.properties
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, n)| n)
+    }
+
+    fn item_node(&self) -> &Node {
+        static ANY: Node = Node {
+            accepts: Accepts {
+                string: false,
+                number: false,
+                integer: false,
+                boolean: false,
+                array: false,
+                object: false,
+                null: false,
+                any: true,
+            },
+            enum_strings: Vec::new(),
+            strip_suffixes: Vec::new(),
+            percent: false,
+            all: None,
+            trim: true,
+            split: true,
+            unique: false,
+            items: None,
+            properties: Vec::new(),
+            required: Vec::new(),
+        };
+        self.items.as_deref().unwrap_or(&ANY)
     }
 }
 
-fn push(repairs: &mut Vec<Repair>, path: &str, from: Value, to: Value, rule: RepairRule) {
+fn walk(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<Repair>) -> Outcome {
+    let accepts = node.accepts;
+    if accepts.any {
+        return Outcome::Keep;
+    }
+    match value {
+        Value::String(_) => string_value(node, value, path, repairs),
+        Value::Array(_) => {
+            array_value(node, value, path, repairs);
+            Outcome::Keep
+        }
+        Value::Object(_) if accepts.object => {
+            object_value(node, value, path, repairs);
+            Outcome::Keep
+        }
+        Value::Number(_) | Value::Bool(_) if accepts.array && !accepts.scalar() => {
+            let scalar = value.take();
+            *value = Value::Array(vec![scalar.clone()]);
+            push(
+                repairs,
+                path,
+                scalar,
+                value.clone(),
+                RepairRule::ScalarToList,
+            );
+            array_value(node, value, path, repairs);
+            Outcome::Keep
+        }
+        _ => Outcome::Keep,
+    }
+}
+
+fn push(repairs: &mut Vec<Repair>, path: &Path, from: Value, to: Value, rule: RepairRule) {
     repairs.push(Repair {
-        path: path.to_string(),
+        path: path.pointer(),
         from,
         to,
         rule,
@@ -142,382 +312,280 @@ fn push(repairs: &mut Vec<Repair>, path: &str, from: Value, to: Value, rule: Rep
 }
 
 fn is_all_word(text: &str) -> bool {
-    let folded = text.trim().to_lowercase();
-    ALL_WORDS.contains(&folded.as_str())
+    let trimmed = text.trim();
+    ALL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(trimmed))
 }
 
-/// What "all" means for this parameter, if it declares it.
-fn all_meaning(schema: &Map<String, Value>) -> Option<Outcome> {
-    match schema.get("x-all")? {
-        Value::String(s) if s == "omit" => Some(Outcome::Omit),
-        Value::String(s) if s == "enum" => {
-            let options = schema.get("items")?.get("enum")?.clone();
-            Some(Outcome::Keep(options))
-        }
-        literal => Some(Outcome::Keep(literal.clone())),
-    }
-}
-
-fn string_value(
-    schema: &Map<String, Value>,
-    accepts: Accepts,
-    text: String,
-    path: &str,
-    repairs: &mut Vec<Repair>,
-) -> Outcome {
-    if is_all_word(&text)
-        && let Some(meaning) = all_meaning(schema)
+fn string_value(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<Repair>) -> Outcome {
+    let accepts = node.accepts;
+    let Value::String(text) = value else {
+        return Outcome::Keep;
+    };
+    if let Some(meaning) = &node.all
+        && is_all_word(text)
     {
-        let to = match &meaning {
-            Outcome::Keep(v) => v.clone(),
-            Outcome::Omit => Value::Null,
+        let from = value.take();
+        return match meaning {
+            AllMeaning::Omit => {
+                push(repairs, path, from, Value::Null, RepairRule::AllKeyword);
+                Outcome::Omit
+            }
+            AllMeaning::Value(v) => {
+                *value = v.clone();
+                push(repairs, path, from, v.clone(), RepairRule::AllKeyword);
+                Outcome::Keep
+            }
         };
-        push(
-            repairs,
-            path,
-            Value::String(text),
-            to,
-            RepairRule::AllKeyword,
-        );
-        return meaning;
     }
     if accepts.string {
-        return Outcome::Keep(Value::String(fix_string(schema, text, path, repairs)));
+        fix_string(node, text, path, repairs);
+        return Outcome::Keep;
     }
     if (accepts.array || accepts.object)
         && let Ok(parsed) = serde_json::from_str::<Value>(text.trim())
         && ((accepts.array && parsed.is_array()) || (accepts.object && parsed.is_object()))
     {
+        let from = std::mem::replace(value, parsed);
         push(
             repairs,
             path,
-            Value::String(text),
-            parsed.clone(),
+            from,
+            value.clone(),
             RepairRule::ParseNestedJson,
         );
-        return walk(&Value::Object(schema.clone()), parsed, path, repairs);
+        return walk(node, value, path, repairs);
     }
     if accepts.array {
-        return Outcome::Keep(string_to_list(schema, text, path, repairs));
+        string_to_list(node, value, path, repairs);
+        return Outcome::Keep;
     }
     if accepts.numeric()
-        && let Some(number) = parse_number(schema, accepts, &text)
+        && let Some(number) = parse_number(node, accepts, text)
     {
-        let percent = text.trim().ends_with('%');
-        let rule = if percent {
+        let rule = if text.trim().ends_with('%') {
             RepairRule::Percent
         } else {
             RepairRule::NumberFromString
         };
-        push(repairs, path, Value::String(text), number.clone(), rule);
-        return Outcome::Keep(number);
+        let from = std::mem::replace(value, number);
+        push(repairs, path, from, value.clone(), rule);
+        return Outcome::Keep;
     }
     if accepts.boolean
-        && let Some(flag) = parse_bool(&text)
+        && let Some(flag) = parse_bool(text)
     {
+        let from = std::mem::replace(value, Value::Bool(flag));
         push(
             repairs,
             path,
-            Value::String(text),
+            from,
             Value::Bool(flag),
             RepairRule::BoolFromString,
         );
-        return Outcome::Keep(Value::Bool(flag));
     }
-    Outcome::Keep(Value::String(text))
+    Outcome::Keep
 }
 
 /// Trim, strip declared suffixes, and fold case to an enum value.
-fn fix_string(
-    schema: &Map<String, Value>,
-    text: String,
-    path: &str,
-    repairs: &mut Vec<Repair>,
-) -> String {
-    let mut current = text;
-    let trim = schema
-        .get("x-trim")
-        .and_then(Value::as_bool)
-        .unwrap_or(true);
-    if trim && current.trim().len() != current.len() {
-        let trimmed = current.trim().to_string();
+fn fix_string(node: &Node, text: &mut String, path: &Path, repairs: &mut Vec<Repair>) {
+    if node.trim && text.trim().len() != text.len() {
+        let trimmed = text.trim().to_string();
+        let from = std::mem::replace(text, trimmed);
         push(
             repairs,
             path,
-            Value::String(current),
-            Value::String(trimmed.clone()),
+            Value::String(from),
+            Value::String(text.clone()),
             RepairRule::Trim,
         );
-        current = trimmed;
     }
-    if let Some(Value::Array(suffixes)) = schema.get("x-strip-suffixes") {
+    if !node.strip_suffixes.is_empty() {
         let ends_with = |suffix: &str| {
-            let cut = current.len().wrapping_sub(suffix.len());
-            current.len() > suffix.len()
-                && current.is_char_boundary(cut)
-                && current[cut..].eq_ignore_ascii_case(suffix)
+            let cut = text.len().wrapping_sub(suffix.len());
+            text.len() > suffix.len()
+                && text.is_char_boundary(cut)
+                && text[cut..].eq_ignore_ascii_case(suffix)
         };
-        if let Some(suffix) = suffixes
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|s| ends_with(s))
-        {
-            let stripped = current[..current.len() - suffix.len()]
-                .trim_end()
-                .to_string();
+        if let Some(suffix) = node.strip_suffixes.iter().find(|s| ends_with(s)) {
+            let stripped = text[..text.len() - suffix.len()].trim_end().to_string();
+            let from = std::mem::replace(text, stripped);
             push(
                 repairs,
                 path,
-                Value::String(current),
-                Value::String(stripped.clone()),
+                Value::String(from),
+                Value::String(text.clone()),
                 RepairRule::StripSuffix,
             );
-            current = stripped;
         }
     }
-    if let Some(Value::Array(options)) = schema.get("enum") {
-        let exact = options.iter().any(|o| o.as_str() == Some(current.as_str()));
-        if !exact {
-            let folded = current.to_lowercase();
-            let matches: Vec<&str> = options
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|o| o.to_lowercase() == folded)
-                .collect();
-            // Only a unique match is a repair; two options differing by case stay ambiguous.
-            if let [only] = matches.as_slice() {
-                let to = (*only).to_string();
-                push(
-                    repairs,
-                    path,
-                    Value::String(current),
-                    Value::String(to.clone()),
-                    RepairRule::EnumCase,
-                );
-                current = to;
-            }
+    if !node.enum_strings.is_empty() && !node.enum_strings.iter().any(|o| o == text) {
+        let folded = (!text.is_ascii()).then(|| text.to_lowercase());
+        let same = |option: &String| match &folded {
+            None => option.eq_ignore_ascii_case(text),
+            Some(folded) => option.to_lowercase() == *folded,
+        };
+        let mut matches = node.enum_strings.iter().filter(|o| same(o));
+        // Only a unique match is a repair; two options differing by case stay ambiguous.
+        if let (Some(only), None) = (matches.next(), matches.next()) {
+            let from = std::mem::replace(text, only.clone());
+            push(
+                repairs,
+                path,
+                Value::String(from),
+                Value::String(text.clone()),
+                RepairRule::EnumCase,
+            );
         }
     }
-    current
 }
 
-fn items_schema(schema: &Map<String, Value>) -> Value {
-    schema.get("items").cloned().unwrap_or(Value::Bool(true))
-}
-
-fn string_to_list(
-    schema: &Map<String, Value>,
-    text: String,
-    path: &str,
-    repairs: &mut Vec<Repair>,
-) -> Value {
-    let items = items_schema(schema);
-    let item_accepts = items.as_object().map(Accepts::of).unwrap_or(Accepts {
-        any: true,
-        ..Accepts::default()
-    });
+fn string_to_list(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<Repair>) {
+    let item = node.item_node().accepts;
     // A string only becomes list items when the items are scalars it can stand for.
-    if !(item_accepts.any || item_accepts.scalar()) {
-        return Value::String(text);
+    if !(item.any || item.scalar()) {
+        return;
     }
-    let split = schema
-        .get("x-split")
-        .and_then(Value::as_bool)
-        .unwrap_or(true);
-    let list: Vec<Value> = if split && text.contains(LIST_SEPARATORS) {
-        let parts: Vec<Value> = text
-            .split(LIST_SEPARATORS)
+    let Value::String(text) = value else { return };
+    let list: Vec<Value> = if node.split && text.contains(LIST_SEPARATORS) {
+        text.split(LIST_SEPARATORS)
             .map(str::trim)
             .filter(|p| !p.is_empty())
             .map(|p| Value::String(p.to_string()))
-            .collect();
-        push(
-            repairs,
-            path,
-            Value::String(text),
-            Value::Array(parts.clone()),
-            RepairRule::SplitList,
-        );
-        parts
+            .collect()
     } else {
-        let list = vec![Value::String(text.clone())];
-        push(
-            repairs,
-            path,
-            Value::String(text),
-            Value::Array(list.clone()),
-            RepairRule::ScalarToList,
-        );
-        list
+        vec![Value::String(text.clone())]
     };
-    array_value(
-        schema,
-        Accepts {
-            array: true,
-            ..Accepts::default()
-        },
-        list,
-        path,
-        repairs,
-    )
+    let rule = if list.len() == 1 && list[0].as_str() == Some(text.as_str()) {
+        RepairRule::ScalarToList
+    } else {
+        RepairRule::SplitList
+    };
+    let from = std::mem::replace(value, Value::Array(list));
+    push(repairs, path, from, value.clone(), rule);
+    array_value(node, value, path, repairs);
 }
 
-fn wrap_scalar(
-    schema: &Map<String, Value>,
-    scalar: Value,
-    path: &str,
-    repairs: &mut Vec<Repair>,
-) -> Value {
-    let list = vec![scalar.clone()];
-    push(
-        repairs,
-        path,
-        scalar,
-        Value::Array(list.clone()),
-        RepairRule::ScalarToList,
-    );
-    array_value(
-        schema,
-        Accepts {
-            array: true,
-            ..Accepts::default()
-        },
-        list,
-        path,
-        repairs,
-    )
-}
-
-fn array_value(
-    schema: &Map<String, Value>,
-    accepts: Accepts,
-    items: Vec<Value>,
-    path: &str,
-    repairs: &mut Vec<Repair>,
-) -> Value {
+fn array_value(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<Repair>) {
+    let accepts = node.accepts;
+    let Value::Array(items) = value else { return };
     if !accepts.array {
         // A one-item list where one value is expected.
         if items.len() == 1 && accepts.scalar() && !items[0].is_array() && !items[0].is_object() {
-            let from = Value::Array(items.clone());
-            let item = items.into_iter().next().unwrap_or(Value::Null);
-            push(repairs, path, from, item.clone(), RepairRule::ListToScalar);
-            return match walk(&Value::Object(schema.clone()), item, path, repairs) {
-                Outcome::Keep(v) => v,
-                Outcome::Omit => Value::Null,
-            };
-        }
-        return Value::Array(items);
-    }
-    let item_schema = items_schema(schema);
-    let mut out = Vec::with_capacity(items.len());
-    for (i, item) in items.into_iter().enumerate() {
-        let child = format!("{path}/{i}");
-        match walk(&item_schema, item, &child, repairs) {
-            Outcome::Keep(v) => out.push(v),
-            // "all" inside a list is not a value; keep the list as sent minus nothing.
-            Outcome::Omit => out.push(Value::Null),
-        }
-    }
-    if schema.get("uniqueItems").and_then(Value::as_bool) == Some(true) {
-        let mut unique: Vec<Value> = Vec::with_capacity(out.len());
-        for item in &out {
-            if !unique.contains(item) {
-                unique.push(item.clone());
+            let from = value.take();
+            if let Value::Array(mut items) = from.clone() {
+                *value = items.pop().unwrap_or(Value::Null);
+            }
+            push(repairs, path, from, value.clone(), RepairRule::ListToScalar);
+            if walk(node, value, path, repairs) == Outcome::Omit {
+                *value = Value::Null;
             }
         }
-        if unique.len() != out.len() {
-            push(
-                repairs,
-                path,
-                Value::Array(out),
-                Value::Array(unique.clone()),
-                RepairRule::Dedupe,
-            );
-            return Value::Array(unique);
+        return;
+    }
+    let item_node = node.item_node();
+    for (i, item) in items.iter_mut().enumerate() {
+        // "all" inside a list is not a value; it becomes null and validation names it.
+        if walk(item_node, item, &Path::Index(path, i), repairs) == Outcome::Omit {
+            *item = Value::Null;
         }
     }
-    Value::Array(out)
+    if node.unique && has_duplicates(items) {
+        let from = Value::Array(items.clone());
+        let mut unique: Vec<Value> = Vec::with_capacity(items.len());
+        for item in items.drain(..) {
+            if !unique.contains(&item) {
+                unique.push(item);
+            }
+        }
+        *items = unique;
+        push(
+            repairs,
+            path,
+            from,
+            Value::Array(items.clone()),
+            RepairRule::Dedupe,
+        );
+    }
 }
 
-fn object_value(
-    schema: &Map<String, Value>,
-    map: Map<String, Value>,
-    path: &str,
-    repairs: &mut Vec<Repair>,
-) -> Value {
-    let empty = Map::new();
-    let properties = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut out = Map::with_capacity(map.len());
-    for (key, value) in map {
-        let name = if properties.contains_key(&key) {
-            key
-        } else {
-            match unique_key_match(properties, &key) {
-                Some(found) if !out.contains_key(found) => {
-                    let from_path = format!("{path}/{}", escape_pointer(&key));
+fn has_duplicates(items: &[Value]) -> bool {
+    items
+        .iter()
+        .enumerate()
+        .any(|(i, a)| items[..i].contains(a))
+}
+
+fn object_value(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<Repair>) {
+    let Value::Object(map) = value else { return };
+    // Property names matched ignoring case/space/dash are renamed first.
+    if map.keys().any(|k| node.property(k).is_none()) {
+        let keys: Vec<String> = map.keys().cloned().collect();
+        let mut renamed = Map::with_capacity(map.len());
+        for key in keys {
+            let Some(v) = map.shift_remove(&key) else {
+                continue;
+            };
+            let name = match unique_key_match(node, &key) {
+                Some(found)
+                    if node.property(&key).is_none()
+                        && !renamed.contains_key(found)
+                        && !map.contains_key(found) =>
+                {
                     push(
                         repairs,
-                        &from_path,
-                        Value::String(key),
+                        &Path::Key(path, &key),
+                        Value::String(key.clone()),
                         Value::String(found.to_string()),
                         RepairRule::KeyCase,
                     );
                     found.to_string()
                 }
                 _ => key,
-            }
-        };
-        let child = format!("{path}/{}", escape_pointer(&name));
-        let Some(prop_schema) = properties.get(&name) else {
-            // Unknown properties are left for validation to name.
-            out.insert(name, value);
+            };
+            renamed.insert(name, v);
+        }
+        *map = renamed;
+    }
+    let mut removed: Vec<String> = Vec::new();
+    for (key, child) in map.iter_mut() {
+        // Unknown properties are left for validation to name.
+        let Some(prop) = node.property(key) else {
             continue;
         };
-        if value.is_null()
-            && !required.contains(&name.as_str())
-            && !Accepts::of_value(prop_schema).null
+        let child_path = Path::Key(path, key);
+        if child.is_null()
+            && !prop.accepts.null
+            && !prop.accepts.any
+            && !node.required.iter().any(|r| r == key)
         {
             push(
                 repairs,
-                &child,
+                &child_path,
                 Value::Null,
                 Value::Null,
                 RepairRule::DropNull,
             );
+            removed.push(key.clone());
             continue;
         }
-        match walk(prop_schema, value, &child, repairs) {
-            Outcome::Keep(v) => {
-                out.insert(name, v);
-            }
-            Outcome::Omit => {}
+        if walk(prop, child, &child_path, repairs) == Outcome::Omit {
+            removed.push(key.clone());
         }
     }
-    Value::Object(out)
-}
-
-impl Accepts {
-    fn of_value(schema: &Value) -> Self {
-        schema.as_object().map(Self::of).unwrap_or(Self {
-            any: true,
-            ..Self::default()
-        })
+    for key in removed {
+        map.shift_remove(&key);
     }
 }
 
 /// A declared property equal to `key` ignoring case, surrounding spaces and `-`/`_`.
-fn unique_key_match<'a>(properties: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+fn unique_key_match<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
     let fold = |s: &str| s.trim().to_lowercase().replace(['-', ' '], "_");
     let wanted = fold(key);
-    let mut found = properties.keys().filter(|p| fold(p) == wanted);
+    let mut found = node
+        .properties
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|p| fold(p) == wanted);
     let first = found.next()?;
     found.next().is_none().then_some(first.as_str())
 }
@@ -527,10 +595,10 @@ pub fn escape_pointer(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
-fn parse_number(schema: &Map<String, Value>, accepts: Accepts, text: &str) -> Option<Value> {
+fn parse_number(node: &Node, accepts: Accepts, text: &str) -> Option<Value> {
     let mut body = text.trim();
     if let Some(stripped) = body.strip_suffix('%') {
-        if schema.get("x-percent").and_then(Value::as_bool) != Some(true) {
+        if !node.percent {
             return None;
         }
         body = stripped.trim_end();

@@ -63,7 +63,7 @@ where
         .into_iter()
         .map(|candidate| {
             let lower = candidate.to_lowercase();
-            let mut score = strsim::normalized_damerau_levenshtein(&wanted, &lower);
+            let mut score = strsim::normalized_levenshtein(&wanted, &lower);
             if !wanted.is_empty() && (lower.contains(&wanted) || wanted.contains(&lower)) {
                 score += 0.5;
             }

@@ -101,10 +101,10 @@ proptest! {
     #[test]
     fn the_guard_never_panics_on_arbitrary_json(args in arb_json(), tool in prop_oneof![Just("rich_tool"), Just("book_flight"), Just("RICH-TOOL"), Just("nope")]) {
         let g = guard();
-        match g.prepare(tool, &args) {
+        match g.prepare(tool, args) {
             Ok(call) => {
                 // What the guard accepts passes validation as the tool receives it.
-                let again = g.prepare(&call.tool, &call.arguments);
+                let again = g.prepare(&call.tool, call.arguments.clone());
                 prop_assert!(again.is_ok(), "accepted arguments must stay valid: {:?}", call.arguments);
             }
             Err(rejection) => {
@@ -120,7 +120,7 @@ proptest! {
     #[test]
     fn arguments_as_text_never_panic(text in ".{0,64}") {
         let g = guard();
-        let _ = g.prepare("rich_tool", &Value::String(text));
+        let _ = g.prepare("rich_tool", Value::String(text));
     }
 
     #[test]
@@ -138,7 +138,7 @@ fn seed_003_violations_through_the_guard() {
     let rejection = g
         .prepare(
             "book_flight",
-            &json!({"passenger": {"name": "John", "loyalty": "gold"}, "legs": "SFO-JFK"}),
+            json!({"passenger": {"name": "John", "loyalty": "gold"}, "legs": "SFO-JFK"}),
         )
         .err()
         .unwrap_or_else(|| panic!("seed 003's arguments must be rejected"));
@@ -168,7 +168,7 @@ fn seed_003_violations_through_the_guard() {
 fn hallucinated_tool_names_are_not_found_with_options() {
     let g = guard();
     let result: ToolResult = g
-        .prepare("delete_database_records", &json!({}))
+        .prepare("delete_database_records", json!({}))
         .err()
         .map(Into::into)
         .unwrap_or_else(|| panic!("must fail"));

@@ -143,7 +143,7 @@ impl Deskmate {
         let prepared = match self
             .registry
             .guard()
-            .prepare(&request.tool, &request.arguments)
+            .prepare(&request.tool, request.arguments.clone())
         {
             Ok(prepared) => prepared,
             Err(rejection) => {

@@ -12,7 +12,7 @@
 //!
 //! let config = ToolConfig::for_data_dir(std::env::temp_dir().join("deskmate-doc"));
 //! let registry = Registry::builtin(&config).unwrap();
-//! let call = registry.guard().prepare("calculator", &json!("{\"expression\": \"2+3\"}")).unwrap();
+//! let call = registry.guard().prepare("calculator", json!("{\"expression\": \"2+3\"}")).unwrap();
 //! assert_eq!(call.arguments, json!({"expression": "2+3"}));
 //! ```
 
