@@ -8,12 +8,14 @@ use deskmate_tools::{Registry, ToolConfig, ToolContext};
 use serde_json::Value;
 
 /// One call of the corpus and, when the guard accepts it, the tool's real (uncapped) answer.
+#[derive(Debug)]
 pub struct Case {
     pub tool: String,
     pub arguments: Value,
     pub answer: Option<Value>,
 }
 
+#[derive(Debug)]
 pub struct Corpus {
     pub _dir: tempfile::TempDir,
     pub registry: Registry,
