@@ -4,8 +4,8 @@
 # the median/ratio lines for docs/BENCHMARKS.md. Also runs the criterion bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cache="${DESKMATE_CACHE:-$HOME/.cache/deskmate}"
-venv="$cache/bench-venv"
+. scripts/common.sh
+venv="$DESKMATE_CACHE/bench-venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet 'jsonschema==4.26.0'
@@ -15,8 +15,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/data/datasets"
 cp testdata/cdisc/adsl.csv "$work/data/datasets/"
 
-cargo build --release -p deskmate-cli --quiet
-target/release/deskmate --data-dir "$work/data" tools > "$work/specs.json"
+cargo build --release --locked -p deskmate-cli --quiet
+"$CARGO_TARGET_DIR/release/deskmate" --data-dir "$work/data" tools > "$work/specs.json"
 cargo bench -p deskmate-tools --bench guard_per_call --quiet 2>/dev/null | tail -n 1 > "$work/rust.json"
 "$venv/bin/python" bench/python_jsonschema.py "$work/specs.json" bench/guard_corpus.jsonl > "$work/python.json"
 

@@ -2,6 +2,7 @@
 //! service (and so the same guard) as every other front end.
 //!
 //! - `deskmate [--data-dir DIR] tools` prints a JSON array of every tool spec.
+//! - `deskmate [--data-dir DIR] data-dir` prints the data dir in use.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
 //!   0 when `ok`, 1 when not, 2 on a usage error.
 
@@ -34,6 +35,8 @@ struct Cli {
 enum Command {
     /// Print every tool spec as a JSON array.
     Tools,
+    /// Print the data dir in use (after --data-dir, DESKMATE_DATA_DIR and the OS default).
+    DataDir,
     /// Call a tool through the guard and print its result as one JSON object.
     Call {
         /// Tool id (close spellings are resolved; unknown names list the closest ids).
@@ -91,6 +94,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         None => deskmate_service::paths::default_data_dir()?,
     };
     match cli.command {
+        Command::DataDir => {
+            println!("{}", data_dir.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tools => {
             let deskmate = Deskmate::open(&data_dir)?;
             print_json(&serde_json::to_value(deskmate.specs())?)?;

@@ -165,3 +165,22 @@ fn env_var_selects_the_data_dir_and_stdin_carries_arguments() {
     let result = json_out(&output);
     assert_eq!(result["data"]["total"], 254, "{result}");
 }
+
+#[test]
+fn data_dir_reports_the_flag_then_the_env_var() {
+    let dir = data_dir();
+    let out = deskmate(dir.path(), &["data-dir"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        dir.path().to_string_lossy()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_deskmate"))
+        .arg("data-dir")
+        .env("DESKMATE_DATA_DIR", "/nonexistent/deskmate-env")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "/nonexistent/deskmate-env"
+    );
+}

@@ -1,0 +1,32 @@
+# Shared by the project's scripts: where caches and builds live (outside the repo, so a
+# fresh clone on a warm machine reuses them).
+DESKMATE_CACHE="${DESKMATE_CACHE:-$HOME/.cache/deskmate}"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$DESKMATE_CACHE/target}"
+mkdir -p "$DESKMATE_CACHE"
+
+# The toolchain must be new enough for edition 2024 and the std APIs the code uses.
+require_cargo() {
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo not found: install a Rust toolchain >= 1.89 (rustup) and run this again" >&2
+    exit 1
+  fi
+  local version
+  version=$(rustc --version | awk '{print $2}')
+  if [ "$(printf '%s\n1.89.0\n' "$version" | sort -V | head -n1)" != "1.89.0" ]; then
+    echo "rustc $version is too old: Deskmate needs >= 1.89" >&2
+    exit 1
+  fi
+}
+
+# apt-get install, tolerant of another apt holding the lock; a no-op for packages present.
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}"
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets Deskmate up on Debian 12: system packages, a release build of `deskmate`, and a
+# data dir with the sample CDISC dataset (skip it with DESKMATE_NO_SAMPLE=1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/common.sh
+
+apt_install build-essential pkg-config ca-certificates python3 python3-venv
+require_cargo
+cargo build --release --locked -p deskmate-cli
+bin="$CARGO_TARGET_DIR/release/deskmate"
+
+data_dir=$("$bin" data-dir)
+mkdir -p "$data_dir/datasets"
+if [ -z "${DESKMATE_NO_SAMPLE:-}" ] && ! ls "$data_dir/datasets"/*.csv >/dev/null 2>&1; then
+  cp testdata/cdisc/adsl.csv "$data_dir/datasets/adsl.csv"
+  echo "sample dataset: $data_dir/datasets/adsl.csv (CDISC pilot ADSL)"
+fi
+echo "built: $bin"
+echo "data dir: $data_dir"
