@@ -342,6 +342,7 @@ fn string_value(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<R
         return Outcome::Keep;
     }
     if (accepts.array || accepts.object)
+        && text.trim_start().starts_with(['[', '{'])
         && let Ok(parsed) = serde_json::from_str::<Value>(text.trim())
         && ((accepts.array && parsed.is_array()) || (accepts.object && parsed.is_object()))
     {

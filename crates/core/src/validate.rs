@@ -220,8 +220,15 @@ pub fn violations_error(violations: &[Violation]) -> (ToolError, Value) {
 fn schema_at<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     let mut current = root;
     for raw in pointer.split('/').skip(1) {
-        let segment = raw.replace("~1", "/").replace("~0", "~");
-        current = match current.get("properties").and_then(|p| p.get(&segment)) {
+        let segment = if raw.contains('~') {
+            std::borrow::Cow::Owned(raw.replace("~1", "/").replace("~0", "~"))
+        } else {
+            std::borrow::Cow::Borrowed(raw)
+        };
+        current = match current
+            .get("properties")
+            .and_then(|p| p.get(segment.as_ref()))
+        {
             Some(next) => next,
             None if segment.parse::<usize>().is_ok() => current.get("items")?,
             None => return None,

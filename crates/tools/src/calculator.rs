@@ -648,6 +648,22 @@ mod tests {
         assert_eq!(err.first().map(String::as_str), Some("sqrt"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+
+        #[test]
+        fn never_panics_on_any_text(text in ".{0,120}") {
+            let _ = evaluate(&text);
+        }
+
+        #[test]
+        fn never_panics_on_operator_soup(text in "[0-9.,%^*/+()eπ -]{0,200}|(sqrt|min|round|ln|of|x|pi)[(0-9,.)^%*]{0,60}") {
+            if let Ok(value) = evaluate(&text) {
+                proptest::prop_assert!(value.is_finite());
+            }
+        }
+    }
+
     #[test]
     fn hostile_sizes_fail_fast_without_overflowing_the_stack() {
         let start = std::time::Instant::now();

@@ -225,7 +225,8 @@ impl Dataset {
                 ToolError::validation(format!("dataset '{name}' has no readable header row: {e}"))
             })?
             .iter()
-            .map(|h| h.trim().to_string())
+            // Spreadsheet exports often start with a UTF-8 byte-order mark.
+            .map(|h| h.trim_start_matches('\u{feff}').trim().to_string())
             .collect();
         let mut columns: Vec<Column> = headers
             .iter()
@@ -476,6 +477,31 @@ mod tests {
             ["integer", "number", "date", "datetime", "string", "empty"]
         );
         assert_eq!(data.column("N").map(|c| c.missing()).ok(), Some(1));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_name() {
+        let dir = dir_with(&[("bom.csv", "\u{feff}USUBJID,AGE\n01-701-1015,63\n")]);
+        let data = DatasetDir::scan(dir.path())
+            .load("bom")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(data.columns[0].name, "USUBJID");
+    }
+
+    #[test]
+    fn unreadable_files_are_errors_not_panics() {
+        let dir = dir_with(&[("empty.csv", ""), ("latin1.csv", "")]);
+        std::fs::write(dir.path().join("latin1.csv"), b"A,B\n\xe9,1\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let datasets = DatasetDir::scan(dir.path());
+        assert_eq!(
+            datasets
+                .load("empty")
+                .map(|d| (d.rows, d.columns.len()))
+                .ok(),
+            Some((0, 0))
+        );
+        assert!(datasets.load("latin1").is_err());
     }
 
     #[test]
