@@ -7,62 +7,41 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::{Tool, ToolContext, blocking};
+use crate::FnTool;
 
-/// The audit-append tool.
-#[derive(Debug)]
-pub struct AppendAudit {
-    spec: ToolSpec,
-    journal: PathBuf,
+/// The audit-append tool writing to `journal`; writes files, so it runs on the blocking pool.
+pub fn tool(journal: PathBuf) -> FnTool {
+    FnTool::blocking(spec(), move |args| append(&journal, args))
 }
 
-impl AppendAudit {
-    /// Builds the tool writing to `journal`.
-    pub fn new(journal: PathBuf) -> Self {
-        Self {
-            spec: ToolSpec {
-                id: "append_audit".into(),
-                name: Localized::new("追加审计记录", "Append audit event"),
-                description: "Appends one event to the local analysis audit journal (who did what to which \
-                    dataset). Idempotent: an event with an idem_key that was already recorded is not written \
-                    again and the answer says duplicate=true. Use a stable idem_key describing the event, e.g. \
-                    'qc-adsl-2026-11-30'. Writes to the journal; never changes datasets."
-                    .into(),
-                category: Category::Query,
-                parameters: json!({
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["action", "idem_key"],
-                    "properties": {
-                        "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'."},
-                        "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'."},
-                        "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs."},
-                        "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Stable key of this event (letters, digits, . _ : -); the same key is recorded once."}
-                    }
-                }),
-                side_effect: SideEffect::Write,
-                idempotent: true,
-                timeout_ms: 5_000,
-                compensation: None,
-            },
-            journal,
-        }
-    }
-}
-
-#[async_trait]
-impl Tool for AppendAudit {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let journal = self.journal.clone();
-        blocking(move || append(&journal, &args)).await
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "append_audit".into(),
+        name: Localized::new("追加审计记录", "Append audit event"),
+        description: "Appends one event to the local analysis audit journal (who did what to which \
+            dataset). Idempotent: an event with an idem_key that was already recorded is not written \
+            again and the answer says duplicate=true. Use a stable idem_key describing the event, e.g. \
+            'qc-adsl-2026-11-30'. Writes to the journal; never changes datasets."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["action", "idem_key"],
+            "properties": {
+                "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'."},
+                "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'."},
+                "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs."},
+                "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Stable key of this event (letters, digits, . _ : -); the same key is recorded once."}
+            }
+        }),
+        side_effect: SideEffect::Write,
+        idempotent: true,
+        timeout_ms: 5_000,
+        compensation: None,
     }
 }
 

@@ -1,12 +1,11 @@
 //! `calculator`: safe arithmetic. A small recursive-descent parser over `f64` with limits
 //! on length, nesting and magnitude — no code is ever executed.
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
+use crate::FnTool;
 use crate::numfmt::format_number;
-use crate::{Tool, ToolContext};
 
 /// Longest expression accepted, in characters.
 const MAX_LEN: usize = 2_000;
@@ -20,70 +19,52 @@ const FUNCTIONS: [&str; 14] = [
     "exp", "log2",
 ];
 
-/// The calculator tool.
-#[derive(Debug)]
-pub struct Calculator {
-    spec: ToolSpec,
+/// The calculator tool: quick and pure, it runs inline.
+pub fn tool() -> FnTool {
+    FnTool::inline(spec(), calculate)
 }
 
-impl Calculator {
-    /// Builds the tool.
-    pub fn new() -> Self {
-        Self {
-            spec: ToolSpec {
-                id: "calculator".into(),
-                name: Localized::new("计算器", "Calculator"),
-                description: "Evaluates an arithmetic expression exactly as written and returns the number. \
-                    Use it for any arithmetic instead of computing in your head. Supports + - * / ^ (power), \
-                    % (modulo between numbers; a percent sign after a number means /100, so '17% * 2340' or \
-                    '17% of 2340'), parentheses, unary minus, the functions sqrt abs round(x[, digits]) floor \
-                    ceil min max ln log10 log2 exp sin cos tan (radians) and the constants pi and e. \
-                    Read-only; runs no code."
-                    .into(),
-                category: Category::Query,
-                parameters: json!({
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["expression"],
-                    "properties": {
-                        "expression": {
-                            "type": "string",
-                            "minLength": 1,
-                            "maxLength": MAX_LEN,
-                            "description": "The arithmetic expression, e.g. '2 + 3 * 4', 'sqrt(2) ^ 2', '17% of 2340'."
-                        }
-                    }
-                }),
-                side_effect: SideEffect::Read,
-                idempotent: true,
-                timeout_ms: 1_000,
-                compensation: None,
-            },
-        }
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "calculator".into(),
+        name: Localized::new("计算器", "Calculator"),
+        description:
+            "Evaluates an arithmetic expression exactly as written and returns the number. \
+            Use it for any arithmetic instead of computing in your head. Supports + - * / ^ (power), \
+            % (modulo between numbers; a percent sign after a number means /100, so '17% * 2340' or \
+            '17% of 2340'), parentheses, unary minus, the functions sqrt abs round(x[, digits]) floor \
+            ceil min max ln log10 log2 exp sin cos tan (radians) and the constants pi and e. \
+            Read-only; runs no code."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["expression"],
+            "properties": {
+                "expression": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": MAX_LEN,
+                    "description": "The arithmetic expression, e.g. '2 + 3 * 4', 'sqrt(2) ^ 2', '17% of 2340'."
+                }
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 1_000,
+        compensation: None,
     }
 }
 
-impl Default for Calculator {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[async_trait]
-impl Tool for Calculator {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let expression = args["expression"].as_str().unwrap_or_default();
-        let value = evaluate(expression)?;
-        Ok(json!({
-            "expression": expression,
-            "result": crate::numfmt::json_number(value),
-            "text": format_number(value),
-        }))
-    }
+fn calculate(args: &Value) -> Result<Value, ToolError> {
+    let expression = args["expression"].as_str().unwrap_or_default();
+    let value = evaluate(expression)?;
+    Ok(json!({
+        "expression": expression,
+        "result": crate::numfmt::json_number(value),
+        "text": format_number(value),
+    }))
 }
 
 /// Evaluates an expression.

@@ -2,78 +2,59 @@
 
 use std::str::FromStr;
 
-use async_trait::async_trait;
 use chrono::{DateTime, Local, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::{Tool, ToolContext};
+use crate::FnTool;
 
-/// The current-time tool.
-#[derive(Debug)]
-pub struct CurrentTime {
-    spec: ToolSpec,
+/// The current-time tool: runs inline.
+pub fn tool() -> FnTool {
+    FnTool::inline(spec(), current_time)
 }
 
-impl CurrentTime {
-    /// Builds the tool.
-    pub fn new() -> Self {
-        Self {
-            spec: ToolSpec {
-                id: "current_time".into(),
-                name: Localized::new("当前时间", "Current time"),
-                description: "Returns the current date and time: the computer's local time, or the time in \
-                    the given IANA time zone (e.g. 'Asia/Shanghai', 'Europe/Berlin', 'UTC'). Use it whenever \
-                    the user asks for the time, date or weekday, here or elsewhere. Read-only."
-                    .into(),
-                category: Category::Query,
-                parameters: json!({
-                    "type": "object",
-                    "additionalProperties": false,
-                    "properties": {
-                        "timezone": {
-                            "type": "string",
-                            "maxLength": 64,
-                            "description": "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time."
-                        }
-                    }
-                }),
-                side_effect: SideEffect::Read,
-                idempotent: true,
-                timeout_ms: 1_000,
-                compensation: None,
-            },
-        }
-    }
-}
-
-impl Default for CurrentTime {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[async_trait]
-impl Tool for CurrentTime {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let now = Utc::now();
-        match args.get("timezone").and_then(Value::as_str) {
-            Some(name) => {
-                let zone = parse_zone(name)?;
-                Ok(describe(&now.with_timezone(&zone), zone.name(), false))
-            }
-            None => {
-                let name = iana_time_zone::get_timezone().ok();
-                // Prefer the named zone (it knows its abbreviation); fall back to the offset.
-                match name.as_deref().and_then(|n| Tz::from_str(n).ok()) {
-                    Some(zone) => Ok(describe(&now.with_timezone(&zone), zone.name(), true)),
-                    None => Ok(describe(&now.with_timezone(&Local), "local", true)),
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "current_time".into(),
+        name: Localized::new("当前时间", "Current time"),
+        description:
+            "Returns the current date and time: the computer's local time, or the time in \
+            the given IANA time zone (e.g. 'Asia/Shanghai', 'Europe/Berlin', 'UTC'). Use it whenever \
+            the user asks for the time, date or weekday, here or elsewhere. Read-only."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "timezone": {
+                    "type": "string",
+                    "maxLength": 64,
+                    "description": "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time."
                 }
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 1_000,
+        compensation: None,
+    }
+}
+
+fn current_time(args: &Value) -> Result<Value, ToolError> {
+    let now = Utc::now();
+    match args.get("timezone").and_then(Value::as_str) {
+        Some(name) => {
+            let zone = parse_zone(name)?;
+            Ok(describe(&now.with_timezone(&zone), zone.name(), false))
+        }
+        None => {
+            let name = iana_time_zone::get_timezone().ok();
+            // Prefer the named zone (it knows its abbreviation); fall back to the offset.
+            match name.as_deref().and_then(|n| Tz::from_str(n).ok()) {
+                Some(zone) => Ok(describe(&now.with_timezone(&zone), zone.name(), true)),
+                None => Ok(describe(&now.with_timezone(&Local), "local", true)),
             }
         }
     }

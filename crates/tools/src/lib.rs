@@ -52,6 +52,69 @@ pub trait Tool: Send + Sync + fmt::Debug {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError>;
 }
 
+/// The work of a tool that is one synchronous function of its arguments.
+type Work = dyn Fn(&Value) -> Result<Value, ToolError> + Send + Sync;
+
+/// A tool whose work is one synchronous function of its (already valid) arguments: quick
+/// pure work runs inline, work that touches files runs on the blocking pool so it never
+/// stalls the async runtime.
+pub struct FnTool {
+    spec: ToolSpec,
+    work: Arc<Work>,
+    blocking: bool,
+}
+
+impl FnTool {
+    /// A tool whose work is quick and pure (no I/O): it runs on the caller's task.
+    pub fn inline(
+        spec: ToolSpec,
+        work: impl Fn(&Value) -> Result<Value, ToolError> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            spec,
+            work: Arc::new(work),
+            blocking: false,
+        }
+    }
+
+    /// A tool whose work reads or writes files: it runs on the blocking pool.
+    pub fn blocking(
+        spec: ToolSpec,
+        work: impl Fn(&Value) -> Result<Value, ToolError> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            spec,
+            work: Arc::new(work),
+            blocking: true,
+        }
+    }
+}
+
+impl fmt::Debug for FnTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FnTool")
+            .field("id", &self.spec.id)
+            .field("blocking", &self.blocking)
+            .finish()
+    }
+}
+
+#[async_trait]
+impl Tool for FnTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        if self.blocking {
+            let work = self.work.clone();
+            blocking(move || work(&args)).await
+        } else {
+            (self.work)(&args)
+        }
+    }
+}
+
 /// What a running call may know about its surroundings.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
@@ -94,21 +157,16 @@ impl ToolConfig {
 /// Every built-in tool, in the order they are listed everywhere.
 pub fn builtin_tools(config: &ToolConfig) -> Vec<Arc<dyn Tool>> {
     let datasets = Arc::new(datasets::DatasetDir::scan(&config.datasets_dir));
+    let journal = config.data_dir.join("audit").join("dataset_audit.jsonl");
     vec![
-        Arc::new(calculator::Calculator::new()),
-        Arc::new(current_time::CurrentTime::new()),
-        Arc::new(datasets::describe_dataset::DescribeDataset::new(
-            datasets.clone(),
-        )),
-        Arc::new(datasets::summarize_by_group::SummarizeByGroup::new(
-            datasets.clone(),
-        )),
-        Arc::new(datasets::frequency::Frequency::new(datasets.clone())),
-        Arc::new(datasets::run_qc_checks::RunQcChecks::new(datasets)),
-        Arc::new(sas_round_rate::SasRoundRate::new()),
-        Arc::new(append_audit::AppendAudit::new(
-            config.data_dir.join("audit").join("dataset_audit.jsonl"),
-        )),
+        Arc::new(calculator::tool()),
+        Arc::new(current_time::tool()),
+        Arc::new(datasets::describe_dataset::tool(datasets.clone())),
+        Arc::new(datasets::summarize_by_group::tool(datasets.clone())),
+        Arc::new(datasets::frequency::tool(datasets.clone())),
+        Arc::new(datasets::run_qc_checks::tool(datasets)),
+        Arc::new(sas_round_rate::tool()),
+        Arc::new(append_audit::tool(journal)),
     ]
 }
 

@@ -1,65 +1,42 @@
 //! `sas_round_rate`: SAS-style rounding (half away from zero) of a rate or percentage.
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
+use crate::FnTool;
 use crate::numfmt::{percent_text, round_half_away_text};
-use crate::{Tool, ToolContext};
 
-/// The SAS rounding tool.
-#[derive(Debug)]
-pub struct SasRoundRate {
-    spec: ToolSpec,
+/// The SAS rounding tool: runs inline.
+pub fn tool() -> FnTool {
+    FnTool::inline(spec(), round_rate)
 }
 
-impl SasRoundRate {
-    /// Builds the tool.
-    pub fn new() -> Self {
-        Self {
-            spec: ToolSpec {
-                id: "sas_round_rate".into(),
-                name: Localized::new("SAS 口径舍入", "SAS-style rounding"),
-                description: "Rounds a rate or percentage the way SAS's ROUND does: half away from zero on the \
-                    decimal value (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), unlike Python's round-half-to-even. \
-                    Give either 'value', or 'numerator' and 'denominator' to compute the rate first; \
-                    scale 'percent' multiplies by 100 exactly before rounding. Read-only."
-                    .into(),
-                category: Category::Query,
-                parameters: json!({
-                    "type": "object",
-                    "additionalProperties": false,
-                    "properties": {
-                        "value": {"type": "number", "description": "The number to round (use this or numerator/denominator)."},
-                        "numerator": {"type": "number", "description": "Count of events, e.g. 17 (with denominator)."},
-                        "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0."},
-                        "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100."},
-                        "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2."}
-                    }
-                }),
-                side_effect: SideEffect::Read,
-                idempotent: true,
-                timeout_ms: 1_000,
-                compensation: None,
-            },
-        }
-    }
-}
-
-impl Default for SasRoundRate {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[async_trait]
-impl Tool for SasRoundRate {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        round_rate(&args)
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "sas_round_rate".into(),
+        name: Localized::new("SAS 口径舍入", "SAS-style rounding"),
+        description:
+            "Rounds a rate or percentage the way SAS's ROUND does: half away from zero on the \
+            decimal value (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), unlike Python's round-half-to-even. \
+            Give either 'value', or 'numerator' and 'denominator' to compute the rate first; \
+            scale 'percent' multiplies by 100 exactly before rounding. Read-only."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "value": {"type": "number", "description": "The number to round (use this or numerator/denominator)."},
+                "numerator": {"type": "number", "description": "Count of events, e.g. 17 (with denominator)."},
+                "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0."},
+                "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100."},
+                "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2."}
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 1_000,
+        compensation: None,
     }
 }
 

@@ -2,66 +2,48 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
 use super::DatasetDir;
+use crate::FnTool;
 use crate::numfmt::percent_text;
-use crate::{Tool, ToolContext, blocking};
 
-/// The describe-dataset tool.
-#[derive(Debug)]
-pub struct DescribeDataset {
-    spec: ToolSpec,
-    datasets: Arc<DatasetDir>,
+/// The describe-dataset tool over a dataset folder; reads files, so it runs on the blocking pool.
+pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
+    let spec = spec(&datasets);
+    FnTool::blocking(spec, move |args| describe(&datasets, args))
 }
 
-impl DescribeDataset {
-    /// Builds the tool over a dataset folder.
-    pub fn new(datasets: Arc<DatasetDir>) -> Self {
-        let spec = ToolSpec {
-            id: "describe_dataset".into(),
-            name: Localized::new("描述数据集", "Describe dataset"),
-            description: "Describes the structure of a local dataset: number of rows and columns and, per \
-                variable, its type (integer, number, date, datetime, string), missing count and a few sample \
-                values. Call it first to learn the variable names before summarize_by_group, frequency or \
-                run_qc_checks. Read-only."
-                .into(),
-            category: Category::Query,
-            parameters: json!({
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["dataset"],
-                "properties": {
-                    "dataset": datasets.parameter(),
-                    "variables": {
-                        "type": "array",
-                        "items": {"type": "string", "minLength": 1},
-                        "uniqueItems": true,
-                        "x-all": "omit",
-                        "description": "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all."
-                    }
+fn spec(datasets: &DatasetDir) -> ToolSpec {
+    ToolSpec {
+        id: "describe_dataset".into(),
+        name: Localized::new("描述数据集", "Describe dataset"),
+        description: "Describes the structure of a local dataset: number of rows and columns and, per \
+            variable, its type (integer, number, date, datetime, string), missing count and a few sample \
+            values. Call it first to learn the variable names before summarize_by_group, frequency or \
+            run_qc_checks. Read-only."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["dataset"],
+            "properties": {
+                "dataset": datasets.parameter(),
+                "variables": {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1},
+                    "uniqueItems": true,
+                    "x-all": "omit",
+                    "description": "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all."
                 }
-            }),
-            side_effect: SideEffect::Read,
-            idempotent: true,
-            timeout_ms: 10_000,
-            compensation: None,
-        };
-        Self { spec, datasets }
-    }
-}
-
-#[async_trait]
-impl Tool for DescribeDataset {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let datasets = self.datasets.clone();
-        blocking(move || describe(&datasets, &args)).await
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 10_000,
+        compensation: None,
     }
 }
 

@@ -3,64 +3,46 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
 use super::{
     Column, DatasetDir, MISSING_LABEL, group_rows, subjects_parameter, variable_parameter,
 };
+use crate::FnTool;
 use crate::numfmt::percent_text;
-use crate::{Tool, ToolContext, blocking};
 
-/// The frequency tool.
-#[derive(Debug)]
-pub struct Frequency {
-    spec: ToolSpec,
-    datasets: Arc<DatasetDir>,
+/// The frequency tool over a dataset folder; reads files, so it runs on the blocking pool.
+pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
+    let spec = spec(&datasets);
+    FnTool::blocking(spec, move |args| frequency(&datasets, args))
 }
 
-impl Frequency {
-    /// Builds the tool over a dataset folder.
-    pub fn new(datasets: Arc<DatasetDir>) -> Self {
-        let spec = ToolSpec {
-            id: "frequency".into(),
-            name: Localized::new("频数分布", "Frequency"),
-            description: "Frequency table of one categorical variable: for each value its count n and percent \
-                of the (group) total, written 'n (%)'; missing values are counted as '(missing)'. Optionally \
-                within the groups of a second variable (e.g. SEX by TRT01A). Check variable names with \
-                describe_dataset first. Read-only."
-                .into(),
-            category: Category::Query,
-            parameters: json!({
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["dataset", "variable"],
-                "properties": {
-                    "dataset": datasets.parameter(),
-                    "variable": variable_parameter("The variable to count, e.g. 'SEX' or 'RACE'."),
-                    "by": variable_parameter("Optional grouping variable, e.g. 'TRT01A'; percentages are then within each group."),
-                    "subjects": subjects_parameter()
-                }
-            }),
-            side_effect: SideEffect::Read,
-            idempotent: true,
-            timeout_ms: 10_000,
-            compensation: None,
-        };
-        Self { spec, datasets }
-    }
-}
-
-#[async_trait]
-impl Tool for Frequency {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let datasets = self.datasets.clone();
-        blocking(move || frequency(&datasets, &args)).await
+fn spec(datasets: &DatasetDir) -> ToolSpec {
+    ToolSpec {
+        id: "frequency".into(),
+        name: Localized::new("频数分布", "Frequency"),
+        description: "Frequency table of one categorical variable: for each value its count n and percent \
+            of the (group) total, written 'n (%)'; missing values are counted as '(missing)'. Optionally \
+            within the groups of a second variable (e.g. SEX by TRT01A). Check variable names with \
+            describe_dataset first. Read-only."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["dataset", "variable"],
+            "properties": {
+                "dataset": datasets.parameter(),
+                "variable": variable_parameter("The variable to count, e.g. 'SEX' or 'RACE'."),
+                "by": variable_parameter("Optional grouping variable, e.g. 'TRT01A'; percentages are then within each group."),
+                "subjects": subjects_parameter()
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 10_000,
+        compensation: None,
     }
 }
 

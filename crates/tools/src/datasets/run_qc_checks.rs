@@ -4,13 +4,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Map, Value, json};
 
 use super::{Dataset, DatasetDir};
+use crate::FnTool;
 use crate::numfmt::percent_text;
-use crate::{Tool, ToolContext, blocking};
 
 const CHECKS: [&str; 5] = [
     "required_vars",
@@ -24,98 +23,81 @@ const MAX_EXAMPLES: usize = 5;
 /// CDISC identifiers every subject-level dataset carries.
 const CDISC_IDS: [&str; 2] = ["STUDYID", "USUBJID"];
 
-/// The QC tool.
-#[derive(Debug)]
-pub struct RunQcChecks {
-    spec: ToolSpec,
-    datasets: Arc<DatasetDir>,
+/// The QC tool over a dataset folder; reads files, so it runs on the blocking pool.
+pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
+    let spec = spec(&datasets);
+    FnTool::blocking(spec, move |args| run_checks(&datasets, args))
 }
 
-impl RunQcChecks {
-    /// Builds the tool over a dataset folder.
-    pub fn new(datasets: Arc<DatasetDir>) -> Self {
-        let spec = ToolSpec {
-            id: "run_qc_checks".into(),
-            name: Localized::new("数据质量检查", "Run QC checks"),
-            description: "Runs standard data-quality checks on a dataset and returns findings graded by \
-                severity (error, warning, info). Checks: required_vars (required variables present), \
-                missing_rate (share of missing values per variable above a threshold), key_unique (key \
-                variables identify each row once), date_pairs (end dates not before start dates), codelist \
-                (values within controlled terms). Without options it uses CDISC defaults (STUDYID/USUBJID \
-                required, USUBJID as key, *SDT/*EDT and *STDTC/*ENDTC date pairs, SEX and *FL flag codelists). \
-                Call describe_dataset first to learn variable names. Read-only: it never changes data."
-                .into(),
-            category: Category::Query,
-            parameters: json!({
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["dataset"],
-                "properties": {
-                    "dataset": datasets.parameter(),
-                    "checks": {
-                        "type": "array",
-                        "items": {"type": "string", "enum": CHECKS},
-                        "uniqueItems": true,
-                        "x-all": "omit",
-                        "description": "Checks to run; omit to run all of them."
-                    },
-                    "required_vars": {
-                        "type": "array",
-                        "items": {"type": "string", "minLength": 1},
-                        "uniqueItems": true,
-                        "description": "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data."
-                    },
-                    "key": {
-                        "type": "array",
-                        "items": {"type": "string", "minLength": 1},
-                        "uniqueItems": true,
-                        "description": "Variables that together must be unique per row; default USUBJID when present."
-                    },
-                    "missing_threshold": {
-                        "type": "number",
-                        "minimum": 0,
-                        "maximum": 100,
-                        "x-percent": true,
-                        "description": "Percent of missing values above which a variable is reported; default 10."
-                    },
-                    "date_pairs": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": false,
-                            "required": ["start", "end"],
-                            "properties": {
-                                "start": {"type": "string", "minLength": 1, "description": "Start date variable, e.g. 'TRTSDT'."},
-                                "end": {"type": "string", "minLength": 1, "description": "End date variable, e.g. 'TRTEDT'."}
-                            }
-                        },
-                        "description": "Pairs of date variables where end must not precede start; default: detected from names."
-                    },
-                    "codelist": {
+fn spec(datasets: &DatasetDir) -> ToolSpec {
+    ToolSpec {
+        id: "run_qc_checks".into(),
+        name: Localized::new("数据质量检查", "Run QC checks"),
+        description: "Runs standard data-quality checks on a dataset and returns findings graded by \
+            severity (error, warning, info). Checks: required_vars (required variables present), \
+            missing_rate (share of missing values per variable above a threshold), key_unique (key \
+            variables identify each row once), date_pairs (end dates not before start dates), codelist \
+            (values within controlled terms). Without options it uses CDISC defaults (STUDYID/USUBJID \
+            required, USUBJID as key, *SDT/*EDT and *STDTC/*ENDTC date pairs, SEX and *FL flag codelists). \
+            Call describe_dataset first to learn variable names. Read-only: it never changes data."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["dataset"],
+            "properties": {
+                "dataset": datasets.parameter(),
+                "checks": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": CHECKS},
+                    "uniqueItems": true,
+                    "x-all": "omit",
+                    "description": "Checks to run; omit to run all of them."
+                },
+                "required_vars": {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1},
+                    "uniqueItems": true,
+                    "description": "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data."
+                },
+                "key": {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1},
+                    "uniqueItems": true,
+                    "description": "Variables that together must be unique per row; default USUBJID when present."
+                },
+                "missing_threshold": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 100,
+                    "x-percent": true,
+                    "description": "Percent of missing values above which a variable is reported; default 10."
+                },
+                "date_pairs": {
+                    "type": "array",
+                    "items": {
                         "type": "object",
-                        "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                        "description": "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL)."
-                    }
+                        "additionalProperties": false,
+                        "required": ["start", "end"],
+                        "properties": {
+                            "start": {"type": "string", "minLength": 1, "description": "Start date variable, e.g. 'TRTSDT'."},
+                            "end": {"type": "string", "minLength": 1, "description": "End date variable, e.g. 'TRTEDT'."}
+                        }
+                    },
+                    "description": "Pairs of date variables where end must not precede start; default: detected from names."
+                },
+                "codelist": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                    "description": "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL)."
                 }
-            }),
-            side_effect: SideEffect::Read,
-            idempotent: true,
-            timeout_ms: 15_000,
-            compensation: None,
-        };
-        Self { spec, datasets }
-    }
-}
-
-#[async_trait]
-impl Tool for RunQcChecks {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let datasets = self.datasets.clone();
-        blocking(move || run_checks(&datasets, &args)).await
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 15_000,
+        compensation: None,
     }
 }
 

@@ -3,62 +3,44 @@
 
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
 use super::{Column, DatasetDir, group_rows, subjects_parameter, variable_parameter};
+use crate::FnTool;
 use crate::numfmt::round_half_away_text;
-use crate::{Tool, ToolContext, blocking};
 
-/// The summarize-by-group tool.
-#[derive(Debug)]
-pub struct SummarizeByGroup {
-    spec: ToolSpec,
-    datasets: Arc<DatasetDir>,
+/// The summarize-by-group tool over a dataset folder; reads files, so it runs on the blocking pool.
+pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
+    let spec = spec(&datasets);
+    FnTool::blocking(spec, move |args| summarize(&datasets, args))
 }
 
-impl SummarizeByGroup {
-    /// Builds the tool over a dataset folder.
-    pub fn new(datasets: Arc<DatasetDir>) -> Self {
-        let spec = ToolSpec {
-            id: "summarize_by_group".into(),
-            name: Localized::new("分组描述统计", "Summarize by group"),
-            description: "Descriptive statistics of one numeric variable per group of another variable, as in \
-                a clinical summary table: n, 'Mean (SD)' (sample SD), Median and 'Min, Max', plus a Total row. \
-                Use it for questions like 'mean age by treatment arm'. Check variable names with \
-                describe_dataset first. Read-only."
-                .into(),
-            category: Category::Query,
-            parameters: json!({
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["dataset", "variable"],
-                "properties": {
-                    "dataset": datasets.parameter(),
-                    "variable": variable_parameter("The numeric variable to summarize, e.g. 'AGE'."),
-                    "group_by": variable_parameter("The grouping variable, e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
-                    "subjects": subjects_parameter()
-                }
-            }),
-            side_effect: SideEffect::Read,
-            idempotent: true,
-            timeout_ms: 10_000,
-            compensation: None,
-        };
-        Self { spec, datasets }
-    }
-}
-
-#[async_trait]
-impl Tool for SummarizeByGroup {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
-        let datasets = self.datasets.clone();
-        blocking(move || summarize(&datasets, &args)).await
+fn spec(datasets: &DatasetDir) -> ToolSpec {
+    ToolSpec {
+        id: "summarize_by_group".into(),
+        name: Localized::new("分组描述统计", "Summarize by group"),
+        description: "Descriptive statistics of one numeric variable per group of another variable, as in \
+            a clinical summary table: n, 'Mean (SD)' (sample SD), Median and 'Min, Max', plus a Total row. \
+            Use it for questions like 'mean age by treatment arm'. Check variable names with \
+            describe_dataset first. Read-only."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["dataset", "variable"],
+            "properties": {
+                "dataset": datasets.parameter(),
+                "variable": variable_parameter("The numeric variable to summarize, e.g. 'AGE'."),
+                "group_by": variable_parameter("The grouping variable, e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
+                "subjects": subjects_parameter()
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        timeout_ms: 10_000,
+        compensation: None,
     }
 }
 
