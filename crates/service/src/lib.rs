@@ -27,8 +27,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use deskmate_core::mask::mask_secrets;
-use deskmate_core::{CapLimits, Decision, ErrorType, ToolError, ToolResult, ToolSpec, cap};
-use deskmate_tools::{Registry, ToolConfig, ToolContext};
+use deskmate_core::{
+    CapLimits, Decision, ErrorType, PreparedCall, ToolError, ToolResult, ToolSpec, cap,
+};
+use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
 
 pub use error::Error;
@@ -124,21 +126,19 @@ impl Deskmate {
     pub async fn call(&self, request: CallRequest) -> ToolResult {
         let started = Instant::now();
         let call_id = uuid::Uuid::new_v4().simple().to_string();
-        let (tool, arguments, mut result, ran) = self.guarded(&request, &call_id).await;
-        // A replayed idempotent result keeps its own call id, duration and audit row.
-        if ran {
+        let outcome = self.guarded(&request, &call_id, started).await;
+        let mut result = outcome.result;
+        // A replayed idempotent result keeps the call id, duration and audit row of the
+        // call that ran.
+        if outcome.ran {
             result.call_id = call_id;
-            result.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-            self.audit(&request, &tool, &arguments, &result);
+            result.duration_ms = elapsed_ms(started);
+            self.audit(&request, &outcome.tool, &outcome.arguments, &result);
         }
         result
     }
 
-    async fn guarded(
-        &self,
-        request: &CallRequest,
-        call_id: &str,
-    ) -> (String, Value, ToolResult, bool) {
+    async fn guarded(&self, request: &CallRequest, call_id: &str, started: Instant) -> Outcome {
         // Steps 1–4.
         let prepared = match self
             .registry
@@ -147,108 +147,34 @@ impl Deskmate {
         {
             Ok(prepared) => prepared,
             Err(rejection) => {
-                return (
+                return Outcome::ran(
                     request.tool.clone(),
                     request.arguments.clone(),
                     rejection.into(),
-                    true,
                 );
             }
         };
-        let tool_id = prepared.tool.clone();
-        let args = prepared.arguments.clone();
-        let repairs = prepared.repairs.clone();
-        let fail = |error: ToolError| ToolResult::failure(error).with_repairs(repairs.clone());
-        let Some(tool) = self.registry.tool(&tool_id).cloned() else {
-            return (
-                tool_id.clone(),
-                args,
-                fail(ToolError::internal("tool has a spec but no executor")),
-                true,
-            );
+        let Some(tool) = self.registry.tool(&prepared.tool).cloned() else {
+            let error = ToolError::internal("tool has a spec but no executor");
+            let result = ToolResult::failure(error).with_repairs(prepared.repairs);
+            return Outcome::ran(prepared.tool, prepared.arguments, result);
         };
         // Steps 5 and 6.
-        let policy = self.hooks.policies.policy(tool.spec());
-        match policy.combine(&tool.check(&args)) {
-            Decision::Allow => {}
-            Decision::Deny { reason } => {
-                let error =
-                    ToolError::new(ErrorType::Denied, format!("the call was refused: {reason}"))
-                        .with_hint("do not retry this call; tell the user why it was refused");
-                return (tool_id, args, fail(error), true);
-            }
-            Decision::Ask { reason } => {
-                let answer = self
-                    .hooks
-                    .confirmer
-                    .confirm(ConfirmRequest {
-                        call_id: call_id.to_string(),
-                        tool: tool_id.clone(),
-                        tool_name: tool.spec().name.en.clone(),
-                        arguments: mask_secrets(&args),
-                        repairs: repairs.clone(),
-                        reason: reason.clone(),
-                    })
-                    .await;
-                let refused = match answer {
-                    Confirmation::Approved => None,
-                    Confirmation::Denied => Some("the user declined"),
-                    Confirmation::TimedOut => Some("nobody confirmed before the timeout"),
-                };
-                if let Some(why) = refused {
-                    let error = ToolError::new(ErrorType::Denied, format!("{why} ({reason})"))
-                        .with_hint("do not retry unless the user asks again");
-                    return (tool_id, args, fail(error), true);
-                }
-            }
+        if let Err(error) = self.authorize(tool.as_ref(), &prepared, call_id).await {
+            let result = ToolResult::failure(error).with_repairs(prepared.repairs);
+            return Outcome::ran(prepared.tool, prepared.arguments, result);
         }
         // Steps 7–9.
-        let timeout = Duration::from_millis(tool.spec().timeout_ms);
-        let limits = self.limits;
-        let run_args = args.clone();
-        let run_id = call_id.to_string();
-        let ctx_call_id = run_id.clone();
-        let work_repairs = repairs.clone();
-        let work = async move {
-            let ctx = ToolContext::new(run_id);
-            let cancel = ctx.cancel.clone();
-            let handle = tokio::spawn({
-                let tool = tool.clone();
-                async move { tool.run(run_args, ctx).await }
-            });
-            let abort = handle.abort_handle();
-            let outcome = match tokio::time::timeout(timeout, handle).await {
-                Ok(Ok(outcome)) => outcome,
-                Ok(Err(join)) => {
-                    tracing::error!(error = %join, "tool task failed");
-                    Err(ToolError::internal("the tool stopped unexpectedly")
-                        .with_hint("this is a bug in Deskmate; report it"))
-                }
-                Err(_) => {
-                    cancel.cancel();
-                    abort.abort();
-                    Err(ToolError::new(
-                        ErrorType::Timeout,
-                        format!(
-                            "the tool did not finish within {} ms and was cancelled",
-                            timeout.as_millis()
-                        ),
-                    )
-                    .with_hint("ask for less (a smaller range or fewer items) or try again later"))
-                }
-            };
-            let mut result = match outcome {
-                Ok(data) => capped(data, limits),
-                Err(error) => ToolResult::failure(error),
-            };
-            // The stored result of an idempotent call is complete: replays return it as is.
-            result.call_id = ctx_call_id;
-            result.repairs = work_repairs;
-            result
-        };
-        let (mut result, ran) = match &request.idem_key {
+        let work = execute(
+            tool,
+            prepared.clone(),
+            call_id.to_string(),
+            self.limits,
+            started,
+        );
+        let (result, ran) = match &request.idem_key {
             Some(key) => {
-                let fingerprint = format!("{tool_id}\n{args}");
+                let fingerprint = format!("{}\n{}", prepared.tool, prepared.arguments);
                 match self
                     .hooks
                     .idempotency
@@ -256,16 +182,64 @@ impl Deskmate {
                     .await
                 {
                     Ok(pair) => pair,
-                    Err(error) => (ToolResult::failure(error), true),
+                    // A key reused for another call: nothing ran, the refusal is this call's.
+                    Err(error) => (
+                        ToolResult::failure(error).with_repairs(prepared.repairs),
+                        true,
+                    ),
                 }
             }
             None => (work.await, true),
         };
-        if ran && result.call_id.is_empty() {
-            // An idempotency conflict: nothing ran, but the refusal is this call's own.
-            result.repairs = repairs;
+        Outcome {
+            tool: prepared.tool,
+            arguments: prepared.arguments,
+            result,
+            ran,
         }
-        (tool_id, args, result, ran)
+    }
+
+    /// Steps 5 and 6: the tool's plausibility check combined with its policy; a call that
+    /// needs a person's yes waits for the confirmer.
+    async fn authorize(
+        &self,
+        tool: &dyn Tool,
+        call: &PreparedCall,
+        call_id: &str,
+    ) -> Result<(), ToolError> {
+        let policy = self.hooks.policies.policy(tool.spec());
+        let reason = match policy.combine(&tool.check(&call.arguments)) {
+            Decision::Allow => return Ok(()),
+            Decision::Deny { reason } => {
+                return Err(ToolError::new(
+                    ErrorType::Denied,
+                    format!("the call was refused: {reason}"),
+                )
+                .with_hint("do not retry this call; tell the user why it was refused"));
+            }
+            Decision::Ask { reason } => reason,
+        };
+        let answer = self
+            .hooks
+            .confirmer
+            .confirm(ConfirmRequest {
+                call_id: call_id.to_string(),
+                tool: call.tool.clone(),
+                tool_name: tool.spec().name.en.clone(),
+                arguments: mask_secrets(&call.arguments),
+                repairs: call.repairs.clone(),
+                reason: reason.clone(),
+            })
+            .await;
+        let why = match answer {
+            Confirmation::Approved => return Ok(()),
+            Confirmation::Denied => "the user declined",
+            Confirmation::TimedOut => "nobody confirmed before the timeout",
+        };
+        Err(
+            ToolError::new(ErrorType::Denied, format!("{why} ({reason})"))
+                .with_hint("do not retry unless the user asks again"),
+        )
     }
 
     fn audit(&self, request: &CallRequest, tool: &str, arguments: &Value, result: &ToolResult) {
@@ -283,6 +257,77 @@ impl Deskmate {
             origin: request.origin.clone(),
         });
     }
+}
+
+/// What the pipeline did with one call.
+struct Outcome {
+    /// The resolved tool id, or the name as asked when it did not resolve.
+    tool: String,
+    /// The arguments as the tool received them, or as sent when the guard refused them.
+    arguments: Value,
+    result: ToolResult,
+    /// False when an idempotent call replayed a stored result.
+    ran: bool,
+}
+
+impl Outcome {
+    fn ran(tool: String, arguments: Value, result: ToolResult) -> Self {
+        Self {
+            tool,
+            arguments,
+            result,
+            ran: true,
+        }
+    }
+}
+
+/// Steps 8 and 9: runs the tool on its own task with its timeout and a cancellation
+/// token, turns a panic into an `internal` error, and caps the answer. The result is
+/// complete (call id, repairs, duration) because an idempotency store keeps it for replays.
+async fn execute(
+    tool: Arc<dyn Tool>,
+    call: PreparedCall,
+    call_id: String,
+    limits: CapLimits,
+    started: Instant,
+) -> ToolResult {
+    let timeout = Duration::from_millis(tool.spec().timeout_ms);
+    let ctx = ToolContext::new(call_id.clone());
+    let cancel = ctx.cancel.clone();
+    let handle = tokio::spawn(async move { tool.run(call.arguments, ctx).await });
+    let abort = handle.abort_handle();
+    let outcome = match tokio::time::timeout(timeout, handle).await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(join)) => {
+            tracing::error!(error = %join, "tool task failed");
+            Err(ToolError::internal("the tool stopped unexpectedly")
+                .with_hint("this is a bug in Deskmate; report it"))
+        }
+        Err(_) => {
+            cancel.cancel();
+            abort.abort();
+            Err(ToolError::new(
+                ErrorType::Timeout,
+                format!(
+                    "the tool did not finish within {} ms and was cancelled",
+                    timeout.as_millis()
+                ),
+            )
+            .with_hint("ask for less (a smaller range or fewer items) or try again later"))
+        }
+    };
+    let mut result = match outcome {
+        Ok(data) => capped(data, limits),
+        Err(error) => ToolResult::failure(error),
+    };
+    result.call_id = call_id;
+    result.repairs = call.repairs;
+    result.duration_ms = elapsed_ms(started);
+    result
+}
+
+fn elapsed_ms(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Arguments sent as JSON text are audited as the object they encode, so their secrets
