@@ -152,35 +152,41 @@ fn strip_code_fence(text: &str) -> Option<String> {
 
 /// Removes commas that directly precede `}` or `]` (outside strings).
 fn remove_trailing_commas(text: &str) -> Option<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
+    // Byte scan: every character that matters here is ASCII, and UTF-8 never uses ASCII
+    // bytes inside a multi-byte character.
+    let bytes = text.as_bytes();
+    let mut drop = Vec::new();
     let mut in_string = false;
     let mut escaped = false;
-    let mut changed = false;
-    for (i, &c) in chars.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate() {
         if in_string {
-            out.push(c);
             if escaped {
                 escaped = false;
-            } else if c == '\\' {
+            } else if b == b'\\' {
                 escaped = true;
-            } else if c == '"' {
+            } else if b == b'"' {
                 in_string = false;
             }
-            continue;
-        }
-        if c == '"' {
+        } else if b == b'"' {
             in_string = true;
-        } else if c == ',' {
-            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-            if matches!(next, Some('}') | Some(']')) {
-                changed = true;
-                continue;
+        } else if b == b',' {
+            let next = bytes[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
+            if matches!(next, Some(b'}' | b']')) {
+                drop.push(i);
             }
         }
-        out.push(c);
     }
-    changed.then_some(out)
+    if drop.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for i in drop {
+        out.push_str(&text[from..i]);
+        from = i + 1;
+    }
+    out.push_str(&text[from..]);
+    Some(out)
 }
 
 /// Appends the closing brackets a truncated object lacks, when the text ends outside a
@@ -261,6 +267,11 @@ mod tests {
                 vec![ParseJsonString],
             ),
             (json!("{\"a\": \"x,}\"}"), json!({"a": "x,}"}), vec![]),
+            (
+                json!("{\"a\": \"中文,}\", \"b\": [1,\n],}"),
+                json!({"a": "中文,}", "b": [1]}),
+                vec![TrailingComma],
+            ),
         ];
         for (raw, want, rules) in cases {
             let got = parse(raw.clone());

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::args::parse_arguments;
 use crate::error::SpecError;
 use crate::normalize::NormPlan;
-use crate::resolve::{canonical_name, resolve_name};
+use crate::resolve::{canonical_name, unknown_tool};
 use crate::result::{Repair, ToolError, ToolResult};
 use crate::spec::{ToolSpec, is_valid_tool_id};
 use crate::validate::CompiledSchema;
@@ -154,31 +154,20 @@ impl Guard {
             .by_id
             .get(name)
             .or_else(|| self.by_canonical.get(&canonical_name(name)));
-        if let Some(&i) = found
-            && self.entries[i].enabled
-        {
-            return Ok(i);
-        }
-        let enabled = self
-            .entries
-            .iter()
-            .filter(|e| e.enabled)
-            .map(|e| e.spec.id.as_str());
-        match resolve_name(name, enabled) {
-            Ok((id, _)) => self
-                .by_id
-                .get(id)
-                .copied()
-                .ok_or_else(|| ToolError::internal("resolved tool vanished")),
-            Err(not_found) => {
-                // A disabled tool exists but must not run; say so instead of "not found".
-                let all = self.entries.iter().map(|e| e.spec.id.as_str());
-                match resolve_name(name, all) {
-                    Ok((id, _)) => Err(ToolError::permission(format!("tool '{id}' is disabled"))
-                        .with_hint("the user has disabled this tool; do not call it, tell the user it is disabled in Tools")),
-                    Err(_) => Err(not_found),
-                }
-            }
+        match found {
+            Some(&i) if self.entries[i].enabled => Ok(i),
+            // A disabled tool exists but must not run; say so instead of "not found".
+            Some(&i) => Err(ToolError::permission(format!(
+                "tool '{}' is disabled",
+                self.entries[i].spec.id
+            ))
+            .with_hint(
+                "the user has disabled this tool; do not call it, tell the user it is disabled in Tools",
+            )),
+            None => Err(unknown_tool(
+                name,
+                self.entries.iter().filter(|e| e.enabled).map(|e| e.spec.id.as_str()),
+            )),
         }
     }
 

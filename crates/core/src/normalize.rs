@@ -82,11 +82,36 @@ enum Path<'a> {
 }
 
 impl Path<'_> {
+    /// The JSON pointer (RFC 6901), built in one buffer.
     fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
         match self {
-            Self::Root => String::new(),
-            Self::Key(parent, key) => format!("{}/{}", parent.pointer(), escape_pointer(key)),
-            Self::Index(parent, i) => format!("{}/{i}", parent.pointer()),
+            Self::Root => {}
+            Self::Key(parent, key) => {
+                parent.write(out);
+                out.push('/');
+                push_escaped(out, key);
+            }
+            Self::Index(parent, i) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&i.to_string());
+            }
+        }
+    }
+}
+
+fn push_escaped(out: &mut String, segment: &str) {
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
         }
     }
 }
@@ -593,7 +618,9 @@ fn unique_key_match<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
 
 /// Escapes a property name for use in a JSON pointer (RFC 6901).
 pub fn escape_pointer(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(segment.len());
+    push_escaped(&mut out, segment);
+    out
 }
 
 fn parse_number(node: &Node, accepts: Accepts, text: &str) -> Option<Value> {

@@ -41,15 +41,20 @@ where
     if let Some(id) = ids.clone().find(|id| canonical_name(id) == wanted) {
         return Ok((id, NameMatch::Loose));
     }
-    let options = closest(&wanted, ids, MAX_OPTIONS);
+    Err(unknown_tool(name, ids))
+}
+
+/// The `not_found` error for a name that matches no id, offering the closest ids.
+pub fn unknown_tool<'a>(name: &str, ids: impl IntoIterator<Item = &'a str>) -> ToolError {
+    let options = closest(&canonical_name(name), ids, MAX_OPTIONS);
     let shown = if name.chars().count() > 80 {
         format!("{}...", name.chars().take(77).collect::<String>())
     } else {
         name.to_string()
     };
-    Err(ToolError::not_found(format!("no tool named '{shown}'"))
+    ToolError::not_found(format!("no tool named '{shown}'"))
         .with_hint("call one of the listed tools by its exact id; do not invent tools")
-        .with_options(options))
+        .with_options(options)
 }
 
 /// The `limit` candidates most similar to `wanted`, best first. Containment counts as

@@ -66,14 +66,7 @@ impl CompiledSchema {
         }
         self.validator
             .iter_errors(instance)
-            .map(|error| {
-                self.describe(
-                    error.instance_path().as_str(),
-                    error.kind(),
-                    error.instance(),
-                    &error.to_string(),
-                )
-            })
+            .map(|error| self.describe(&error))
             .collect()
     }
 
@@ -87,16 +80,12 @@ impl CompiledSchema {
         Err(violations_error(&violations))
     }
 
-    fn describe(
-        &self,
-        path: &str,
-        kind: &ValidationErrorKind,
-        instance: &Value,
-        fallback: &str,
-    ) -> Violation {
+    fn describe(&self, error: &jsonschema::ValidationError<'_>) -> Violation {
+        let path = error.instance_path().as_str();
+        let instance = error.instance();
         let here = schema_at(&self.schema, path);
-        let expected = here.and_then(declared_type);
-        match kind {
+        let expected = || here.and_then(declared_type);
+        match error.kind() {
             ValidationErrorKind::Type { kind } => {
                 let want = match kind {
                     TypeKind::Single(t) => t.to_string(),
@@ -132,7 +121,7 @@ impl CompiledSchema {
             ValidationErrorKind::Enum { options } => Violation {
                 path: path.to_string(),
                 message: format!("{} is not one of the allowed values", preview(instance)),
-                expected,
+                expected: expected(),
                 options: options
                     .as_array()
                     .map(|o| o.iter().map(option_text).collect())
@@ -158,8 +147,8 @@ impl CompiledSchema {
             },
             _ => Violation {
                 path: path.to_string(),
-                message: fallback.to_string(),
-                expected,
+                message: error.to_string(),
+                expected: expected(),
                 options: enum_options(here),
             },
         }
