@@ -1,0 +1,119 @@
+//! Exactly-once keys (guard step 7). The first caller of a key claims it inside SQLite's
+//! write lock, runs the call and stores the result; every later caller gets that result.
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde_json::Value;
+
+use crate::error::Context;
+use crate::{Error, NOW, Store, json_column};
+
+/// What claiming a key found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Claim {
+    /// This caller owns the key and must run the call, then [`Store::finish_claim`].
+    Claimed,
+    /// The call already ran; here is its stored result.
+    Finished(Value),
+    /// Another caller claimed the key and has not finished yet.
+    Pending,
+    /// The key was used for a different call (another fingerprint).
+    Conflict,
+}
+
+impl Store {
+    /// Claims `key` for the call identified by `fingerprint`, atomically.
+    pub fn claim(&self, key: &str, fingerprint: &str) -> Result<Claim, Error> {
+        let mut conn = self.conn()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .sql("BEGIN IMMEDIATE")?;
+        let select = "SELECT fingerprint, result FROM idempotency WHERE key = ?1";
+        let existing: Option<(String, Option<String>)> = tx
+            .query_row(select, [key], |row| Ok((row.get(0)?, row.get(1)?)))
+            .optional()
+            .sql(select)?;
+        let claim = match existing {
+            Some((stored, _)) if stored != fingerprint => Claim::Conflict,
+            Some((_, Some(result))) => Claim::Finished(json_column(&result, "idempotency.result")?),
+            Some((_, None)) => Claim::Pending,
+            None => {
+                let insert = format!(
+                    "INSERT INTO idempotency (key, fingerprint, created_at) VALUES (?1, ?2, {NOW})"
+                );
+                tx.execute(&insert, params![key, fingerprint])
+                    .sql(&insert)?;
+                Claim::Claimed
+            }
+        };
+        tx.commit().sql("COMMIT")?;
+        Ok(claim)
+    }
+
+    /// Stores the result of a claimed key.
+    pub fn finish_claim(&self, key: &str, result: &Value) -> Result<(), Error> {
+        let sql = format!("UPDATE idempotency SET result = ?2, finished_at = {NOW} WHERE key = ?1");
+        self.conn()?
+            .execute(&sql, params![key, result.to_string()])
+            .sql(&sql)?;
+        Ok(())
+    }
+
+    /// Gives up a claim whose call could not run to the end (so a retry may run it).
+    pub fn release_claim(&self, key: &str) -> Result<(), Error> {
+        let sql = "DELETE FROM idempotency WHERE key = ?1 AND result IS NULL";
+        self.conn()?.execute(sql, [key]).sql(sql)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn claim_run_finish_replay() {
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(store.claim("k", "f").ok(), Some(Claim::Claimed));
+        assert_eq!(store.claim("k", "f").ok(), Some(Claim::Pending));
+        assert_eq!(store.claim("k", "other").ok(), Some(Claim::Conflict));
+        store
+            .finish_claim("k", &json!({"ok": true}))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            store.claim("k", "f").ok(),
+            Some(Claim::Finished(json!({"ok": true})))
+        );
+        store.release_claim("k").unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            matches!(store.claim("k", "f"), Ok(Claim::Finished(_))),
+            "finished claims stay"
+        );
+        assert_eq!(store.claim("j", "f").ok(), Some(Claim::Claimed));
+        store.release_claim("j").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(store.claim("j", "f").ok(), Some(Claim::Claimed));
+    }
+
+    #[test]
+    fn one_claim_among_threads_and_connections() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("t.db");
+        drop(Store::open(&path).unwrap_or_else(|e| panic!("{e}")));
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    // Each thread has its own connection, as separate processes would.
+                    let store = Store::open(&path).unwrap_or_else(|e| panic!("{e}"));
+                    store.claim("same", "f").unwrap_or_else(|e| panic!("{e}"))
+                })
+            })
+            .collect();
+        let claimed = handles
+            .into_iter()
+            .filter_map(|h| h.join().ok())
+            .filter(|c| *c == Claim::Claimed)
+            .count();
+        assert_eq!(claimed, 1);
+    }
+}

@@ -1,0 +1,151 @@
+//! Deskmate's SQLite store: one file in the data dir (`deskmate.db`), opened with WAL,
+//! foreign keys and a busy timeout, migrated with `rusqlite_migration` from the SQL files
+//! in `migrations/`.
+//!
+//! - [`Store`]: the connection and the operations, one module per table group:
+//!   [`resources`] (tool resources), [`audit`] (one event per call), [`idempotency`]
+//!   (exactly-once keys), [`kb`] (knowledge base with FTS5), [`settings`].
+//!
+//! ```
+//! let dir = tempfile::tempdir().unwrap();
+//! let store = deskmate_store::Store::open(&dir.path().join("deskmate.db")).unwrap();
+//! store.set_setting("locale", &serde_json::json!("zh-CN")).unwrap();
+//! assert_eq!(store.setting("locale").unwrap(), Some(serde_json::json!("zh-CN")));
+//! ```
+
+pub mod audit;
+pub mod error;
+pub mod idempotency;
+pub mod kb;
+pub mod resources;
+pub mod settings;
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::Connection;
+use rusqlite_migration::{M, Migrations};
+
+pub use error::Error;
+
+/// The schema: SQL files compiled in as constant data, applied in order.
+pub fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(include_str!("../migrations/001_init.sql"))])
+}
+
+/// The current time as SQLite writes it: RFC 3339, UTC, milliseconds.
+pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/// How long a statement waits for a lock held by another connection.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The store: one connection, shared behind a mutex. SQLite serializes writers anyway,
+/// and every statement here is short.
+#[derive(Debug)]
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+impl Store {
+    /// Opens (creating if needed) and migrates the database at `path`.
+    pub fn open(path: &Path) -> Result<Self, Error> {
+        let conn = Connection::open(path).map_err(|source| Error::Open {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_connection(conn)
+    }
+
+    /// An in-memory store (tests).
+    pub fn open_in_memory() -> Result<Self, Error> {
+        let conn = Connection::open_in_memory().map_err(|source| Error::Open {
+            path: ":memory:".into(),
+            source,
+        })?;
+        Self::from_connection(conn)
+    }
+
+    fn from_connection(mut conn: Connection) -> Result<Self, Error> {
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|source| Error::Sql {
+                sql: "busy_timeout".into(),
+                source,
+            })?;
+        // WAL lets readers work while a write is under way; NORMAL synchronisation in WAL
+        // mode keeps every committed transaction across a crash of the process (only a
+        // power cut may lose the last ones).
+        for pragma in [
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA foreign_keys = ON",
+        ] {
+            conn.query_row(pragma, [], |_| Ok(()))
+                .or_else(|e| match e {
+                    rusqlite::Error::QueryReturnedNoRows => Ok(()),
+                    e => Err(e),
+                })
+                .map_err(|source| Error::Sql {
+                    sql: pragma.into(),
+                    source,
+                })?;
+        }
+        migrations().to_latest(&mut conn)?;
+        Ok(Self {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    pub(crate) fn conn(&self) -> Result<MutexGuard<'_, Connection>, Error> {
+        self.conn.lock().map_err(|_| Error::Poisoned)
+    }
+
+    /// A PRAGMA's value (tests and diagnostics).
+    pub fn pragma(&self, name: &str) -> Result<String, Error> {
+        let sql = format!("PRAGMA {name}");
+        let conn = self.conn()?;
+        conn.query_row(&sql, [], |row| {
+            row.get::<_, rusqlite::types::Value>(0).map(|v| match v {
+                rusqlite::types::Value::Integer(i) => i.to_string(),
+                rusqlite::types::Value::Text(t) => t,
+                other => format!("{other:?}"),
+            })
+        })
+        .map_err(|source| Error::Sql { sql, source })
+    }
+}
+
+/// Reads a JSON text column.
+pub(crate) fn json_column(text: &str, column: &'static str) -> Result<serde_json::Value, Error> {
+    serde_json::from_str(text).map_err(|source| Error::Json { column, source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        assert!(migrations().validate().is_ok());
+    }
+
+    #[test]
+    fn pragmas_are_set_on_open() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store = Store::open(&dir.path().join("t.db")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(store.pragma("journal_mode").ok().as_deref(), Some("wal"));
+        assert_eq!(store.pragma("foreign_keys").ok().as_deref(), Some("1"));
+        assert_eq!(store.pragma("busy_timeout").ok().as_deref(), Some("10000"));
+        assert_eq!(store.pragma("synchronous").ok().as_deref(), Some("1"));
+        // Reopening an up-to-date database applies nothing and keeps the data.
+        store
+            .set_setting("k", &serde_json::json!(1))
+            .unwrap_or_else(|e| panic!("{e}"));
+        drop(store);
+        let again = Store::open(&dir.path().join("t.db")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            again.setting("k").ok().flatten(),
+            Some(serde_json::json!(1))
+        );
+    }
+}
