@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use deskmate_service::hooks::{Hooks, PreApproved};
+use deskmate_service::hooks::{Confirmer, NoConfirmer, PreApproved};
 use deskmate_service::{CallRequest, Deskmate};
 use serde_json::Value;
 
@@ -119,11 +119,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 // The guard reads JSON text (and repairs it where unambiguous).
                 Some(text) => Value::String(text.to_string()),
             };
-            let mut hooks = Hooks::default();
-            if yes {
-                hooks.confirmer = Arc::new(PreApproved);
-            }
-            let deskmate = Deskmate::open_with(&data_dir, hooks)?;
+            let confirmer: Arc<dyn Confirmer> = if yes {
+                Arc::new(PreApproved)
+            } else {
+                Arc::new(NoConfirmer)
+            };
+            let deskmate = Deskmate::open_with(&data_dir, confirmer)?;
             let mut request = CallRequest::new(tool, arguments);
             request.idem_key = idem_key;
             let result = deskmate.call(request).await;

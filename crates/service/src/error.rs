@@ -17,6 +17,9 @@ pub enum Error {
     /// No data dir was given and the OS has no app-data dir for this user.
     #[error("no data dir: pass --data-dir or set DESKMATE_DATA_DIR")]
     NoDefaultDataDir,
+    /// The database could not be opened or updated.
+    #[error(transparent)]
+    Store(#[from] deskmate_store::Error),
     /// The tool registry could not be built.
     #[error(transparent)]
     Registry(#[from] deskmate_tools::Error),

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskmate_core::{ErrorType, Policy, Repair, ToolError, ToolResult, ToolSpec};
+use deskmate_core::{Policy, Repair, ToolError, ToolResult, ToolSpec};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::OnceCell;
@@ -156,32 +156,7 @@ impl IdempotencyStore for MemoryIdempotency {
     }
 }
 
-/// One audit event (step 10): what was called, how it went, never a secret.
-#[derive(Debug, Clone, Serialize)]
-pub struct AuditEvent {
-    /// The call.
-    pub call_id: String,
-    /// When it finished (RFC 3339, UTC).
-    pub at: String,
-    /// The tool id as resolved, or the name as asked when it did not resolve.
-    pub tool: String,
-    /// Arguments with secrets masked.
-    pub arguments: Value,
-    /// Repairs the guard made.
-    pub repairs: Vec<Repair>,
-    /// Whether the call succeeded.
-    pub ok: bool,
-    /// The failure kind.
-    pub error_type: Option<ErrorType>,
-    /// Wall-clock duration.
-    pub duration_ms: u64,
-    /// The idempotency key, if any.
-    pub idem_key: Option<String>,
-    /// The conversation the call belongs to, if any.
-    pub conversation_id: Option<String>,
-    /// Which front end made the call.
-    pub origin: String,
-}
+pub use deskmate_store::audit::AuditEvent;
 
 /// Step 10: where audit events go.
 pub trait AuditSink: Send + Sync + std::fmt::Debug {

@@ -21,6 +21,7 @@
 pub mod error;
 pub mod hooks;
 pub mod paths;
+pub mod stored;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -30,10 +31,15 @@ use deskmate_core::mask::mask_secrets;
 use deskmate_core::{
     CapLimits, Decision, ErrorType, PreparedCall, ToolError, ToolResult, ToolSpec, cap,
 };
+use deskmate_store::Store;
+use deskmate_store::resources::ResourceFilter;
 use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
 
 pub use error::Error;
+
+/// The database file in the data dir.
+pub const DATABASE_FILE: &str = "deskmate.db";
 pub use hooks::Hooks;
 use hooks::{AuditEvent, ConfirmRequest, Confirmation};
 
@@ -72,27 +78,46 @@ pub struct Deskmate {
     registry: Arc<Registry>,
     hooks: Hooks,
     limits: CapLimits,
+    store: Option<Arc<Store>>,
 }
 
 impl Deskmate {
-    /// Opens the service on a data dir (created if missing, with its `datasets` folder),
-    /// with the default hooks.
+    /// Opens the service on a data dir (created if missing, with its `datasets` folder
+    /// and its database `deskmate.db`). Nobody can confirm calls that need a yes.
     pub fn open(data_dir: &Path) -> Result<Self, Error> {
-        Self::open_with(data_dir, Hooks::default())
+        Self::open_with(data_dir, Arc::new(hooks::NoConfirmer))
     }
 
-    /// Opens the service with the given hooks.
-    pub fn open_with(data_dir: &Path, hooks: Hooks) -> Result<Self, Error> {
+    /// Opens the service with the given confirmer: the built-in tools are registered as
+    /// system resources, the user's enabled flags and policies applied, and audit and
+    /// idempotency kept in the database.
+    pub fn open_with(data_dir: &Path, confirmer: Arc<dyn hooks::Confirmer>) -> Result<Self, Error> {
         let config = ToolConfig::for_data_dir(data_dir);
         std::fs::create_dir_all(&config.datasets_dir).map_err(|source| Error::DataDir {
             path: config.datasets_dir.clone(),
             source,
         })?;
-        Ok(Self::from_registry(
-            data_dir,
-            Registry::builtin(&config)?,
-            hooks,
-        ))
+        let store = Arc::new(Store::open(&data_dir.join(DATABASE_FILE))?);
+        let mut registry = Registry::builtin(&config)?;
+        let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
+        store.sync_system_resources(&system)?;
+        let everything = ResourceFilter {
+            limit: 1000,
+            ..ResourceFilter::default()
+        };
+        let (_, resources) = store.list_resources(&everything)?;
+        for resource in resources.iter().filter(|r| !r.enabled) {
+            registry.guard_mut().set_enabled(&resource.id, false);
+        }
+        let hooks = Hooks {
+            policies: Arc::new(stored::ResourcePolicies::from_resources(&resources)),
+            confirmer,
+            idempotency: Arc::new(stored::StoreIdempotency::new(store.clone())),
+            audit: Arc::new(stored::StoreAudit::new(store.clone())),
+        };
+        let mut deskmate = Self::from_registry(data_dir, registry, hooks);
+        deskmate.store = Some(store);
+        Ok(deskmate)
     }
 
     /// A service over an explicit registry (extra tools, tests).
@@ -102,7 +127,13 @@ impl Deskmate {
             registry: Arc::new(registry),
             hooks,
             limits: CapLimits::default(),
+            store: None,
         }
+    }
+
+    /// The database, when the service was opened on a data dir.
+    pub fn store(&self) -> Option<&Arc<Store>> {
+        self.store.as_ref()
     }
 
     /// Replaces the result limits.

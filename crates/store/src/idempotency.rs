@@ -21,21 +21,37 @@ pub enum Claim {
 }
 
 impl Store {
-    /// Claims `key` for the call identified by `fingerprint`, atomically.
-    pub fn claim(&self, key: &str, fingerprint: &str) -> Result<Claim, Error> {
+    /// Claims `key` for the call identified by `fingerprint`, atomically. A claim left
+    /// unfinished for longer than `stale_after_secs` (its process died) is taken over.
+    pub fn claim(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        stale_after_secs: u64,
+    ) -> Result<Claim, Error> {
         let mut conn = self.conn()?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .sql("BEGIN IMMEDIATE")?;
-        let select = "SELECT fingerprint, result FROM idempotency WHERE key = ?1";
-        let existing: Option<(String, Option<String>)> = tx
-            .query_row(select, [key], |row| Ok((row.get(0)?, row.get(1)?)))
+        let select = "SELECT fingerprint, result, unixepoch('now') - unixepoch(created_at) FROM idempotency WHERE key = ?1";
+        let existing: Option<(String, Option<String>, i64)> = tx
+            .query_row(select, [key], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
             .optional()
             .sql(select)?;
+        let stale = i64::try_from(stale_after_secs).unwrap_or(i64::MAX);
         let claim = match existing {
-            Some((stored, _)) if stored != fingerprint => Claim::Conflict,
-            Some((_, Some(result))) => Claim::Finished(json_column(&result, "idempotency.result")?),
-            Some((_, None)) => Claim::Pending,
+            Some((stored, _, _)) if stored != fingerprint => Claim::Conflict,
+            Some((_, Some(result), _)) => {
+                Claim::Finished(json_column(&result, "idempotency.result")?)
+            }
+            Some((_, None, age)) if age > stale => {
+                let retake = format!("UPDATE idempotency SET created_at = {NOW} WHERE key = ?1");
+                tx.execute(&retake, [key]).sql(&retake)?;
+                Claim::Claimed
+            }
+            Some((_, None, _)) => Claim::Pending,
             None => {
                 let insert = format!(
                     "INSERT INTO idempotency (key, fingerprint, created_at) VALUES (?1, ?2, {NOW})"
@@ -74,24 +90,34 @@ mod tests {
     #[test]
     fn claim_run_finish_replay() {
         let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(store.claim("k", "f").ok(), Some(Claim::Claimed));
-        assert_eq!(store.claim("k", "f").ok(), Some(Claim::Pending));
-        assert_eq!(store.claim("k", "other").ok(), Some(Claim::Conflict));
+        assert_eq!(store.claim("k", "f", 60).ok(), Some(Claim::Claimed));
+        assert_eq!(store.claim("k", "f", 60).ok(), Some(Claim::Pending));
+        assert_eq!(store.claim("k", "other", 60).ok(), Some(Claim::Conflict));
         store
             .finish_claim("k", &json!({"ok": true}))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
-            store.claim("k", "f").ok(),
+            store.claim("k", "f", 60).ok(),
             Some(Claim::Finished(json!({"ok": true})))
         );
         store.release_claim("k").unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            matches!(store.claim("k", "f"), Ok(Claim::Finished(_))),
+            matches!(store.claim("k", "f", 60), Ok(Claim::Finished(_))),
             "finished claims stay"
         );
-        assert_eq!(store.claim("j", "f").ok(), Some(Claim::Claimed));
+        assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Claimed));
         store.release_claim("j").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(store.claim("j", "f").ok(), Some(Claim::Claimed));
+        assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Claimed));
+        // A claim whose owner died is taken over once it is stale.
+        assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Pending));
+        let conn = store.conn().unwrap_or_else(|e| panic!("{e}"));
+        conn.execute(
+            "UPDATE idempotency SET created_at = '2000-01-01T00:00:00.000Z' WHERE key = 'j'",
+            [],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        drop(conn);
+        assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Claimed));
     }
 
     #[test]
@@ -105,7 +131,9 @@ mod tests {
                 std::thread::spawn(move || {
                     // Each thread has its own connection, as separate processes would.
                     let store = Store::open(&path).unwrap_or_else(|e| panic!("{e}"));
-                    store.claim("same", "f").unwrap_or_else(|e| panic!("{e}"))
+                    store
+                        .claim("same", "f", 60)
+                        .unwrap_or_else(|e| panic!("{e}"))
                 })
             })
             .collect();

@@ -1,0 +1,243 @@
+//! The guard's stateful hooks backed by the SQLite store: audit rows, exactly-once keys
+//! that hold across processes and restarts, and per-tool policies from tool resources.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use deskmate_core::{Policy, ToolError, ToolResult, ToolSpec};
+use deskmate_store::Store;
+use deskmate_store::idempotency::Claim;
+use deskmate_store::resources::ToolResource;
+use tokio::sync::OnceCell;
+
+use crate::hooks::{AuditEvent, AuditSink, BoxedWork, IdempotencyStore, PolicySource};
+
+/// Audit events as rows of `audit_events`.
+#[derive(Debug)]
+pub struct StoreAudit {
+    store: Arc<Store>,
+}
+
+impl StoreAudit {
+    /// Audits into `store`.
+    pub fn new(store: Arc<Store>) -> Self {
+        Self { store }
+    }
+}
+
+impl AuditSink for StoreAudit {
+    fn record(&self, event: &AuditEvent) {
+        if let Err(error) = self.store.append_audit(event) {
+            // The call has already run; losing its audit row is logged loudly, not hidden.
+            tracing::error!(call_id = %event.call_id, tool = %event.tool, %error, "audit event not written");
+        }
+    }
+}
+
+/// Exactly-once keys: concurrent callers in this process share one execution through an
+/// in-memory cell, and the claim in SQLite makes it hold across processes and restarts.
+#[derive(Debug)]
+pub struct StoreIdempotency {
+    store: Arc<Store>,
+    slots: Mutex<HashMap<String, Slot>>,
+    /// How long to wait for another process's execution of the same key.
+    wait: Duration,
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    fingerprint: String,
+    cell: Arc<OnceCell<ToolResult>>,
+}
+
+/// A claim whose owner has not finished after this long is taken over (its process died;
+/// tool timeouts are at most two minutes).
+const STALE_CLAIM_SECS: u64 = 300;
+const POLL: Duration = Duration::from_millis(50);
+
+impl StoreIdempotency {
+    /// Keys kept in `store`.
+    pub fn new(store: Arc<Store>) -> Self {
+        Self {
+            store,
+            slots: Mutex::new(HashMap::new()),
+            wait: Duration::from_secs(150),
+        }
+    }
+
+    /// Runs `work` if this caller wins the claim, else waits for the stored result.
+    async fn claim_and_run(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        work: BoxedWork,
+    ) -> Result<(ToolResult, bool), ToolError> {
+        let started = Instant::now();
+        loop {
+            let claim = self
+                .store
+                .claim(key, fingerprint, STALE_CLAIM_SECS)
+                .map_err(store_error)?;
+            match claim {
+                Claim::Claimed => {
+                    let result = work.await;
+                    let stored = serde_json::to_value(&result)
+                        .map_err(|e| ToolError::internal(e.to_string()))?;
+                    if let Err(error) = self.store.finish_claim(key, &stored) {
+                        tracing::error!(%key, %error, "idempotent result not stored");
+                    }
+                    return Ok((result, true));
+                }
+                Claim::Finished(stored) => {
+                    let result = serde_json::from_value(stored).map_err(|e| {
+                        ToolError::internal(format!(
+                            "stored result of idem_key '{key}' is unreadable: {e}"
+                        ))
+                    })?;
+                    return Ok((result, false));
+                }
+                Claim::Conflict => return Err(conflict(key)),
+                Claim::Pending if started.elapsed() < self.wait => tokio::time::sleep(POLL).await,
+                Claim::Pending => {
+                    return Err(ToolError::transient(format!(
+                        "a call with idem_key '{key}' is still running elsewhere"
+                    ))
+                    .with_hint("try again later with the same idem_key to get its result"));
+                }
+            }
+        }
+    }
+}
+
+fn conflict(key: &str) -> ToolError {
+    ToolError::validation(format!(
+        "idem_key '{key}' was already used for a different call"
+    ))
+    .with_hint("use a new idem_key for a different tool or different arguments")
+}
+
+fn store_error(error: deskmate_store::Error) -> ToolError {
+    tracing::error!(%error, "store error");
+    ToolError::internal("the local database failed; the call was not run")
+        .with_hint("try again; if it persists, check the data dir")
+}
+
+#[async_trait]
+impl IdempotencyStore for StoreIdempotency {
+    async fn run_once(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        work: BoxedWork,
+    ) -> Result<(ToolResult, bool), ToolError> {
+        let slot = {
+            let mut slots = self
+                .slots
+                .lock()
+                .map_err(|_| ToolError::internal("idempotency slots poisoned"))?;
+            slots
+                .entry(key.to_string())
+                .or_insert_with(|| Slot {
+                    fingerprint: fingerprint.to_string(),
+                    cell: Arc::new(OnceCell::new()),
+                })
+                .clone()
+        };
+        if slot.fingerprint != fingerprint {
+            return Err(conflict(key));
+        }
+        let mut ran = false;
+        let result = slot
+            .cell
+            .get_or_try_init(|| async {
+                let (result, this_ran) = self.claim_and_run(key, fingerprint, work).await?;
+                ran = this_ran;
+                Ok::<_, ToolError>(result)
+            })
+            .await?
+            .clone();
+        Ok((result, ran))
+    }
+}
+
+/// Policies from tool resources (`policy` column), else the default for the side effect.
+#[derive(Debug, Default)]
+pub struct ResourcePolicies {
+    policies: RwLock<HashMap<String, Policy>>,
+}
+
+impl ResourcePolicies {
+    /// Policies as set on `resources`.
+    pub fn from_resources(resources: &[ToolResource]) -> Self {
+        let policies = resources
+            .iter()
+            .filter_map(|r| {
+                let policy = match r.policy.as_deref()? {
+                    "always" => Policy::Always,
+                    "ask" => Policy::Ask,
+                    "never" => Policy::Never,
+                    _ => return None,
+                };
+                Some((r.id.clone(), policy))
+            })
+            .collect();
+        Self {
+            policies: RwLock::new(policies),
+        }
+    }
+
+    /// Sets (or clears) one tool's policy.
+    pub fn set(&self, id: &str, policy: Option<Policy>) {
+        if let Ok(mut policies) = self.policies.write() {
+            match policy {
+                Some(p) => policies.insert(id.to_string(), p),
+                None => policies.remove(id),
+            };
+        }
+    }
+}
+
+impl PolicySource for ResourcePolicies {
+    fn policy(&self, spec: &ToolSpec) -> Policy {
+        self.policies
+            .read()
+            .ok()
+            .and_then(|p| p.get(&spec.id).copied())
+            .unwrap_or_else(|| Policy::default_for(spec.side_effect))
+    }
+}
+
+/// The resource row of a built-in tool.
+pub fn system_resource(spec: &ToolSpec) -> ToolResource {
+    ToolResource {
+        id: spec.id.clone(),
+        user_id: 1,
+        name: spec.name.zh.clone(),
+        description: spec.description.clone(),
+        category: serde_json::to_value(spec.category)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "query".into()),
+        icon: None,
+        http_method: "GET".into(),
+        http_url: None,
+        http_headers: serde_json::json!({}),
+        http_timeout_ms: i64::try_from(spec.timeout_ms)
+            .unwrap_or(120_000)
+            .clamp(100, 120_000),
+        parameter_schema: spec.parameters_for_model(),
+        parameter_defaults: serde_json::json!({}),
+        wait_for_response: false,
+        enabled: true,
+        is_system: true,
+        side_effect: serde_json::to_value(spec.side_effect)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "read".into()),
+        policy: None,
+        created_at: String::new(),
+        updated_at: String::new(),
+    }
+}
