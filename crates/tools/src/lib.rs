@@ -21,6 +21,7 @@ pub mod calculator;
 pub mod current_time;
 pub mod datasets;
 pub mod error;
+pub mod http_tool;
 pub mod numfmt;
 pub mod sas_round_rate;
 
