@@ -11,6 +11,9 @@
 //!   enum value of the items, leaving the property out (its default is "all"), or a value;
 //! - `"x-trim": false` — keep surrounding whitespace (code, verbatim text);
 //! - `"x-split": false` — never split a string into list items.
+//!
+//! A property absent from the arguments takes its schema `default`, reported as a repair
+//! (`default_value`): the value comes from the tool's configuration, not from a guess.
 
 use serde_json::{Map, Value};
 
@@ -198,6 +201,8 @@ struct Node {
     items: Option<Box<Node>>,
     properties: Vec<(String, Node)>,
     required: Vec<String>,
+    /// The schema's `default`, filled in when the property is absent.
+    default: Option<Value>,
 }
 
 impl Node {
@@ -258,6 +263,7 @@ impl Node {
                 })
                 .unwrap_or_default(),
             required: strings("required"),
+            default: map.get("default").cloned(),
         }
     }
 
@@ -290,6 +296,7 @@ impl Node {
             items: None,
             properties: Vec::new(),
             required: Vec::new(),
+            default: None,
         };
         self.items.as_deref().unwrap_or(&ANY)
     }
@@ -600,6 +607,20 @@ fn object_value(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<R
     }
     for key in removed {
         map.shift_remove(&key);
+    }
+    for (name, prop) in &node.properties {
+        if let Some(default) = &prop.default
+            && !map.contains_key(name)
+        {
+            push(
+                repairs,
+                &Path::Key(path, name),
+                Value::Null,
+                default.clone(),
+                RepairRule::DefaultValue,
+            );
+            map.insert(name.clone(), default.clone());
+        }
     }
 }
 
@@ -937,6 +958,26 @@ mod tests {
             &[],
         );
         check(json!({"unknown": 1}), json!({"unknown": 1}), &[]);
+    }
+
+    #[test]
+    fn defaults_fill_absent_properties_only() {
+        let schema = json!({"type": "object", "properties": {
+            "units": {"type": "string", "default": "metric", "description": "d"},
+            "days": {"type": "integer", "default": 3, "description": "d"}
+        }});
+        let (out, repairs) = normalize(&schema, json!({"days": 5}));
+        assert_eq!(out, json!({"days": 5, "units": "metric"}));
+        assert_eq!(
+            repairs
+                .iter()
+                .map(|r| (r.path.as_str(), r.rule))
+                .collect::<Vec<_>>(),
+            [("/units", DefaultValue)]
+        );
+        // A dropped null optional takes its default too.
+        let (out, _) = normalize(&schema, json!({"days": null}));
+        assert_eq!(out, json!({"units": "metric", "days": 3}));
     }
 
     #[test]

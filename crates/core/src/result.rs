@@ -106,6 +106,8 @@ pub enum RepairRule {
     DropNull,
     /// A property name was matched case-insensitively to a declared property.
     KeyCase,
+    /// An absent property took the default its schema declares.
+    DefaultValue,
     /// Content was truncated to fit the result limits (reported by the cap, not the normalizer).
     Truncate,
 }

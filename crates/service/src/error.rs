@@ -20,7 +20,40 @@ pub enum Error {
     /// The database could not be opened or updated.
     #[error(transparent)]
     Store(#[from] deskmate_store::Error),
+    /// The secrets file could not be read.
+    #[error(transparent)]
+    Secrets(#[from] crate::secrets::SecretsError),
     /// The tool registry could not be built.
     #[error(transparent)]
     Registry(#[from] deskmate_tools::Error),
+}
+
+/// Why a request to the service (other than a tool call) failed. Front ends map each
+/// variant to their own status (REST: 404, 422, 409, 403, 503, 500).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServiceError {
+    /// The thing asked for does not exist.
+    #[error("{what} '{id}' not found")]
+    NotFound {
+        /// What kind of thing.
+        what: &'static str,
+        /// Its id.
+        id: String,
+    },
+    /// The input breaks the rules; one entry per field.
+    #[error("invalid input: {}", .0.iter().map(|e| format!("{}: {}", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<crate::resources::FieldError>),
+    /// The change is never allowed (deleting a built-in tool).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The service was opened without a data dir.
+    #[error("this service has no database")]
+    NoStore,
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] deskmate_store::Error),
+    /// The secrets file failed.
+    #[error(transparent)]
+    Secrets(#[from] crate::secrets::SecretsError),
 }

@@ -21,10 +21,12 @@
 pub mod error;
 pub mod hooks;
 pub mod paths;
+pub mod resources;
+pub mod secrets;
 pub mod stored;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use deskmate_core::mask::mask_secrets;
@@ -32,11 +34,12 @@ use deskmate_core::{
     CapLimits, Decision, ErrorType, PreparedCall, ToolError, ToolResult, ToolSpec, cap,
 };
 use deskmate_store::Store;
-use deskmate_store::resources::ResourceFilter;
+use deskmate_store::resources::{ResourceFilter, ToolResource};
 use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
 
-pub use error::Error;
+pub use error::{Error, ServiceError};
+use secrets::FileSecrets;
 
 /// The database file in the data dir.
 pub const DATABASE_FILE: &str = "deskmate.db";
@@ -75,10 +78,21 @@ impl CallRequest {
 #[derive(Debug)]
 pub struct Deskmate {
     data_dir: PathBuf,
-    registry: Arc<Registry>,
+    registry: RwLock<Arc<Registry>>,
     hooks: Hooks,
     limits: CapLimits,
-    store: Option<Arc<Store>>,
+    stored: Option<Stored>,
+}
+
+/// What a service opened on a data dir keeps beside its registry.
+#[derive(Debug)]
+struct Stored {
+    store: Arc<Store>,
+    secrets: Arc<FileSecrets>,
+    policies: Arc<stored::ResourcePolicies>,
+    config: ToolConfig,
+    /// Serializes resource changes so each rebuild sees the store it follows.
+    changes: Mutex<()>,
 }
 
 impl Deskmate {
@@ -89,8 +103,8 @@ impl Deskmate {
     }
 
     /// Opens the service with the given confirmer: the built-in tools are registered as
-    /// system resources, the user's enabled flags and policies applied, and audit and
-    /// idempotency kept in the database.
+    /// system resources, user resources become HTTP tools, the user's enabled flags and
+    /// policies apply, and audit and idempotency are kept in the database.
     pub fn open_with(data_dir: &Path, confirmer: Arc<dyn hooks::Confirmer>) -> Result<Self, Error> {
         let config = ToolConfig::for_data_dir(data_dir);
         std::fs::create_dir_all(&config.datasets_dir).map_err(|source| Error::DataDir {
@@ -98,25 +112,22 @@ impl Deskmate {
             source,
         })?;
         let store = Arc::new(Store::open(&data_dir.join(DATABASE_FILE))?);
-        let mut registry = Registry::builtin(&config)?;
-        let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
-        store.sync_system_resources(&system)?;
-        let everything = ResourceFilter {
-            limit: 1000,
-            ..ResourceFilter::default()
+        let stored = Stored {
+            secrets: Arc::new(FileSecrets::open(data_dir)?),
+            policies: Arc::new(stored::ResourcePolicies::default()),
+            store: store.clone(),
+            config,
+            changes: Mutex::new(()),
         };
-        let (_, resources) = store.list_resources(&everything)?;
-        for resource in resources.iter().filter(|r| !r.enabled) {
-            registry.guard_mut().set_enabled(&resource.id, false);
-        }
+        let registry = stored.build_registry()?;
         let hooks = Hooks {
-            policies: Arc::new(stored::ResourcePolicies::from_resources(&resources)),
+            policies: stored.policies.clone(),
             confirmer,
             idempotency: Arc::new(stored::StoreIdempotency::new(store.clone())),
-            audit: Arc::new(stored::StoreAudit::new(store.clone())),
+            audit: Arc::new(stored::StoreAudit::new(store)),
         };
         let mut deskmate = Self::from_registry(data_dir, registry, hooks);
-        deskmate.store = Some(store);
+        deskmate.stored = Some(stored);
         Ok(deskmate)
     }
 
@@ -124,16 +135,136 @@ impl Deskmate {
     pub fn from_registry(data_dir: &Path, registry: Registry, hooks: Hooks) -> Self {
         Self {
             data_dir: data_dir.to_path_buf(),
-            registry: Arc::new(registry),
+            registry: RwLock::new(Arc::new(registry)),
             hooks,
             limits: CapLimits::default(),
-            store: None,
+            stored: None,
         }
     }
 
     /// The database, when the service was opened on a data dir.
     pub fn store(&self) -> Option<&Arc<Store>> {
-        self.store.as_ref()
+        self.stored.as_ref().map(|s| &s.store)
+    }
+
+    /// The secrets, when the service was opened on a data dir.
+    pub fn secrets(&self) -> Option<&Arc<FileSecrets>> {
+        self.stored.as_ref().map(|s| &s.secrets)
+    }
+
+    /// The tools as they are now (a snapshot; resource changes swap in a new registry).
+    pub fn registry(&self) -> Arc<Registry> {
+        self.registry
+            .read()
+            .map(|r| r.clone())
+            .unwrap_or_else(|poisoned| poisoned.into_inner().clone())
+    }
+
+    fn stored(&self) -> Result<&Stored, ServiceError> {
+        self.stored.as_ref().ok_or(ServiceError::NoStore)
+    }
+
+    /// Rebuilds the registry from the store after a change.
+    fn reload(&self, stored: &Stored) -> Result<(), ServiceError> {
+        let registry = stored.build_registry().map_err(|e| match e {
+            Error::Store(e) => ServiceError::Store(e),
+            other => ServiceError::Forbidden(other.to_string()),
+        })?;
+        let mut current = self
+            .registry
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *current = Arc::new(registry);
+        Ok(())
+    }
+
+    /// Tool resources (seed 004's listing).
+    pub fn list_resources(
+        &self,
+        filter: &ResourceFilter,
+    ) -> Result<(u64, Vec<ToolResource>), ServiceError> {
+        Ok(self.stored()?.store.list_resources(filter)?)
+    }
+
+    /// One tool resource.
+    pub fn resource(&self, id: &str) -> Result<ToolResource, ServiceError> {
+        self.stored()?
+            .store
+            .resource(id)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "tool resource",
+                id: id.to_string(),
+            })
+    }
+
+    /// Creates a user tool resource from API input; literal secrets in sensitive headers
+    /// move to the secret store. The tool can be called as soon as this returns.
+    pub fn create_resource(&self, input: &serde_json::Value) -> Result<ToolResource, ServiceError> {
+        let stored = self.stored()?;
+        let _change = stored
+            .changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let taken = |id: &str| {
+            self.registry().tool(id).is_some() || stored.store.resource(id).ok().flatten().is_some()
+        };
+        let mut resource =
+            resources::validate(input, None, &taken).map_err(ServiceError::Invalid)?;
+        for (name, value) in resources::extract_header_secrets(&mut resource) {
+            stored.secrets.set(&name, &value)?;
+        }
+        let created = stored.store.insert_resource(&resource)?;
+        self.reload(stored)?;
+        Ok(created)
+    }
+
+    /// Updates a resource (a built-in one only in `enabled` and `policy`).
+    pub fn update_resource(
+        &self,
+        id: &str,
+        input: &serde_json::Value,
+    ) -> Result<ToolResource, ServiceError> {
+        let stored = self.stored()?;
+        let _change = stored
+            .changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let existing = self.resource(id)?;
+        let mut resource = resources::validate(input, Some(&existing), &|_| false)
+            .map_err(ServiceError::Invalid)?;
+        if !resource.is_system {
+            for (name, value) in resources::extract_header_secrets(&mut resource) {
+                stored.secrets.set(&name, &value)?;
+            }
+        }
+        let updated =
+            stored
+                .store
+                .update_resource(&resource)?
+                .ok_or_else(|| ServiceError::NotFound {
+                    what: "tool resource",
+                    id: id.to_string(),
+                })?;
+        self.reload(stored)?;
+        Ok(updated)
+    }
+
+    /// Deletes a user resource; built-in tools can only be disabled.
+    pub fn delete_resource(&self, id: &str) -> Result<(), ServiceError> {
+        let stored = self.stored()?;
+        let _change = stored
+            .changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let existing = self.resource(id)?;
+        if existing.is_system {
+            return Err(ServiceError::Forbidden(format!(
+                "'{id}' is a built-in tool; it can be disabled, not deleted"
+            )));
+        }
+        stored.store.delete_resource(id)?;
+        self.reload(stored)?;
+        Ok(())
     }
 
     /// Replaces the result limits.
@@ -150,7 +281,17 @@ impl Deskmate {
 
     /// Every tool spec, in registration order.
     pub fn specs(&self) -> Vec<ToolSpec> {
-        self.registry.specs().cloned().collect()
+        self.registry().specs().cloned().collect()
+    }
+
+    /// The specs of the tools a model may call now (enabled ones).
+    pub fn enabled_specs(&self) -> Vec<ToolSpec> {
+        let registry = self.registry();
+        registry
+            .specs()
+            .filter(|s| registry.guard().is_enabled(&s.id))
+            .cloned()
+            .collect()
     }
 
     /// Runs one call through every guard step. Never panics; every failure is a result.
@@ -170,9 +311,9 @@ impl Deskmate {
     }
 
     async fn guarded(&self, request: &CallRequest, call_id: &str, started: Instant) -> Outcome {
-        // Steps 1–4.
-        let prepared = match self
-            .registry
+        // Steps 1–4, on the registry as it is when the call starts.
+        let registry = self.registry();
+        let prepared = match registry
             .guard()
             .prepare(&request.tool, request.arguments.clone())
         {
@@ -185,7 +326,7 @@ impl Deskmate {
                 );
             }
         };
-        let Some(tool) = self.registry.tool(&prepared.tool).cloned() else {
+        let Some(tool) = registry.tool(&prepared.tool).cloned() else {
             let error = ToolError::internal("tool has a spec but no executor");
             let result = ToolResult::failure(error).with_repairs(prepared.repairs);
             return Outcome::ran(prepared.tool, prepared.arguments, result);
@@ -287,6 +428,36 @@ impl Deskmate {
             conversation_id: request.conversation_id.clone(),
             origin: request.origin.clone(),
         });
+    }
+}
+
+impl Stored {
+    /// The built-in tools plus one HTTP tool per user resource, with the user's enabled
+    /// flags; system resources are synced and policies refreshed on the way.
+    fn build_registry(&self) -> Result<Registry, Error> {
+        let mut registry = Registry::builtin(&self.config)?;
+        let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
+        self.store.sync_system_resources(&system)?;
+        let everything = ResourceFilter {
+            limit: 1000,
+            ..ResourceFilter::default()
+        };
+        let (_, all) = self.store.list_resources(&everything)?;
+        for resource in all.iter().filter(|r| !r.is_system) {
+            // A stored resource that no longer builds is skipped, not fatal: the rest work.
+            let secrets: Arc<dyn deskmate_tools::http_tool::SecretStore> = self.secrets.clone();
+            let added = resources::http_tool(resource, secrets)
+                .map_err(|e| e.to_string())
+                .and_then(|tool| registry.push(tool).map_err(|e| e.to_string()));
+            if let Err(error) = added {
+                tracing::warn!(id = %resource.id, %error, "tool resource skipped");
+            }
+        }
+        for resource in all.iter().filter(|r| !r.enabled) {
+            registry.guard_mut().set_enabled(&resource.id, false);
+        }
+        self.policies.replace_all(&all);
+        Ok(registry)
     }
 }
 

@@ -171,7 +171,14 @@ pub struct ResourcePolicies {
 impl ResourcePolicies {
     /// Policies as set on `resources`.
     pub fn from_resources(resources: &[ToolResource]) -> Self {
-        let policies = resources
+        let this = Self::default();
+        this.replace_all(resources);
+        this
+    }
+
+    /// Replaces every policy with those set on `resources`.
+    pub fn replace_all(&self, resources: &[ToolResource]) {
+        let policies: HashMap<String, Policy> = resources
             .iter()
             .filter_map(|r| {
                 let policy = match r.policy.as_deref()? {
@@ -183,8 +190,8 @@ impl ResourcePolicies {
                 Some((r.id.clone(), policy))
             })
             .collect();
-        Self {
-            policies: RwLock::new(policies),
+        if let Ok(mut current) = self.policies.write() {
+            *current = policies;
         }
     }
 

@@ -16,6 +16,8 @@ use serde_json::{Map, Value, json};
 
 use crate::{Tool, ToolContext};
 
+pub use reqwest::Method;
+
 /// Where header secrets come from.
 pub trait SecretStore: Send + Sync + fmt::Debug {
     /// The secret's value, if it is set.

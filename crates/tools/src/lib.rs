@@ -195,6 +195,14 @@ impl Registry {
         })
     }
 
+    /// Adds one tool (its schema compiled now); refuses an id that is taken.
+    pub fn push(&mut self, tool: Arc<dyn Tool>) -> Result<(), Error> {
+        self.guard.insert_new(tool.spec().clone())?;
+        self.by_id.insert(tool.spec().id.clone(), self.tools.len());
+        self.tools.push(tool);
+        Ok(())
+    }
+
     /// The built-in tools for a configuration.
     pub fn builtin(config: &ToolConfig) -> Result<Self, Error> {
         Self::new(builtin_tools(config))

@@ -1,0 +1,644 @@
+//! Tool resources as the API and GUI edit them: validation of create/update input with a
+//! field path and a hint per problem, and the tool a user resource becomes.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use deskmate_core::mask::is_secret_name;
+use deskmate_core::spec::is_valid_tool_id;
+use deskmate_core::validate::{CompiledSchema, check_schema};
+use deskmate_core::{Category, Localized, SideEffect, ToolSpec};
+use deskmate_store::resources::ToolResource;
+use deskmate_tools::Tool;
+use deskmate_tools::http_tool::{HttpTool, HttpToolConfig, Method, SecretStore, check_template};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// Largest HTTP answer a user tool reads.
+pub const MAX_RESPONSE_BYTES: usize = 2 * 1024 * 1024;
+
+/// One problem with a resource, at a JSON pointer into the request body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    /// Where (`/http_url`, `/parameter_defaults/days`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub hint: String,
+}
+
+fn field(path: &str, message: impl Into<String>, hint: impl Into<String>) -> FieldError {
+    FieldError {
+        path: path.to_string(),
+        message: message.into(),
+        hint: hint.into(),
+    }
+}
+
+const WRITABLE: [&str; 15] = [
+    "id",
+    "name",
+    "description",
+    "category",
+    "icon",
+    "http_method",
+    "http_url",
+    "http_headers",
+    "http_timeout_ms",
+    "parameter_schema",
+    "parameter_defaults",
+    "wait_for_response",
+    "enabled",
+    "side_effect",
+    "policy",
+];
+/// Fields a client may send back unchanged (from a GET) but not set.
+const READ_ONLY: [&str; 4] = ["user_id", "is_system", "created_at", "updated_at"];
+const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// Validates create (`existing` = None) or update input and returns the resource to store.
+/// `taken` says whether an id is already used (for create).
+pub fn validate(
+    input: &Value,
+    existing: Option<&ToolResource>,
+    taken: &dyn Fn(&str) -> bool,
+) -> Result<ToolResource, Vec<FieldError>> {
+    let Some(body) = input.as_object() else {
+        return Err(vec![field(
+            "",
+            "the body must be a JSON object",
+            "send the resource's fields as one object",
+        )]);
+    };
+    let mut errors = Vec::new();
+    for key in body.keys() {
+        if !WRITABLE.contains(&key.as_str()) && !READ_ONLY.contains(&key.as_str()) {
+            errors.push(field(
+                &format!("/{key}"),
+                format!("unknown field '{key}'"),
+                format!("fields are: {}", WRITABLE.join(", ")),
+            ));
+        }
+    }
+    if let Some(existing) = existing.filter(|r| r.is_system) {
+        return system_update(body, existing, errors);
+    }
+    let text = |key: &str| body.get(key).and_then(Value::as_str).map(str::trim);
+    let mut wrong_type = |key: &str, want: &str| {
+        if let Some(v) = body.get(key)
+            && !v.is_null()
+        {
+            let ok = match want {
+                "string" => v.is_string(),
+                "boolean" => v.is_boolean(),
+                "integer" => v.is_i64(),
+                "object" => v.is_object(),
+                _ => true,
+            };
+            if !ok {
+                errors.push(field(
+                    &format!("/{key}"),
+                    format!("'{key}' must be a {want}"),
+                    format!("send {key} as a JSON {want}"),
+                ));
+            }
+        }
+    };
+    for key in [
+        "id",
+        "name",
+        "description",
+        "category",
+        "icon",
+        "http_method",
+        "http_url",
+        "side_effect",
+        "policy",
+    ] {
+        wrong_type(key, "string");
+    }
+    for key in ["wait_for_response", "enabled"] {
+        wrong_type(key, "boolean");
+    }
+    wrong_type("http_timeout_ms", "integer");
+    for key in ["http_headers", "parameter_schema", "parameter_defaults"] {
+        wrong_type(key, "object");
+    }
+
+    // Identity.
+    let id = match (existing, text("id")) {
+        (Some(r), Some(id)) if id != r.id => {
+            errors.push(field(
+                "/id",
+                "the id cannot change",
+                format!("leave id out or send '{}'", r.id),
+            ));
+            r.id.clone()
+        }
+        (Some(r), _) => r.id.clone(),
+        (None, Some(id)) => {
+            if !is_valid_tool_id(id) {
+                errors.push(field(
+                    "/id",
+                    format!("'{id}' is not a valid tool id"),
+                    "use 1-64 of a-z, 0-9 and _: the id is the function name the model sees",
+                ));
+            } else if taken(id) {
+                errors.push(field(
+                    "/id",
+                    format!("the id '{id}' is taken"),
+                    "choose another id, or leave it out to have one generated",
+                ));
+            }
+            id.to_string()
+        }
+        (None, None) => generate_id(text("name").unwrap_or_default(), taken),
+    };
+    let current = |key: &str| {
+        existing
+            .and_then(|r| serde_json::to_value(r).ok())
+            .and_then(|v| v.get(key).cloned())
+    };
+    let pick = |key: &str| {
+        body.get(key)
+            .filter(|v| !v.is_null())
+            .cloned()
+            .or_else(|| current(key))
+    };
+
+    let name = pick("name")
+        .and_then(|v| v.as_str().map(|s| s.trim().to_string()))
+        .unwrap_or_default();
+    if name.is_empty() {
+        errors.push(field(
+            "/name",
+            "name is required",
+            "give the tool a short display name",
+        ));
+    } else if name.chars().count() > 100 {
+        errors.push(field(
+            "/name",
+            "name is longer than 100 characters",
+            "shorten the name",
+        ));
+    }
+    let category = pick("category")
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    match category.as_str() {
+        "query" => {}
+        "system" => errors.push(field(
+            "/category",
+            "system tools are built in",
+            "create a 'query' tool with an http_url instead",
+        )),
+        "" => errors.push(field("/category", "category is required", "use 'query'")),
+        other => errors.push(field(
+            "/category",
+            format!("unknown category '{other}'"),
+            "use 'query' (or 'system' for built-in tools)",
+        )),
+    }
+    let method = pick("http_method")
+        .and_then(|v| v.as_str().map(str::to_uppercase))
+        .unwrap_or_else(|| "GET".into());
+    if !METHODS.contains(&method.as_str()) {
+        errors.push(field(
+            "/http_method",
+            format!("unsupported method '{method}'"),
+            format!("use one of {}", METHODS.join(", ")),
+        ));
+    }
+    let url = pick("http_url").and_then(|v| v.as_str().map(|s| s.trim().to_string()));
+    match &url {
+        None => errors.push(field(
+            "/http_url",
+            "a query tool needs an http_url",
+            "give an absolute http(s) URL; {name} placeholders may appear in its path",
+        )),
+        Some(u) => {
+            if let Err(e) = check_template(u) {
+                errors.push(field("/http_url", e.message, e.hint.unwrap_or_default()));
+            }
+        }
+    }
+    let headers = pick("http_headers").unwrap_or_else(|| json!({}));
+    if let Some(map) = headers.as_object() {
+        for (name, value) in map {
+            let path = format!("/http_headers/{name}");
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+            {
+                errors.push(field(
+                    &path,
+                    format!("'{name}' is not a valid header name"),
+                    "use letters, digits and dashes",
+                ));
+            }
+            match value.as_str() {
+                Some(v) if v.contains(['\r', '\n']) => errors.push(field(
+                    &path,
+                    "header values cannot contain line breaks",
+                    "remove the line break",
+                )),
+                Some(_) => {}
+                None => errors.push(field(
+                    &path,
+                    "header values must be strings",
+                    "send the value as a string; reference secrets as {secret:NAME}",
+                )),
+            }
+        }
+    }
+    let timeout = pick("http_timeout_ms")
+        .and_then(|v| v.as_i64())
+        .unwrap_or(10_000);
+    if !(100..=120_000).contains(&timeout) {
+        errors.push(field(
+            "/http_timeout_ms",
+            format!("{timeout} ms is out of range"),
+            "use 100 to 120000 ms",
+        ));
+    }
+    let schema =
+        pick("parameter_schema").unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+    let schema_ok = match check_schema(&schema) {
+        Ok(()) => true,
+        Err(reason) => {
+            errors.push(field("/parameter_schema", reason, "give a JSON Schema 2020-12 object schema, e.g. {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}"));
+            false
+        }
+    };
+    let defaults = pick("parameter_defaults").unwrap_or_else(|| json!({}));
+    if schema_ok && defaults.is_object() {
+        // Defaults need not satisfy `required` on their own: the caller supplies the rest.
+        let mut relaxed = schema.clone();
+        if let Some(map) = relaxed.as_object_mut() {
+            map.remove("required");
+        }
+        if let Ok(compiled) = CompiledSchema::compile("defaults", &relaxed) {
+            for v in compiled.violations(&defaults) {
+                errors.push(field(
+                    &format!("/parameter_defaults{}", v.path),
+                    v.message,
+                    "defaults must be valid values of the parameter schema",
+                ));
+            }
+        }
+    }
+    let side_effect = pick("side_effect")
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| if method == "GET" { "read" } else { "write" }.to_string());
+    if !["read", "write", "irreversible"].contains(&side_effect.as_str()) {
+        errors.push(field(
+            "/side_effect",
+            format!("unknown side effect '{side_effect}'"),
+            "use read, write or irreversible",
+        ));
+    }
+    let policy = match body.get("policy") {
+        Some(Value::Null) => None,
+        Some(v) => v.as_str().map(str::to_string),
+        None => existing.and_then(|r| r.policy.clone()),
+    };
+    if let Some(p) = &policy
+        && !["always", "ask", "never"].contains(&p.as_str())
+    {
+        errors.push(field(
+            "/policy",
+            format!("unknown policy '{p}'"),
+            "use always, ask or never (or null for the default)",
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(ToolResource {
+        id,
+        user_id: 1,
+        name,
+        description: pick("description")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        category,
+        icon: pick("icon").and_then(|v| v.as_str().map(str::to_string)),
+        http_method: method,
+        http_url: url,
+        http_headers: headers,
+        http_timeout_ms: timeout,
+        parameter_schema: schema,
+        parameter_defaults: defaults,
+        wait_for_response: pick("wait_for_response")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false),
+        enabled: pick("enabled").and_then(|v| v.as_bool()).unwrap_or(true),
+        is_system: false,
+        side_effect,
+        policy,
+        created_at: existing.map(|r| r.created_at.clone()).unwrap_or_default(),
+        updated_at: String::new(),
+    })
+}
+
+/// A built-in tool may be enabled, disabled or given a policy; nothing else changes.
+fn system_update(
+    body: &Map<String, Value>,
+    existing: &ToolResource,
+    mut errors: Vec<FieldError>,
+) -> Result<ToolResource, Vec<FieldError>> {
+    let current = serde_json::to_value(existing).unwrap_or_default();
+    let mut updated = existing.clone();
+    for (key, value) in body {
+        match key.as_str() {
+            "enabled" => match value.as_bool() {
+                Some(b) => updated.enabled = b,
+                None => errors.push(field(
+                    "/enabled",
+                    "'enabled' must be a boolean",
+                    "send true or false",
+                )),
+            },
+            "policy" => match value {
+                Value::Null => updated.policy = None,
+                Value::String(p) if ["always", "ask", "never"].contains(&p.as_str()) => {
+                    updated.policy = Some(p.clone())
+                }
+                _ => errors.push(field(
+                    "/policy",
+                    "unknown policy",
+                    "use always, ask or never (or null for the default)",
+                )),
+            },
+            other if current.get(other) == Some(value) => {}
+            other if WRITABLE.contains(&other) || READ_ONLY.contains(&other) => errors.push(field(
+                &format!("/{other}"),
+                format!("'{other}' of a built-in tool cannot change"),
+                "built-in tools can be enabled, disabled or given a policy",
+            )),
+            _ => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok(updated)
+    } else {
+        Err(errors)
+    }
+}
+
+/// An id from the name (`Order lookup` → `order_lookup`), unique among `taken`.
+fn generate_id(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
+    let mut slug: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    while slug.contains("__") {
+        slug = slug.replace("__", "_");
+    }
+    let slug = slug.trim_matches('_');
+    let mut base: String = if slug.is_empty() || slug.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("tool_{slug}").trim_end_matches('_').to_string()
+    } else {
+        slug.to_string()
+    };
+    base.truncate(56);
+    if !taken(&base) {
+        return base;
+    }
+    (2..)
+        .map(|n| format!("{base}_{n}"))
+        .find(|id| !taken(id))
+        .unwrap_or(base)
+}
+
+/// Moves literal secrets out of sensitive headers (Authorization, *key*, *token*…):
+/// each becomes a secret named after the tool and header, referenced as `{secret:NAME}`.
+/// Returns the secrets to store.
+pub fn extract_header_secrets(resource: &mut ToolResource) -> Vec<(String, String)> {
+    let mut moved = Vec::new();
+    let Some(headers) = resource.http_headers.as_object_mut() else {
+        return moved;
+    };
+    for (name, value) in headers.iter_mut() {
+        let Some(text) = value.as_str() else { continue };
+        if !is_secret_name(name) || text.contains("{secret:") || text.trim().is_empty() {
+            continue;
+        }
+        let secret = format!(
+            "{}.{}",
+            resource.id,
+            name.to_lowercase()
+                .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        );
+        moved.push((secret.clone(), text.to_string()));
+        *value = Value::String(format!("{{secret:{secret}}}"));
+    }
+    moved
+}
+
+/// The spec a user resource gives the guard and the model: its schema with the defaults
+/// as `default`s, so absent arguments take them.
+pub fn spec_for(resource: &ToolResource) -> ToolSpec {
+    let mut parameters = resource.parameter_schema.clone();
+    if let (Some(props), Some(defaults)) = (
+        parameters
+            .get_mut("properties")
+            .and_then(Value::as_object_mut),
+        resource.parameter_defaults.as_object(),
+    ) {
+        for (name, value) in defaults {
+            if let Some(prop) = props.get_mut(name).and_then(Value::as_object_mut) {
+                prop.insert("default".into(), value.clone());
+            }
+        }
+    }
+    let side_effect = match resource.side_effect.as_str() {
+        "write" => SideEffect::Write,
+        "irreversible" => SideEffect::Irreversible,
+        _ => SideEffect::Read,
+    };
+    let description = if resource.description.trim().is_empty() {
+        resource.name.clone()
+    } else {
+        resource.description.clone()
+    };
+    ToolSpec {
+        id: resource.id.clone(),
+        name: Localized::new(resource.name.clone(), resource.name.clone()),
+        description,
+        category: Category::Query,
+        parameters,
+        side_effect,
+        idempotent: side_effect == SideEffect::Read,
+        // The HTTP timeout fires first, with a clearer message than the guard's.
+        timeout_ms: u64::try_from(resource.http_timeout_ms).unwrap_or(10_000) + 1_000,
+        compensation: None,
+    }
+}
+
+/// The executable tool of a user resource.
+pub fn http_tool(
+    resource: &ToolResource,
+    secrets: Arc<dyn SecretStore>,
+) -> Result<Arc<dyn Tool>, deskmate_core::ToolError> {
+    let headers: BTreeMap<String, String> = resource
+        .http_headers
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let config = HttpToolConfig {
+        method: resource.http_method.parse().unwrap_or(Method::GET),
+        url: resource.http_url.clone().unwrap_or_default(),
+        headers,
+        timeout: Duration::from_millis(u64::try_from(resource.http_timeout_ms).unwrap_or(10_000)),
+        max_response_bytes: MAX_RESPONSE_BYTES,
+    };
+    Ok(Arc::new(HttpTool::new(
+        spec_for(resource),
+        config,
+        secrets,
+    )?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn create(input: Value) -> Result<ToolResource, Vec<FieldError>> {
+        validate(&input, None, &|id| id == "weather")
+    }
+
+    fn paths(result: Result<ToolResource, Vec<FieldError>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|e| e.path)
+            .collect()
+    }
+
+    #[test]
+    fn a_good_resource_gets_defaults_and_an_id() {
+        let r = create(json!({"name": "Order lookup", "category": "query", "http_url": "https://api.example.com/orders/{order_id}",
+            "parameter_schema": {"type": "object", "properties": {"order_id": {"type": "string"}, "expand": {"type": "string"}}, "required": ["order_id"]},
+            "parameter_defaults": {"expand": "items"}}))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(
+            (
+                r.id.as_str(),
+                r.http_method.as_str(),
+                r.side_effect.as_str(),
+                r.http_timeout_ms,
+                r.enabled
+            ),
+            ("order_lookup", "GET", "read", 10_000, true)
+        );
+        assert_eq!(
+            spec_for(&r).parameters["properties"]["expand"]["default"],
+            "items"
+        );
+        let posted = create(json!({"name": "天气", "category": "query", "http_method": "post", "http_url": "http://127.0.0.1:1/x"})).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(
+            (posted.http_method.as_str(), posted.side_effect.as_str()),
+            ("POST", "write")
+        );
+        assert!(posted.id.starts_with("tool"), "{}", posted.id);
+        let second =
+            create(json!({"name": "Weather", "category": "query", "http_url": "http://h/x"}))
+                .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(second.id, "weather_2");
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_its_field() {
+        let got = paths(create(
+            json!({"id": "Bad Id", "category": "other", "http_method": "TRACE", "http_url": "ftp://x",
+            "http_timeout_ms": 50, "parameter_schema": {"type": "array"}, "surprise": 1, "http_headers": {"X": 5}, "policy": "maybe"}),
+        ));
+        for want in [
+            "/id",
+            "/name",
+            "/category",
+            "/http_method",
+            "/http_url",
+            "/http_timeout_ms",
+            "/parameter_schema",
+            "/surprise",
+            "/http_headers/X",
+            "/policy",
+        ] {
+            assert!(
+                got.contains(&want.to_string()),
+                "{want} missing from {got:?}"
+            );
+        }
+        let got = paths(create(
+            json!({"name": "x", "category": "query", "http_url": "http://h/x",
+            "parameter_schema": {"type": "object", "properties": {"days": {"type": "integer", "maximum": 7}}}, "parameter_defaults": {"days": 30}}),
+        ));
+        assert_eq!(got, ["/parameter_defaults/days"]);
+        assert_eq!(
+            paths(create(
+                json!({"id": "weather", "name": "x", "category": "query", "http_url": "http://h/x"})
+            )),
+            ["/id"]
+        );
+        assert_eq!(
+            paths(create(
+                json!({"name": "x", "category": "query", "http_url": "http://h/x", "http_headers": {"X-A": "a\r\nInjected: 1"}})
+            )),
+            ["/http_headers/X-A"]
+        );
+        assert_eq!(paths(create(json!([1]))), [""]);
+    }
+
+    #[test]
+    fn built_in_tools_only_toggle_and_take_a_policy() {
+        let system = ToolResource {
+            is_system: true,
+            ..create(json!({"name": "c", "category": "query", "http_url": "http://h/x"}))
+                .unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        let ok = validate(
+            &json!({"enabled": false, "policy": "ask", "name": system.name}),
+            Some(&system),
+            &|_| true,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!((ok.enabled, ok.policy.as_deref()), (false, Some("ask")));
+        assert_eq!(
+            paths(validate(
+                &json!({"http_url": "http://evil/x"}),
+                Some(&system),
+                &|_| true
+            )),
+            ["/http_url"]
+        );
+    }
+
+    #[test]
+    fn literal_secrets_leave_the_headers() {
+        let mut r = create(json!({"id": "orders", "name": "x", "category": "query", "http_url": "http://h/x",
+            "http_headers": {"Authorization": "Bearer sk-1", "X-Trace": "on", "X-Api-Key": "{secret:SHARED}"}})).unwrap_or_else(|e| panic!("{e:?}"));
+        let moved = extract_header_secrets(&mut r);
+        assert_eq!(
+            moved,
+            [(
+                "orders.authorization".to_string(),
+                "Bearer sk-1".to_string()
+            )]
+        );
+        assert_eq!(
+            r.http_headers,
+            json!({"Authorization": "{secret:orders.authorization}", "X-Trace": "on", "X-Api-Key": "{secret:SHARED}"})
+        );
+    }
+}

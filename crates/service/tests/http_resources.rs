@@ -1,0 +1,199 @@
+//! A power user's journey through the service: create an HTTP tool pointing at a real
+//! loopback server, call it through the guard, see it audited, disable, restart, delete.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, Query};
+use axum::http::HeaderMap;
+use axum::routing::get;
+use axum::{Json, Router};
+use deskmate_core::ErrorType;
+use deskmate_service::{CallRequest, Deskmate, ServiceError};
+use deskmate_store::audit::AuditFilter;
+use serde_json::{Value, json};
+
+async fn weather_server() -> String {
+    let app = Router::new().route(
+        "/weather/{city}",
+        get(|Path(city): Path<String>, Query(q): Query<BTreeMap<String, String>>, headers: HeaderMap| async move {
+            let key = headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+            if key != "sk-weather" {
+                return Json(json!({"error": "bad key"}));
+            }
+            Json(json!({"city": city, "units": q.get("units"), "days": q.get("days"), "temp_c": 21}))
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+fn weather_tool(base: &str) -> Value {
+    json!({
+        "name": "Weather",
+        "description": "Current weather and forecast for a city.",
+        "category": "query",
+        "http_method": "GET",
+        "http_url": format!("{base}/weather/{{city}}"),
+        "http_headers": {"X-Api-Key": "sk-weather"},
+        "http_timeout_ms": 3000,
+        "parameter_schema": {"type": "object", "additionalProperties": false, "required": ["city"], "properties": {
+            "city": {"type": "string", "description": "City name"},
+            "units": {"type": "string", "enum": ["metric", "imperial"], "description": "Units"},
+            "days": {"type": "integer", "minimum": 1, "maximum": 7, "description": "Forecast days"}
+        }},
+        "parameter_defaults": {"units": "metric"}
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_call_audit_disable_restart_delete() {
+    let dir = common::data_dir_with_adsl();
+    let base = weather_server().await;
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let created = deskmate
+        .create_resource(&weather_tool(&base))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(created.id, "weather");
+    assert_eq!(
+        created.http_headers["X-Api-Key"], "{secret:weather.x_api_key}",
+        "the key moved to the secret store"
+    );
+    let secrets = std::fs::read_to_string(dir.path().join("secrets.json")).unwrap_or_default();
+    assert!(secrets.contains("sk-weather"));
+    let db = std::fs::read(dir.path().join("deskmate.db")).unwrap_or_default();
+    assert!(
+        !String::from_utf8_lossy(&db).contains("sk-weather"),
+        "no secret in the database"
+    );
+
+    let result = deskmate
+        .call(CallRequest::new(
+            "weather",
+            json!({"city": "上海/浦东", "days": "3", "Units": "IMPERIAL"}),
+        ))
+        .await;
+    assert!(result.ok, "{result:?}");
+    assert_eq!(
+        result.data["body"],
+        json!({"city": "上海/浦东", "units": "imperial", "days": "3", "temp_c": 21})
+    );
+    let rules: Vec<String> = result
+        .repairs
+        .iter()
+        .map(|r| format!("{:?}", r.rule))
+        .collect();
+    assert_eq!(rules, ["KeyCase", "NumberFromString", "EnumCase"]);
+    let defaulted = deskmate
+        .call(CallRequest::new("weather", json!({"city": "Paris"})))
+        .await;
+    assert_eq!(
+        defaulted.data["body"]["units"], "metric",
+        "parameter_defaults apply"
+    );
+    let invalid = deskmate
+        .call(CallRequest::new(
+            "weather",
+            json!({"city": "Paris", "days": 30}),
+        ))
+        .await;
+    assert_eq!(invalid.error_type, Some(ErrorType::Validation));
+
+    let store = deskmate.store().cloned().unwrap_or_else(|| panic!("store"));
+    let (total, rows) = store
+        .list_audit(&AuditFilter {
+            tool: Some("weather".into()),
+            limit: 10,
+            ..AuditFilter::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(total, 3);
+    assert!(
+        !serde_json::to_string(&rows)
+            .unwrap_or_default()
+            .contains("sk-weather")
+    );
+
+    // Disabled: refused. Survives a restart. Deleted: gone.
+    deskmate
+        .update_resource("weather", &json!({"enabled": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = deskmate
+        .call(CallRequest::new("weather", json!({"city": "Paris"})))
+        .await;
+    assert_eq!(refused.error_type, Some(ErrorType::Permission));
+    drop(deskmate);
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        deskmate
+            .call(CallRequest::new("weather", json!({"city": "Paris"})))
+            .await
+            .error_type,
+        Some(ErrorType::Permission)
+    );
+    deskmate
+        .update_resource("weather", &json!({"enabled": true}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        deskmate
+            .call(CallRequest::new("weather", json!({"city": "Paris"})))
+            .await
+            .ok
+    );
+    deskmate
+        .delete_resource("weather")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        deskmate
+            .call(CallRequest::new("weather", json!({"city": "Paris"})))
+            .await
+            .error_type,
+        Some(ErrorType::NotFound)
+    );
+    assert!(matches!(
+        deskmate.delete_resource("weather"),
+        Err(ServiceError::NotFound { .. })
+    ));
+}
+
+#[tokio::test]
+async fn invalid_input_and_built_in_tools() {
+    let dir = common::data_dir_with_adsl();
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    match deskmate.create_resource(
+        &json!({"name": "", "category": "query", "http_url": "file:///etc/passwd"}),
+    ) {
+        Err(ServiceError::Invalid(errors)) => {
+            let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+            assert_eq!(paths, ["/name", "/http_url"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        deskmate.delete_resource("calculator"),
+        Err(ServiceError::Forbidden(_))
+    ));
+    assert!(matches!(
+        deskmate.update_resource("calculator", &json!({"http_url": "http://x/y"})),
+        Err(ServiceError::Invalid(_))
+    ));
+    assert!(matches!(
+        deskmate.create_resource(
+            &json!({"id": "calculator", "name": "x", "category": "query", "http_url": "http://h/x"})
+        ),
+        Err(ServiceError::Invalid(_))
+    ));
+    assert_eq!(
+        deskmate
+            .list_resources(&Default::default())
+            .map(|r| r.0)
+            .ok(),
+        Some(8),
+        "nothing was written"
+    );
+}
