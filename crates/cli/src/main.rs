@@ -3,6 +3,7 @@
 //!
 //! - `deskmate [--data-dir DIR] tools` prints a JSON array of every tool spec.
 //! - `deskmate [--data-dir DIR] data-dir` prints the data dir in use.
+//! - `deskmate [--data-dir DIR] serve [--addr 127.0.0.1:PORT]` serves the REST API.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
 //!   0 when `ok`, 1 when not, 2 on a usage error.
 
@@ -37,6 +38,12 @@ enum Command {
     Tools,
     /// Print the data dir in use (after --data-dir, DESKMATE_DATA_DIR and the OS default).
     DataDir,
+    /// Serve the REST API headless on loopback until SIGINT or SIGTERM.
+    Serve {
+        /// Address to bind (loopback by default).
+        #[arg(long, default_value = "127.0.0.1:8765")]
+        addr: std::net::SocketAddr,
+    },
     /// Call a tool through the guard and print its result as one JSON object.
     Call {
         /// Tool id (close spellings are resolved; unknown names list the closest ids).
@@ -94,6 +101,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         None => deskmate_service::paths::default_data_dir()?,
     };
     match cli.command {
+        Command::Serve { addr } => serve(&data_dir, addr).await,
         Command::DataDir => {
             println!("{}", data_dir.display());
             Ok(ExitCode::SUCCESS)
@@ -135,6 +143,57 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+    }
+}
+
+async fn serve(data_dir: &std::path::Path, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
+    if !addr.ip().is_loopback() {
+        tracing::warn!(%addr, "binding a non-loopback address: only loopback Host names are answered");
+    }
+    let deskmate = Arc::new(Deskmate::open(data_dir)?);
+    let token = deskmate_api::load_or_create_token(data_dir)?;
+    let app = deskmate_api::app(deskmate_api::AppState {
+        deskmate,
+        token: token.into(),
+    });
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    // The first line is the URL, so scripts can read where the server is.
+    println!("http://{bound}/api/v1");
+    println!(
+        "token file: {}",
+        deskmate_api::token_path(data_dir).display()
+    );
+    println!("data dir: {}", data_dir.display());
+    std::io::stdout().flush()?;
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
+        .await?;
+    eprintln!("deskmate: stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn shutdown() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
     }
 }
 

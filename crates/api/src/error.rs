@@ -1,0 +1,90 @@
+//! Every error the API answers is JSON: `{"detail": "...", "hint"?, "errors"?}`.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use deskmate_service::ServiceError;
+use deskmate_service::resources::FieldError;
+use serde_json::json;
+
+/// An API error: a status and a JSON body.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AppError {
+    /// 400: the request could not be read (bad JSON, wrong types in the query).
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: no or wrong bearer token.
+    #[error("missing or invalid bearer token")]
+    Unauthorized,
+    /// 403: refused (foreign Host or Origin, a built-in tool that cannot be deleted).
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404 with seed 004's message.
+    #[error("{0}")]
+    NotFound(String),
+    /// 413: the body is over the limit.
+    #[error("request body too large")]
+    TooLarge,
+    /// 415: not JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 422: valid JSON that breaks the rules, one entry per field.
+    #[error("invalid input")]
+    Invalid(Vec<FieldError>),
+    /// 500: logged with its cause, answered generically.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl From<ServiceError> for AppError {
+    fn from(error: ServiceError) -> Self {
+        match error {
+            ServiceError::NotFound { what, .. } => {
+                // Seed 004 spells these with a capital letter: "Tool not found".
+                let mut detail = what.to_string();
+                if let Some(first) = detail.get_mut(0..1) {
+                    first.make_ascii_uppercase();
+                }
+                Self::NotFound(format!("{detail} not found"))
+            }
+            ServiceError::Invalid(errors) => Self::Invalid(errors),
+            ServiceError::Forbidden(message) => Self::Forbidden(message),
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, body) = match &self {
+            Self::BadRequest(detail) => (StatusCode::BAD_REQUEST, json!({"detail": detail})),
+            Self::Unauthorized => (
+                StatusCode::UNAUTHORIZED,
+                json!({"detail": "missing or invalid bearer token", "hint": "send Authorization: Bearer <token>; the token is in the data dir's api-token file"}),
+            ),
+            Self::Forbidden(detail) => (StatusCode::FORBIDDEN, json!({"detail": detail})),
+            Self::NotFound(detail) => (StatusCode::NOT_FOUND, json!({"detail": detail})),
+            Self::TooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                json!({"detail": "request body too large", "hint": "bodies are limited to 1 MiB"}),
+            ),
+            Self::UnsupportedMediaType(detail) => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                json!({"detail": detail, "hint": "send Content-Type: application/json"}),
+            ),
+            Self::Invalid(errors) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({"detail": "invalid input", "errors": errors, "hint": errors.first().map(|e| e.hint.clone())}),
+            ),
+            Self::Internal(cause) => {
+                tracing::error!(%cause, "internal error answering a request");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    json!({"detail": "internal error", "hint": "see the server log"}),
+                )
+            }
+        };
+        (status, Json(body)).into_response()
+    }
+}

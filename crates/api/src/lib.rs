@@ -1,0 +1,112 @@
+//! Deskmate's REST API: [`app`] builds the axum `Router` for `/api/v1` over one
+//! [`deskmate_service::Deskmate`]. Handlers only translate HTTP to service calls.
+//!
+//! Safety, in order: a body limit, a loopback-only check (Host and Origin), the bearer
+//! token (all but the health check), panics caught as JSON 500s. Every error is JSON.
+
+pub mod audit;
+pub mod error;
+pub mod extract;
+pub mod resources;
+pub mod safety;
+pub mod tools;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use deskmate_service::Deskmate;
+use tower_http::catch_panic::CatchPanicLayer;
+
+pub use error::AppError;
+
+/// Largest request body.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The service.
+    pub deskmate: Arc<Deskmate>,
+    /// The bearer token.
+    pub token: Arc<str>,
+}
+
+/// The `/api/v1` router.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/v1/tools/list", get(tools::list))
+        .route("/api/v1/tools/list/{tool_id}", get(tools::detail))
+        .route("/api/v1/tools/health", get(tools::health))
+        .route("/api/v1/tools/call", post(tools::call))
+        .route(
+            "/api/v1/tools/resources",
+            get(resources::list).post(resources::create),
+        )
+        .route(
+            "/api/v1/tools/resources/{id}",
+            get(resources::detail)
+                .put(resources::update)
+                .delete(resources::delete),
+        )
+        .route("/api/v1/audit", get(audit::list))
+        .fallback(|| async { AppError::NotFound("Not found".into()) })
+        .method_not_allowed_fallback(|| async {
+            AppError::BadRequest("method not allowed for this path".into())
+        });
+    api.layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        safety::require_token,
+    ))
+    .layer(axum::middleware::from_fn(safety::loopback_only))
+    .layer(DefaultBodyLimit::max(BODY_LIMIT))
+    .layer(CatchPanicLayer::custom(
+        |_: Box<dyn std::any::Any + Send>| {
+            axum::response::IntoResponse::into_response(AppError::Internal(
+                "a handler panicked".into(),
+            ))
+        },
+    ))
+    .with_state(state)
+}
+
+/// Where the token lives in a data dir.
+pub fn token_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("api-token")
+}
+
+/// The API token: `DESKMATE_API_TOKEN` if set, else the one in the data dir, created
+/// (random, mode 0600) on first start.
+pub fn load_or_create_token(data_dir: &Path) -> std::io::Result<String> {
+    if let Ok(token) = std::env::var("DESKMATE_API_TOKEN")
+        && !token.trim().is_empty()
+    {
+        return Ok(token.trim().to_string());
+    }
+    let path = token_path(data_dir);
+    match std::fs::read_to_string(&path) {
+        Ok(token) if !token.trim().is_empty() => return Ok(token.trim().to_string()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let token = format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    );
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    use std::io::Write;
+    let mut file = options.open(&path)?;
+    file.write_all(token.as_bytes())?;
+    file.sync_all()?;
+    Ok(token)
+}

@@ -1,0 +1,104 @@
+//! Seed 004's tool resources: list with filters and paging, detail, create, update, delete.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use deskmate_store::resources::ResourceFilter;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::{ApiJson, ApiQuery};
+
+/// Seed 004's query parameters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    category: Option<String>,
+    enabled: Option<bool>,
+    include_system: Option<bool>,
+    page: Option<u32>,
+    limit: Option<u32>,
+}
+
+/// `GET /api/v1/tools/resources`.
+pub async fn list(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<Value>, AppError> {
+    if let Some(category) = &q.category
+        && !matches!(category.as_str(), "query" | "system")
+    {
+        return Err(AppError::BadRequest(
+            "category must be 'query' or 'system'".into(),
+        ));
+    }
+    let page = q.page.unwrap_or(1).max(1);
+    let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+    let filter = ResourceFilter {
+        category: q.category,
+        enabled: q.enabled,
+        include_system: q.include_system.unwrap_or(true),
+        page,
+        limit,
+    };
+    let (total, list) = state.deskmate.list_resources(&filter)?;
+    Ok(Json(
+        json!({"total": total, "page": page, "limit": limit, "list": list}),
+    ))
+}
+
+/// `GET /api/v1/tools/resources/{id}`.
+pub async fn detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let resource = state.deskmate.resource(&id)?;
+    Ok(Json(
+        serde_json::to_value(resource).map_err(|e| AppError::Internal(e.to_string()))?,
+    ))
+}
+
+/// `POST /api/v1/tools/resources` → 201 with the stored resource.
+pub async fn create(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let deskmate = state.deskmate.clone();
+    let created = tokio::task::spawn_blocking(move || deskmate.create_resource(&body))
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))??;
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::to_value(created).map_err(|e| AppError::Internal(e.to_string()))?),
+    ))
+}
+
+/// `PUT /api/v1/tools/resources/{id}`.
+pub async fn update(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    let updated = tokio::task::spawn_blocking(move || deskmate.update_resource(&id, &body))
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))??;
+    Ok(Json(
+        serde_json::to_value(updated).map_err(|e| AppError::Internal(e.to_string()))?,
+    ))
+}
+
+/// `DELETE /api/v1/tools/resources/{id}`.
+pub async fn delete(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    let target = id.clone();
+    tokio::task::spawn_blocking(move || deskmate.delete_resource(&target))
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))??;
+    Ok(Json(json!({"deleted": true, "id": id})))
+}

@@ -1,0 +1,98 @@
+//! Seed 004's tool registry endpoints, and `POST /api/v1/tools/call`.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use deskmate_service::CallRequest;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::ApiJson;
+
+fn entry(spec: &deskmate_core::ToolSpec) -> Value {
+    json!({"name": spec.name.zh, "description": spec.description, "parameters": spec.parameters_for_model()})
+}
+
+/// `GET /api/v1/tools/list`: every enabled tool a model can call, built-in and user-defined.
+pub async fn list(State(state): State<AppState>) -> Json<Value> {
+    let tools: Map<String, Value> = state
+        .deskmate
+        .enabled_specs()
+        .iter()
+        .map(|s| (s.id.clone(), entry(s)))
+        .collect();
+    Json(json!({ "tools": tools }))
+}
+
+/// `GET /api/v1/tools/list/{tool_id}`.
+pub async fn detail(
+    State(state): State<AppState>,
+    Path(tool_id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    state
+        .deskmate
+        .enabled_specs()
+        .iter()
+        .find(|s| s.id == tool_id)
+        .map(|s| Json(entry(s)))
+        .ok_or_else(|| AppError::NotFound("Tool not found".into()))
+}
+
+/// `GET /api/v1/tools/health` (no token needed).
+pub async fn health(State(state): State<AppState>) -> Json<Value> {
+    let timestamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or_default();
+    let tools: Vec<String> = state
+        .deskmate
+        .enabled_specs()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    Json(json!({"status": "healthy", "timestamp": timestamp, "tools": tools}))
+}
+
+/// The body of `POST /api/v1/tools/call`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallBody {
+    /// Tool id (close spellings resolve).
+    pub tool: String,
+    /// Object or JSON text.
+    #[serde(default)]
+    pub arguments: Value,
+    /// Run at most once per key.
+    pub idem_key: Option<String>,
+    /// The conversation the call belongs to.
+    pub conversation_id: Option<String>,
+}
+
+/// `POST /api/v1/tools/call`: one call through the guard; the answer is the result shape
+/// (HTTP 200 whether or not the call succeeded — `ok` says which).
+pub async fn call(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<CallBody>,
+) -> Result<Json<Value>, AppError> {
+    if body
+        .idem_key
+        .as_ref()
+        .is_some_and(|k| k.is_empty() || k.len() > 200)
+    {
+        return Err(AppError::BadRequest(
+            "idem_key must have 1 to 200 characters".into(),
+        ));
+    }
+    let request = CallRequest {
+        tool: body.tool,
+        arguments: body.arguments,
+        idem_key: body.idem_key,
+        conversation_id: body.conversation_id,
+        origin: "api".into(),
+    };
+    let result = state.deskmate.call(request).await;
+    serde_json::to_value(result)
+        .map(Json)
+        .map_err(|e| AppError::Internal(e.to_string()))
+}

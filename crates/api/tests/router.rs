@@ -1,0 +1,470 @@
+//! Router tests with `tower::ServiceExt::oneshot`: every endpoint, every error, and
+//! hostile requests that must answer 4xx JSON and write nothing.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use deskmate_api::{AppState, app};
+use deskmate_service::Deskmate;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const TOKEN: &str = "test-token-123";
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    app: Router,
+    deskmate: Arc<Deskmate>,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let datasets = dir.path().join("datasets");
+    std::fs::create_dir_all(&datasets).unwrap_or_else(|e| panic!("{e}"));
+    let adsl =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cdisc/adsl.csv");
+    std::fs::copy(adsl, datasets.join("adsl.csv")).unwrap_or_else(|e| panic!("{e}"));
+    let deskmate = Arc::new(Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}")));
+    let app = app(AppState {
+        deskmate: deskmate.clone(),
+        token: TOKEN.into(),
+    });
+    Fixture {
+        _dir: dir,
+        app,
+        deskmate,
+    }
+}
+
+fn request(method: &str, uri: &str, body: Option<Value>) -> axum::http::request::Builder {
+    let mut builder = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::HOST, "127.0.0.1:8765");
+    builder = builder.header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+    if body.is_some() {
+        builder = builder.header(header::CONTENT_TYPE, "application/json");
+    }
+    builder
+}
+
+async fn send(app: &Router, req: Request<Body>) -> (StatusCode, Value) {
+    let response = app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), 64 * 1024 * 1024)
+        .await
+        .unwrap_or_default();
+    let body: Value = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+        panic!(
+            "{status}: body is not JSON: {}",
+            String::from_utf8_lossy(&bytes)
+        )
+    });
+    (status, body)
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let req = request(method, uri, body.clone())
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
+        .unwrap_or_else(|e| panic!("{e}"));
+    send(app, req).await
+}
+
+fn user_tool() -> Value {
+    json!({"name": "Orders", "category": "query", "http_url": "http://127.0.0.1:9/orders/{id}",
+           "parameter_schema": {"type": "object", "properties": {"id": {"type": "string", "description": "order id"}}, "required": ["id"]}})
+}
+
+#[tokio::test]
+async fn seed_004_tool_endpoints() {
+    let f = fixture();
+    let (status, body) = call(&f.app, "GET", "/api/v1/tools/list", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["tools"]["calculator"]["name"], "计算器");
+    assert_eq!(
+        body["tools"]["calculator"]["parameters"]["required"],
+        json!(["expression"])
+    );
+    let (status, body) = call(&f.app, "GET", "/api/v1/tools/list/calculator", None).await;
+    assert_eq!(
+        (status, body["name"].clone()),
+        (StatusCode::OK, json!("计算器"))
+    );
+    let (status, body) = call(&f.app, "GET", "/api/v1/tools/list/nope", None).await;
+    assert_eq!(
+        (status, body),
+        (StatusCode::NOT_FOUND, json!({"detail": "Tool not found"}))
+    );
+
+    // Health needs no token.
+    let req = Request::builder()
+        .uri("/api/v1/tools/health")
+        .header(header::HOST, "localhost")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (status, body) = send(&f.app, req).await;
+    assert_eq!(
+        (status, body["status"].clone()),
+        (StatusCode::OK, json!("healthy"))
+    );
+    assert!(body["timestamp"].as_f64().is_some_and(|t| t > 1.7e9));
+    assert!(
+        body["tools"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!("frequency")))
+    );
+}
+
+#[tokio::test]
+async fn resources_crud_and_listing() {
+    let f = fixture();
+    let (status, body) = call(&f.app, "GET", "/api/v1/tools/resources", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        (
+            body["total"].clone(),
+            body["page"].clone(),
+            body["limit"].clone()
+        ),
+        (json!(8), json!(1), json!(100))
+    );
+    let first = &body["list"][0];
+    for key in [
+        "id",
+        "user_id",
+        "name",
+        "description",
+        "category",
+        "icon",
+        "http_method",
+        "http_url",
+        "http_headers",
+        "http_timeout_ms",
+        "parameter_schema",
+        "parameter_defaults",
+        "wait_for_response",
+        "enabled",
+        "is_system",
+        "created_at",
+        "updated_at",
+        "side_effect",
+        "policy",
+    ] {
+        assert!(first.get(key).is_some(), "missing {key}");
+    }
+    let (status, created) =
+        call(&f.app, "POST", "/api/v1/tools/resources", Some(user_tool())).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["id"], "orders");
+    let (_, listed) = call(
+        &f.app,
+        "GET",
+        "/api/v1/tools/resources?include_system=false",
+        None,
+    )
+    .await;
+    assert_eq!(listed["total"], 1);
+    let (_, paged) = call(
+        &f.app,
+        "GET",
+        "/api/v1/tools/resources?page=2&limit=5&category=query",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (
+            paged["total"].clone(),
+            paged["list"].as_array().map(Vec::len)
+        ),
+        (json!(9), Some(4))
+    );
+    let (status, _) = call(&f.app, "GET", "/api/v1/tools/resources/orders", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, updated) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/tools/resources/orders",
+        Some(json!({"enabled": false, "policy": "ask"})),
+    )
+    .await;
+    assert_eq!(
+        (
+            status,
+            updated["enabled"].clone(),
+            updated["policy"].clone()
+        ),
+        (StatusCode::OK, json!(false), json!("ask"))
+    );
+    let (_, listed) = call(&f.app, "GET", "/api/v1/tools/list", None).await;
+    assert!(
+        listed["tools"].get("orders").is_none(),
+        "disabled tools are not offered"
+    );
+    let (status, _) = call(&f.app, "DELETE", "/api/v1/tools/resources/orders", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = call(&f.app, "GET", "/api/v1/tools/resources/orders", None).await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::NOT_FOUND,
+            json!({"detail": "Tool resource not found"})
+        )
+    );
+    let (status, _) = call(&f.app, "DELETE", "/api/v1/tools/resources/calculator", None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn invalid_resources_are_422_with_paths() {
+    let f = fixture();
+    let (status, body) = call(&f.app, "POST", "/api/v1/tools/resources",
+        Some(json!({"name": "x", "category": "query", "http_url": "http://h/x", "http_timeout_ms": 5, "parameter_schema": {"type": "nope"}}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let paths: Vec<&str> = body["errors"]
+        .as_array()
+        .map(|e| e.iter().filter_map(|x| x["path"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(paths, ["/http_timeout_ms", "/parameter_schema"]);
+    assert!(body["hint"].is_string());
+    let (status, _) = call(
+        &f.app,
+        "GET",
+        "/api/v1/tools/resources?category=weird",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = call(&f.app, "GET", "/api/v1/tools/resources?page=-1", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn calls_and_the_audit_log() {
+    let f = fixture();
+    let (status, result) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/call",
+        Some(json!({"tool": "calculator", "arguments": "{\"expression\": \"2*21\"}"})),
+    )
+    .await;
+    assert_eq!(
+        (
+            status,
+            result["ok"].clone(),
+            result["data"]["result"].clone()
+        ),
+        (StatusCode::OK, json!(true), json!(42))
+    );
+    let (_, result) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/call",
+        Some(json!({"tool": "describe_dataset", "arguments": {"dataset": "../etc/passwd"}})),
+    )
+    .await;
+    assert_eq!(
+        (result["ok"].clone(), result["error_type"].clone()),
+        (json!(false), json!("validation"))
+    );
+    let (_, result) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/call",
+        Some(json!({"tool": "delete_everything"})),
+    )
+    .await;
+    assert_eq!(result["error_type"], "not_found");
+    let (status, log) = call(&f.app, "GET", "/api/v1/audit", None).await;
+    assert_eq!((status, log["total"].clone()), (StatusCode::OK, json!(3)));
+    let (_, errors) = call(&f.app, "GET", "/api/v1/audit?outcome=error&limit=1", None).await;
+    assert_eq!(
+        (
+            errors["total"].clone(),
+            errors["list"].as_array().map(Vec::len)
+        ),
+        (json!(2), Some(1))
+    );
+    let (_, calc) = call(&f.app, "GET", "/api/v1/audit?tool=calculator", None).await;
+    assert_eq!(calc["list"][0]["arguments"], json!({"expression": "2*21"}));
+    let (_, future) = call(
+        &f.app,
+        "GET",
+        "/api/v1/audit?since=2999-01-01T00:00:00Z",
+        None,
+    )
+    .await;
+    assert_eq!(future["total"], 0);
+    let (status, _) = call(&f.app, "GET", "/api/v1/audit?outcome=maybe", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn hostile_requests_answer_4xx_json_and_write_nothing() {
+    let f = fixture();
+    let before = f
+        .deskmate
+        .list_resources(&Default::default())
+        .map(|r| r.0)
+        .unwrap_or_default();
+    let raw = |method: &str, uri: &str| {
+        Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(header::HOST, "127.0.0.1")
+    };
+
+    // No token, a wrong token.
+    let (status, body) = send(
+        &f.app,
+        raw("GET", "/api/v1/tools/list")
+            .body(Body::empty())
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(body["detail"].is_string());
+    let wrong = raw("GET", "/api/v1/tools/list")
+        .header(header::AUTHORIZATION, "Bearer nope")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(send(&f.app, wrong).await.0, StatusCode::UNAUTHORIZED);
+    // Foreign Host (DNS rebinding) and cross-site Origin, even with the token.
+    for host in [
+        "evil.example",
+        "evil.example:8765",
+        "127.0.0.1.evil.example",
+    ] {
+        let req = Request::builder()
+            .uri("/api/v1/tools/list")
+            .header(header::HOST, host)
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .body(Body::empty())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(send(&f.app, req).await.0, StatusCode::FORBIDDEN, "{host}");
+    }
+    let two_hosts = request("GET", "/api/v1/tools/list", None)
+        .header(header::HOST, "evil.example")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(send(&f.app, two_hosts).await.0, StatusCode::FORBIDDEN);
+    for origin in ["https://evil.example", "null"] {
+        let req = request("GET", "/api/v1/tools/list", None)
+            .header(header::ORIGIN, origin)
+            .body(Body::empty())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(send(&f.app, req).await.0, StatusCode::FORBIDDEN, "{origin}");
+    }
+    let local = request("GET", "/api/v1/tools/list", None)
+        .header(header::ORIGIN, "http://127.0.0.1:5173")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(send(&f.app, local).await.0, StatusCode::OK);
+    let site = request("GET", "/api/v1/tools/list", None)
+        .header("sec-fetch-site", "cross-site")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(send(&f.app, site).await.0, StatusCode::FORBIDDEN);
+    // A 10 MB body, 10,000-deep JSON, invalid UTF-8, the wrong content type, a body that is not an object.
+    let big = format!("{{\"name\": \"{}\"}}", "x".repeat(10 * 1024 * 1024));
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let post = |body: Vec<u8>, content_type: &str| {
+        request("POST", "/api/v1/tools/resources", None)
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert_eq!(
+        send(&f.app, post(big.into_bytes(), "application/json"))
+            .await
+            .0,
+        StatusCode::PAYLOAD_TOO_LARGE
+    );
+    assert_eq!(
+        send(&f.app, post(deep.clone().into_bytes(), "application/json"))
+            .await
+            .0,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        send(
+            &f.app,
+            post(vec![b'{', 0xff, 0xfe, b'}'], "application/json")
+        )
+        .await
+        .0,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        send(
+            &f.app,
+            post(b"name=x".to_vec(), "application/x-www-form-urlencoded")
+        )
+        .await
+        .0,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE
+    );
+    assert_eq!(
+        send(&f.app, post(b"[1,2]".to_vec(), "application/json"))
+            .await
+            .0,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let deep_call = request("POST", "/api/v1/tools/call", None)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(format!(
+            "{{\"tool\": \"calculator\", \"arguments\": {deep}}}"
+        )))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(send(&f.app, deep_call).await.0, StatusCode::BAD_REQUEST);
+    // Path traversal in ids, unknown paths and methods.
+    for uri in [
+        "/api/v1/tools/resources/..%2F..%2Fetc%2Fpasswd",
+        "/api/v1/tools/resources/%00",
+        "/api/v1/tools/list/..%2Fresources",
+        "/api/v1/nothing",
+        "/etc/passwd",
+    ] {
+        let (status, _) = call(&f.app, "GET", uri, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+    }
+    let (status, _) = call(&f.app, "PATCH", "/api/v1/tools/list", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/tools/resources/..%2Fcalculator",
+        Some(json!({"enabled": false})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let after = f
+        .deskmate
+        .list_resources(&Default::default())
+        .map(|r| r.0)
+        .unwrap_or_default();
+    assert_eq!(before, after, "nothing was written");
+    let store = f
+        .deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("store"));
+    assert_eq!(
+        store.list_audit(&Default::default()).map(|r| r.0).ok(),
+        Some(0),
+        "no call ran"
+    );
+    let calc = store
+        .resource("calculator")
+        .ok()
+        .flatten()
+        .map(|r| r.enabled);
+    assert_eq!(calc, Some(true));
+}
