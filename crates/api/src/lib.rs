@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod error;
 pub mod extract;
+pub mod prompts;
 pub mod resources;
 pub mod safety;
 pub mod tools;
@@ -18,6 +19,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use deskmate_service::Deskmate;
+use deskmate_service::prompts::PromptBroker;
 use tower_http::catch_panic::CatchPanicLayer;
 
 pub use error::AppError;
@@ -32,6 +34,8 @@ pub struct AppState {
     pub deskmate: Arc<Deskmate>,
     /// The bearer token.
     pub token: Arc<str>,
+    /// Pending confirmations and choices.
+    pub prompts: Arc<PromptBroker>,
 }
 
 /// The `/api/v1` router.
@@ -52,6 +56,8 @@ pub fn app(state: AppState) -> Router {
                 .delete(resources::delete),
         )
         .route("/api/v1/audit", get(audit::list))
+        .route("/api/v1/prompts", get(prompts::list))
+        .route("/api/v1/prompts/{id}/answer", post(prompts::answer))
         .fallback(|| async { AppError::NotFound("Not found".into()) })
         .method_not_allowed_fallback(|| async {
             AppError::BadRequest("method not allowed for this path".into())

@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use deskmate_api::{AppState, app};
 use deskmate_service::Deskmate;
+use deskmate_service::prompts::PromptBroker;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -26,10 +27,14 @@ fn fixture() -> Fixture {
     let adsl =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cdisc/adsl.csv");
     std::fs::copy(adsl, datasets.join("adsl.csv")).unwrap_or_else(|e| panic!("{e}"));
-    let deskmate = Arc::new(Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}")));
+    let prompts = PromptBroker::new(std::time::Duration::from_secs(5));
+    let deskmate = Arc::new(
+        Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
+    );
     let app = app(AppState {
         deskmate: deskmate.clone(),
         token: TOKEN.into(),
+        prompts,
     });
     Fixture {
         _dir: dir,
@@ -467,4 +472,77 @@ async fn hostile_requests_answer_4xx_json_and_write_nothing() {
         .flatten()
         .map(|r| r.enabled);
     assert_eq!(calc, Some(true));
+}
+
+#[tokio::test]
+async fn calls_that_ask_wait_for_an_answer_through_the_api() {
+    let f = fixture();
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/tools/resources/calculator",
+        Some(json!({"policy": "ask"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    for (answer, ok) in [
+        (json!({"approve": true}), true),
+        (json!({"approve": false}), false),
+    ] {
+        let app = f.app.clone();
+        let waiting = tokio::spawn(async move {
+            call(
+                &app,
+                "POST",
+                "/api/v1/tools/call",
+                Some(json!({"tool": "calculator", "arguments": {"expression": "1+1"}})),
+            )
+            .await
+        });
+        let mut id = None;
+        for _ in 0..200 {
+            let (_, prompts) = call(&f.app, "GET", "/api/v1/prompts", None).await;
+            if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
+                assert_eq!(p["kind"], "confirm");
+                assert_eq!(p["call"]["tool"], "calculator");
+                id = p["id"].as_str().map(str::to_string);
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let id = id.unwrap_or_else(|| panic!("the prompt never appeared"));
+        let (status, _) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/prompts/{id}/answer"),
+            Some(json!({"index": 3})),
+        )
+        .await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a confirmation takes approve"
+        );
+        let (status, _) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/prompts/{id}/answer"),
+            Some(answer),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, result) = waiting.await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(result["ok"], json!(ok), "{result}");
+        if !ok {
+            assert_eq!(result["error_type"], "denied");
+        }
+        let (status, _) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/prompts/{id}/answer"),
+            Some(json!({"approve": true})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "answered once");
+    }
 }

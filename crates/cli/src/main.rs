@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
 use deskmate_service::hooks::{Confirmer, NoConfirmer, PreApproved};
+use deskmate_service::prompts::PromptBroker;
 use deskmate_service::{CallRequest, Deskmate};
 use serde_json::Value;
 
@@ -150,11 +151,14 @@ async fn serve(data_dir: &std::path::Path, addr: std::net::SocketAddr) -> anyhow
     if !addr.ip().is_loopback() {
         tracing::warn!(%addr, "binding a non-loopback address: only loopback Host names are answered");
     }
-    let deskmate = Arc::new(Deskmate::open(data_dir)?);
+    // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
+    let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
+    let deskmate = Arc::new(Deskmate::open_with(data_dir, prompts.clone())?);
     let token = deskmate_api::load_or_create_token(data_dir)?;
     let app = deskmate_api::app(deskmate_api::AppState {
         deskmate,
         token: token.into(),
+        prompts,
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;

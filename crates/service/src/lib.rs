@@ -21,6 +21,7 @@
 pub mod error;
 pub mod hooks;
 pub mod paths;
+pub mod prompts;
 pub mod resources;
 pub mod secrets;
 pub mod stored;

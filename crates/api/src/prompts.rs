@@ -1,0 +1,36 @@
+//! Pending prompts: list them, answer them (how a headless run confirms a call or answers
+//! a choice dialog).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use deskmate_service::prompts::AnswerError;
+use deskmate_service::resources::FieldError;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::ApiJson;
+
+/// `GET /api/v1/prompts`.
+pub async fn list(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({"list": state.prompts.list()}))
+}
+
+/// `POST /api/v1/prompts/{id}/answer` with `{"approve": bool}`, `{"index": N}` or
+/// `{"choice": "text"}`.
+pub async fn answer(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<Json<Value>, AppError> {
+    match state.prompts.answer_json(&id, &body) {
+        Ok(()) => Ok(Json(json!({"answered": true, "id": id}))),
+        Err(AnswerError::NotFound(_)) => Err(AppError::NotFound("Prompt not found (answered, expired or cancelled)".into())),
+        Err(AnswerError::Invalid(message)) => Err(AppError::Invalid(vec![FieldError {
+            path: String::new(),
+            message,
+            hint: "send {\"approve\": true|false} for a confirmation, {\"index\": N} or {\"choice\": \"text\"} for a choice".into(),
+        }])),
+        Err(other) => Err(AppError::BadRequest(other.to_string())),
+    }
+}

@@ -1,0 +1,401 @@
+//! The prompt broker: questions that wait for a person — confirmations of calls whose
+//! policy says "ask", and choice dialogs. Each pending prompt has an id and an expiry;
+//! the GUI shows it, and headless it is answered through the API. No answer before the
+//! expiry means no; a caller that stops waiting (a cancelled turn) removes its prompt.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::hooks::{ConfirmRequest, Confirmation, Confirmer};
+
+/// A question waiting for a person.
+#[derive(Debug, Clone, Serialize)]
+pub struct Prompt {
+    /// Prompt id (answer with `POST /api/v1/prompts/{id}/answer`).
+    pub id: String,
+    /// `confirm` (approve or not) or `choice` (pick one option).
+    pub kind: &'static str,
+    /// Unix seconds.
+    pub created_at: f64,
+    /// Unix seconds; no answer by then means no.
+    pub expires_at: f64,
+    /// The question or the reason for the confirmation.
+    pub question: String,
+    /// The options of a choice.
+    pub options: Vec<String>,
+    /// For a confirmation: the call waiting for it.
+    pub call: Option<ConfirmRequest>,
+}
+
+/// A person's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// For a confirmation.
+    Approve(bool),
+    /// For a choice: the option's index.
+    Choice(usize),
+}
+
+/// Why an answer was not taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// No such pending prompt (never was, answered, expired or cancelled).
+    #[error("no pending prompt '{0}'")]
+    NotFound(String),
+    /// The answer does not fit the prompt.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// How a choice ended without a choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChoiceError {
+    /// Nobody answered in time.
+    #[error("nobody answered before the timeout")]
+    TimedOut,
+}
+
+struct Pending {
+    prompt: Prompt,
+    reply: oneshot::Sender<Answer>,
+}
+
+/// The broker.
+pub struct PromptBroker {
+    pending: Mutex<HashMap<String, Pending>>,
+    confirm_timeout: Duration,
+}
+
+impl std::fmt::Debug for PromptBroker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PromptBroker")
+            .field("pending", &self.list().len())
+            .finish()
+    }
+}
+
+/// Removes its prompt when the waiting side stops waiting, however it stops.
+struct Withdraw<'a> {
+    broker: &'a PromptBroker,
+    id: String,
+}
+
+impl Drop for Withdraw<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut pending) = self.broker.pending.lock() {
+            pending.remove(&self.id);
+        }
+    }
+}
+
+fn now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or_default()
+}
+
+impl PromptBroker {
+    /// A broker whose confirmations expire after `confirm_timeout`.
+    pub fn new(confirm_timeout: Duration) -> Arc<Self> {
+        Arc::new(Self {
+            pending: Mutex::new(HashMap::new()),
+            confirm_timeout,
+        })
+    }
+
+    /// The prompts waiting now, oldest first.
+    pub fn list(&self) -> Vec<Prompt> {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut prompts: Vec<Prompt> = pending
+            .values()
+            .map(|p| p.prompt.clone())
+            .filter(|p| p.expires_at > now())
+            .collect();
+        prompts.sort_by(|a, b| a.created_at.total_cmp(&b.created_at));
+        prompts
+    }
+
+    /// Answers a prompt from API JSON: `{"approve": bool}` for a confirmation,
+    /// `{"index": N}` or `{"choice": "text"}` for a choice.
+    pub fn answer_json(&self, id: &str, body: &Value) -> Result<(), AnswerError> {
+        let answer = {
+            let pending = self
+                .pending
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let prompt = &pending
+                .get(id)
+                .ok_or_else(|| AnswerError::NotFound(id.to_string()))?
+                .prompt;
+            parse_answer(prompt, body)?
+        };
+        self.answer(id, answer)
+    }
+
+    /// Answers a prompt.
+    pub fn answer(&self, id: &str, answer: Answer) -> Result<(), AnswerError> {
+        let entry = {
+            let mut pending = self
+                .pending
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            pending
+                .remove(id)
+                .ok_or_else(|| AnswerError::NotFound(id.to_string()))?
+        };
+        if entry.prompt.expires_at <= now() {
+            return Err(AnswerError::NotFound(id.to_string()));
+        }
+        // The waiter may have just given up; then the answer simply goes nowhere.
+        let _ = entry.reply.send(answer);
+        Ok(())
+    }
+
+    async fn ask(
+        &self,
+        kind: &'static str,
+        question: String,
+        options: Vec<String>,
+        call: Option<ConfirmRequest>,
+        timeout: Duration,
+    ) -> Option<Answer> {
+        let id = uuid::Uuid::new_v4().simple().to_string()[..12].to_string();
+        let (reply, wait) = oneshot::channel();
+        let created_at = now();
+        let prompt = Prompt {
+            id: id.clone(),
+            kind,
+            created_at,
+            expires_at: created_at + timeout.as_secs_f64(),
+            question,
+            options,
+            call,
+        };
+        self.pending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.clone(), Pending { prompt, reply });
+        let _withdraw = Withdraw { broker: self, id };
+        tokio::time::timeout(timeout, wait)
+            .await
+            .ok()
+            .and_then(Result::ok)
+    }
+
+    /// Asks a person to pick one of `options`; returns the index and the option.
+    pub async fn choose(
+        &self,
+        question: &str,
+        options: &[String],
+        timeout: Duration,
+    ) -> Result<(usize, String), ChoiceError> {
+        match self
+            .ask(
+                "choice",
+                question.to_string(),
+                options.to_vec(),
+                None,
+                timeout,
+            )
+            .await
+        {
+            Some(Answer::Choice(index)) if index < options.len() => {
+                Ok((index, options[index].clone()))
+            }
+            _ => Err(ChoiceError::TimedOut),
+        }
+    }
+}
+
+fn parse_answer(prompt: &Prompt, body: &Value) -> Result<Answer, AnswerError> {
+    let invalid = |m: &str| AnswerError::Invalid(m.to_string());
+    match prompt.kind {
+        "confirm" => body
+            .get("approve")
+            .and_then(Value::as_bool)
+            .map(Answer::Approve)
+            .ok_or_else(|| {
+                invalid("answer a confirmation with {\"approve\": true} or {\"approve\": false}")
+            }),
+        _ => {
+            if let Some(index) = body.get("index").and_then(Value::as_u64) {
+                let index = usize::try_from(index).unwrap_or(usize::MAX);
+                return if index < prompt.options.len() {
+                    Ok(Answer::Choice(index))
+                } else {
+                    Err(AnswerError::Invalid(format!(
+                        "index must be 0 to {}",
+                        prompt.options.len().saturating_sub(1)
+                    )))
+                };
+            }
+            if let Some(choice) = body.get("choice").and_then(Value::as_str) {
+                return prompt
+                    .options
+                    .iter()
+                    .position(|o| o.trim().eq_ignore_ascii_case(choice.trim()))
+                    .map(Answer::Choice)
+                    .ok_or_else(|| {
+                        AnswerError::Invalid(format!(
+                            "'{choice}' is not one of the options: {}",
+                            prompt.options.join(", ")
+                        ))
+                    });
+            }
+            Err(invalid(
+                "answer a choice with {\"index\": N} or {\"choice\": \"option text\"}",
+            ))
+        }
+    }
+}
+
+#[async_trait]
+impl Confirmer for PromptBroker {
+    async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
+        let question = format!(
+            "Run {} ({})? {}",
+            request.tool_name, request.tool, request.reason
+        );
+        match self
+            .ask(
+                "confirm",
+                question,
+                Vec::new(),
+                Some(request),
+                self.confirm_timeout,
+            )
+            .await
+        {
+            Some(Answer::Approve(true)) => Confirmation::Approved,
+            Some(_) => Confirmation::Denied,
+            None => Confirmation::TimedOut,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn request() -> ConfirmRequest {
+        ConfirmRequest {
+            call_id: "c1".into(),
+            tool: "send_mail".into(),
+            tool_name: "Send mail".into(),
+            arguments: json!({"to": "a@b.c"}),
+            repairs: Vec::new(),
+            reason: "the tool's policy is 'ask'".into(),
+        }
+    }
+
+    async fn answer_when_pending(
+        broker: Arc<PromptBroker>,
+        body: Value,
+    ) -> Result<(), AnswerError> {
+        for _ in 0..200 {
+            if let Some(p) = broker.list().first() {
+                return broker.answer_json(&p.id, &body);
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Err(AnswerError::NotFound("never appeared".into()))
+    }
+
+    #[tokio::test]
+    async fn confirmations_are_answered_denied_or_expire() {
+        let broker = PromptBroker::new(Duration::from_secs(5));
+        let answering = tokio::spawn(answer_when_pending(
+            broker.clone(),
+            json!({"approve": true}),
+        ));
+        assert_eq!(broker.confirm(request()).await, Confirmation::Approved);
+        assert_eq!(answering.await.ok(), Some(Ok(())));
+
+        let answering = tokio::spawn(answer_when_pending(
+            broker.clone(),
+            json!({"approve": false}),
+        ));
+        assert_eq!(broker.confirm(request()).await, Confirmation::Denied);
+        let _ = answering.await;
+
+        let quick = PromptBroker::new(Duration::from_millis(50));
+        assert_eq!(quick.confirm(request()).await, Confirmation::TimedOut);
+        assert!(quick.list().is_empty(), "an expired prompt is gone");
+    }
+
+    #[tokio::test]
+    async fn choices_take_an_index_or_the_text_and_refuse_others() {
+        let broker = PromptBroker::new(Duration::from_secs(5));
+        let options = vec!["Continue".to_string(), "Stop".to_string()];
+        let b = broker.clone();
+        let asking = tokio::spawn(async move {
+            b.choose(
+                "Go on?",
+                &["Continue".to_string(), "Stop".to_string()],
+                Duration::from_secs(5),
+            )
+            .await
+        });
+        for _ in 0..200 {
+            if !broker.list().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let id = broker.list()[0].id.clone();
+        assert!(matches!(
+            broker.answer_json(&id, &json!({"index": 2})),
+            Err(AnswerError::Invalid(_))
+        ));
+        assert!(matches!(
+            broker.answer_json(&id, &json!({"choice": "maybe"})),
+            Err(AnswerError::Invalid(_))
+        ));
+        assert!(matches!(
+            broker.answer_json(&id, &json!({"approve": true})),
+            Err(AnswerError::Invalid(_))
+        ));
+        assert_eq!(
+            broker.answer_json(&id, &json!({"choice": " stop "})),
+            Ok(())
+        );
+        assert_eq!(asking.await.ok(), Some(Ok((1, options[1].clone()))));
+        assert!(
+            matches!(
+                broker.answer_json(&id, &json!({"index": 0})),
+                Err(AnswerError::NotFound(_))
+            ),
+            "answered once"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_wait_removes_its_prompt() {
+        let broker = PromptBroker::new(Duration::from_secs(60));
+        let b = broker.clone();
+        let waiting = tokio::spawn(async move { b.confirm(request()).await });
+        for _ in 0..200 {
+            if !broker.list().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert_eq!(broker.list().len(), 1);
+        waiting.abort();
+        let _ = waiting.await;
+        assert!(broker.list().is_empty());
+    }
+}
