@@ -339,7 +339,7 @@ mod tests {
     #[tokio::test]
     async fn choices_take_an_index_or_the_text_and_refuse_others() {
         let broker = PromptBroker::new(Duration::from_secs(5));
-        let options = vec!["Continue".to_string(), "Stop".to_string()];
+        let options = ["Continue".to_string(), "Stop".to_string()];
         let b = broker.clone();
         let asking = tokio::spawn(async move {
             b.choose(
