@@ -137,7 +137,8 @@ async fn resources_crud_and_listing() {
             body["page"].clone(),
             body["limit"].clone()
         ),
-        (json!(8), json!(1), json!(100))
+        (json!(12), json!(1), json!(100)),
+        "9 built-in tools and 3 templates"
     );
     let first = &body["list"][0];
     for key in [
@@ -174,7 +175,7 @@ async fn resources_crud_and_listing() {
         None,
     )
     .await;
-    assert_eq!(listed["total"], 1);
+    assert_eq!(listed["total"], 4, "the 3 templates and the new tool");
     let (_, paged) = call(
         &f.app,
         "GET",
@@ -187,7 +188,7 @@ async fn resources_crud_and_listing() {
             paged["total"].clone(),
             paged["list"].as_array().map(Vec::len)
         ),
-        (json!(9), Some(4))
+        (json!(13), Some(5))
     );
     let (status, _) = call(&f.app, "GET", "/api/v1/tools/resources/orders", None).await;
     assert_eq!(status, StatusCode::OK);

@@ -162,14 +162,18 @@ async fn serve(data_dir: &std::path::Path, addr: std::net::SocketAddr) -> anyhow
     });
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
-    // The first line is the URL, so scripts can read where the server is.
-    println!("http://{bound}/api/v1");
-    println!(
-        "token file: {}",
-        deskmate_api::token_path(data_dir).display()
+    // The first line is the URL, so scripts can read where the server is. A reader that
+    // goes away after it must not stop the server, so write errors are ignored.
+    let banner = format!(
+        "http://{bound}/api/v1\ntoken file: {}\ndata dir: {}\n",
+        deskmate_api::token_path(data_dir).display(),
+        data_dir.display()
     );
-    println!("data dir: {}", data_dir.display());
-    std::io::stdout().flush()?;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(banner.as_bytes())
+        .and_then(|()| stdout.flush());
+    drop(stdout);
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())
         .await?;

@@ -55,7 +55,11 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "frequency",
             "run_qc_checks",
             "sas_round_rate",
-            "append_audit"
+            "append_audit",
+            "knowledge",
+            "search",
+            "weather",
+            "translate"
         ]
     );
     let golden: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tools.json");

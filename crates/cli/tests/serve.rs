@@ -75,7 +75,7 @@ impl Server {
         let response = request
             .send()
             .await
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
+            .unwrap_or_else(|e| panic!("{path}: {e:?}"));
         let status = response.status().as_u16();
         let body = response.json::<Value>().await.unwrap_or(Value::Null);
         (status, body)
@@ -118,7 +118,7 @@ async fn qa_journey_over_http_with_restart() {
     let client = Server::client();
     use reqwest::Method;
 
-    let tool = json!({"name": "Weather", "category": "query", "http_url": format!("{service}/weather/{{city}}"),
+    let tool = json!({"name": "City weather", "category": "query", "http_url": format!("{service}/weather/{{city}}"),
         "parameter_schema": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string", "description": "City"}}}});
     let (status, created) = server
         .send(&client, Method::POST, "/tools/resources", Some(tool))
@@ -129,7 +129,7 @@ async fn qa_journey_over_http_with_restart() {
             &client,
             Method::POST,
             "/tools/call",
-            Some(json!({"tool": "weather", "arguments": {"city": "Berlin"}})),
+            Some(json!({"tool": "city_weather", "arguments": {"city": "Berlin"}})),
         )
         .await;
     assert_eq!(
@@ -142,7 +142,7 @@ async fn qa_journey_over_http_with_restart() {
         "{result}"
     );
     let (_, audit) = server
-        .send(&client, Method::GET, "/audit?tool=weather", None)
+        .send(&client, Method::GET, "/audit?tool=city_weather", None)
         .await;
     assert_eq!(audit["total"], 1);
     assert_eq!(audit["list"][0]["call_id"], result["call_id"]);
@@ -160,15 +160,20 @@ async fn qa_journey_over_http_with_restart() {
     assert!(server.terminate().success());
     let server = Server::start(dir.path());
     let (status, _) = server
-        .send(&client, Method::GET, "/tools/resources/weather", None)
+        .send(&client, Method::GET, "/tools/resources/city_weather", None)
         .await;
     assert_eq!(status, 200);
     let (_, audit) = server
-        .send(&client, Method::GET, "/audit?tool=weather", None)
+        .send(&client, Method::GET, "/audit?tool=city_weather", None)
         .await;
     assert_eq!(audit["total"], 1);
     let (status, _) = server
-        .send(&client, Method::DELETE, "/tools/resources/weather", None)
+        .send(
+            &client,
+            Method::DELETE,
+            "/tools/resources/city_weather",
+            None,
+        )
         .await;
     assert_eq!(status, 200);
     let (_, gone) = server
@@ -176,7 +181,7 @@ async fn qa_journey_over_http_with_restart() {
             &client,
             Method::POST,
             "/tools/call",
-            Some(json!({"tool": "weather", "arguments": {"city": "Berlin"}})),
+            Some(json!({"tool": "city_weather", "arguments": {"city": "Berlin"}})),
         )
         .await;
     assert_eq!(gone["error_type"], "not_found");

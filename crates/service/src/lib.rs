@@ -20,6 +20,7 @@
 
 pub mod error;
 pub mod hooks;
+pub mod knowledge;
 pub mod paths;
 pub mod prompts;
 pub mod resources;
@@ -35,6 +36,7 @@ use deskmate_core::{
     CapLimits, Decision, ErrorType, PreparedCall, ToolError, ToolResult, ToolSpec, cap,
 };
 use deskmate_store::Store;
+use deskmate_store::kb::{KbDocument, KbHit};
 use deskmate_store::resources::{ResourceFilter, ToolResource};
 use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
@@ -120,6 +122,7 @@ impl Deskmate {
             config,
             changes: Mutex::new(()),
         };
+        stored.install_templates()?;
         let registry = stored.build_registry()?;
         let hooks = Hooks {
             policies: stored.policies.clone(),
@@ -248,6 +251,73 @@ impl Deskmate {
                 })?;
         self.reload(stored)?;
         Ok(updated)
+    }
+
+    /// Adds a document to the knowledge base (or replaces the one from the same source).
+    pub fn add_document(
+        &self,
+        kb_id: &str,
+        title: &str,
+        body: &str,
+        source: Option<&str>,
+    ) -> Result<KbDocument, ServiceError> {
+        knowledge::validate_document(kb_id, title, body)?;
+        Ok(self
+            .stored()?
+            .store
+            .add_document(kb_id, title, body, source)?)
+    }
+
+    /// Knowledge-base documents, newest first.
+    pub fn list_documents(
+        &self,
+        kb_id: Option<&str>,
+        page: u32,
+        limit: u32,
+    ) -> Result<(u64, Vec<KbDocument>), ServiceError> {
+        Ok(self.stored()?.store.list_documents(kb_id, page, limit)?)
+    }
+
+    /// One knowledge-base document.
+    pub fn document(&self, id: i64) -> Result<KbDocument, ServiceError> {
+        self.stored()?
+            .store
+            .document(id)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "document",
+                id: id.to_string(),
+            })
+    }
+
+    /// Deletes a knowledge-base document.
+    pub fn delete_document(&self, id: i64) -> Result<(), ServiceError> {
+        if self.stored()?.store.delete_document(id)? {
+            Ok(())
+        } else {
+            Err(ServiceError::NotFound {
+                what: "document",
+                id: id.to_string(),
+            })
+        }
+    }
+
+    /// Searches the knowledge base.
+    pub fn search_documents(
+        &self,
+        kb_id: Option<&str>,
+        query: &str,
+        limit: u32,
+    ) -> Result<Vec<KbHit>, ServiceError> {
+        Ok(self.stored()?.store.search_documents(kb_id, query, limit)?)
+    }
+
+    /// Imports the .md/.txt files of a folder into a knowledge base.
+    pub fn import_documents(
+        &self,
+        kb_id: &str,
+        folder: &Path,
+    ) -> Result<knowledge::ImportReport, ServiceError> {
+        knowledge::import_folder(&self.stored()?.store, kb_id, folder)
     }
 
     /// Deletes a user resource; built-in tools can only be disabled.
@@ -433,10 +503,27 @@ impl Deskmate {
 }
 
 impl Stored {
+    /// Seed 004's `search`, `weather` and `translate` arrive once, as disabled HTTP tools
+    /// the user points at a service (and may delete: they do not come back).
+    fn install_templates(&self) -> Result<(), Error> {
+        const KEY: &str = "templates_installed";
+        if self.store.setting(KEY)?.is_some() {
+            return Ok(());
+        }
+        for template in resources::templates() {
+            if self.store.resource(&template.id)?.is_none() {
+                self.store.insert_resource(&template)?;
+            }
+        }
+        self.store.set_setting(KEY, &serde_json::json!(true))?;
+        Ok(())
+    }
+
     /// The built-in tools plus one HTTP tool per user resource, with the user's enabled
     /// flags; system resources are synced and policies refreshed on the way.
     fn build_registry(&self) -> Result<Registry, Error> {
         let mut registry = Registry::builtin(&self.config)?;
+        registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;
         let everything = ResourceFilter {

@@ -440,6 +440,62 @@ pub fn extract_header_secrets(resource: &mut ToolResource) -> Vec<(String, Strin
     moved
 }
 
+/// Seed 004's HTTP tool templates, disabled until the user points them at a service.
+pub fn templates() -> Vec<ToolResource> {
+    let template = |id: &str, name: &str, description: &str, url: &str, schema: Value| {
+        ToolResource {
+            id: id.into(),
+            user_id: 1,
+            name: name.into(),
+            description: format!(
+                "{description} (Template: set http_url to a real service, add its key as a header, then enable it.)"
+            ),
+            category: "query".into(),
+            icon: None,
+            http_method: "GET".into(),
+            http_url: Some(url.into()),
+            http_headers: json!({}),
+            http_timeout_ms: 10_000,
+            parameter_schema: schema,
+            parameter_defaults: json!({}),
+            wait_for_response: false,
+            enabled: false,
+            is_system: false,
+            side_effect: "read".into(),
+            policy: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+        }
+    };
+    vec![
+        template(
+            "search",
+            "网络搜索",
+            "Searches the internet for up-to-date information.",
+            "https://search.example.invalid/search",
+            json!({"type": "object", "additionalProperties": false, "required": ["query"],
+                   "properties": {"query": {"type": "string", "description": "Search keywords"}}}),
+        ),
+        template(
+            "weather",
+            "天气查询",
+            "Looks up the weather of a city.",
+            "https://weather.example.invalid/weather",
+            json!({"type": "object", "additionalProperties": false, "required": ["city"],
+                   "properties": {"city": {"type": "string", "description": "City name"}}}),
+        ),
+        template(
+            "translate",
+            "翻译",
+            "Translates text into a target language.",
+            "https://translate.example.invalid/translate",
+            json!({"type": "object", "additionalProperties": false, "required": ["text", "target_lang"],
+                   "properties": {"text": {"type": "string", "description": "Text to translate"},
+                                  "target_lang": {"type": "string", "description": "Target language code, e.g. en, ja, ko"}}}),
+        ),
+    ]
+}
+
 /// The spec a user resource gives the guard and the model: its schema with the defaults
 /// as `default`s, so absent arguments take them.
 pub fn spec_for(resource: &ToolResource) -> ToolSpec {

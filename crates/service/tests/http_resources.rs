@@ -35,7 +35,7 @@ async fn weather_server() -> String {
 
 fn weather_tool(base: &str) -> Value {
     json!({
-        "name": "Weather",
+        "name": "City weather",
         "description": "Current weather and forecast for a city.",
         "category": "query",
         "http_method": "GET",
@@ -59,9 +59,9 @@ async fn create_call_audit_disable_restart_delete() {
     let created = deskmate
         .create_resource(&weather_tool(&base))
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(created.id, "weather");
+    assert_eq!(created.id, "city_weather");
     assert_eq!(
-        created.http_headers["X-Api-Key"], "{secret:weather.x_api_key}",
+        created.http_headers["X-Api-Key"], "{secret:city_weather.x_api_key}",
         "the key moved to the secret store"
     );
     let secrets = std::fs::read_to_string(dir.path().join("secrets.json")).unwrap_or_default();
@@ -74,7 +74,7 @@ async fn create_call_audit_disable_restart_delete() {
 
     let result = deskmate
         .call(CallRequest::new(
-            "weather",
+            "city_weather",
             json!({"city": "上海/浦东", "days": "3", "Units": "IMPERIAL"}),
         ))
         .await;
@@ -90,7 +90,7 @@ async fn create_call_audit_disable_restart_delete() {
         .collect();
     assert_eq!(rules, ["KeyCase", "NumberFromString", "EnumCase"]);
     let defaulted = deskmate
-        .call(CallRequest::new("weather", json!({"city": "Paris"})))
+        .call(CallRequest::new("city_weather", json!({"city": "Paris"})))
         .await;
     assert_eq!(
         defaulted.data["body"]["units"], "metric",
@@ -98,7 +98,7 @@ async fn create_call_audit_disable_restart_delete() {
     );
     let invalid = deskmate
         .call(CallRequest::new(
-            "weather",
+            "city_weather",
             json!({"city": "Paris", "days": 30}),
         ))
         .await;
@@ -107,7 +107,7 @@ async fn create_call_audit_disable_restart_delete() {
     let store = deskmate.store().cloned().unwrap_or_else(|| panic!("store"));
     let (total, rows) = store
         .list_audit(&AuditFilter {
-            tool: Some("weather".into()),
+            tool: Some("city_weather".into()),
             limit: 10,
             ..AuditFilter::default()
         })
@@ -121,42 +121,42 @@ async fn create_call_audit_disable_restart_delete() {
 
     // Disabled: refused. Survives a restart. Deleted: gone.
     deskmate
-        .update_resource("weather", &json!({"enabled": false}))
+        .update_resource("city_weather", &json!({"enabled": false}))
         .unwrap_or_else(|e| panic!("{e}"));
     let refused = deskmate
-        .call(CallRequest::new("weather", json!({"city": "Paris"})))
+        .call(CallRequest::new("city_weather", json!({"city": "Paris"})))
         .await;
     assert_eq!(refused.error_type, Some(ErrorType::Permission));
     drop(deskmate);
     let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         deskmate
-            .call(CallRequest::new("weather", json!({"city": "Paris"})))
+            .call(CallRequest::new("city_weather", json!({"city": "Paris"})))
             .await
             .error_type,
         Some(ErrorType::Permission)
     );
     deskmate
-        .update_resource("weather", &json!({"enabled": true}))
+        .update_resource("city_weather", &json!({"enabled": true}))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         deskmate
-            .call(CallRequest::new("weather", json!({"city": "Paris"})))
+            .call(CallRequest::new("city_weather", json!({"city": "Paris"})))
             .await
             .ok
     );
     deskmate
-        .delete_resource("weather")
+        .delete_resource("city_weather")
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         deskmate
-            .call(CallRequest::new("weather", json!({"city": "Paris"})))
+            .call(CallRequest::new("city_weather", json!({"city": "Paris"})))
             .await
             .error_type,
         Some(ErrorType::NotFound)
     );
     assert!(matches!(
-        deskmate.delete_resource("weather"),
+        deskmate.delete_resource("city_weather"),
         Err(ServiceError::NotFound { .. })
     ));
 }
@@ -193,7 +193,7 @@ async fn invalid_input_and_built_in_tools() {
             .list_resources(&Default::default())
             .map(|r| r.0)
             .ok(),
-        Some(8),
+        Some(12),
         "nothing was written"
     );
 }

@@ -149,8 +149,23 @@ async fn disabled_resources_and_policies_apply_after_reopening() {
         let (total, resources) = store
             .list_resources(&Default::default())
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(total, 8, "every built-in tool is a system resource");
-        assert!(resources.iter().all(|r| r.is_system && r.enabled));
+        assert_eq!(total, 12, "9 built-in tools and seed 004's 3 templates");
+        let system: Vec<_> = resources.iter().filter(|r| r.is_system).collect();
+        assert_eq!(system.len(), 9);
+        assert!(system.iter().all(|r| r.enabled));
+        let templates: Vec<&str> = resources
+            .iter()
+            .filter(|r| !r.is_system)
+            .map(|r| r.id.as_str())
+            .collect();
+        assert_eq!(templates, ["search", "weather", "translate"]);
+        assert!(
+            resources
+                .iter()
+                .filter(|r| !r.is_system)
+                .all(|r| !r.enabled),
+            "templates start disabled"
+        );
         let mut calc = store
             .resource("calculator")
             .ok()

@@ -1,0 +1,235 @@
+//! The local knowledge base: the `knowledge` tool (seed 004) and the document operations
+//! behind the API — add, list, delete, search, and import a folder of .md/.txt files.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_store::Store;
+use deskmate_store::kb::KbDocument;
+use deskmate_tools::{Tool, ToolContext};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::ServiceError;
+use crate::resources::FieldError;
+
+/// Largest document body.
+pub const MAX_DOCUMENT_BYTES: usize = 1024 * 1024;
+
+/// The `knowledge` tool: full-text search of the local knowledge base.
+#[derive(Debug)]
+pub struct KnowledgeTool {
+    spec: ToolSpec,
+    store: Arc<Store>,
+}
+
+impl KnowledgeTool {
+    /// The tool over `store`.
+    pub fn new(store: Arc<Store>) -> Self {
+        Self {
+            spec: ToolSpec {
+                id: "knowledge".into(),
+                name: Localized::new("知识库查询", "Knowledge base"),
+                description: "Searches the user's local knowledge base (their own notes and documents) and returns \
+                    the best-matching passages with their titles. Use it when the user asks about their own \
+                    documents, procedures or notes. Chinese and English queries both work. Read-only."
+                    .into(),
+                category: Category::Query,
+                parameters: json!({
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["query"],
+                    "properties": {
+                        "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "What to look for, in the user's words."},
+                        "kb_id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Search only this knowledge base; omit to search all."},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "How many passages to return (default 5)."}
+                    }
+                }),
+                side_effect: SideEffect::Read,
+                idempotent: true,
+                timeout_ms: 5_000,
+                compensation: None,
+            },
+            store,
+        }
+    }
+}
+
+#[async_trait]
+impl Tool for KnowledgeTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
+        let store = self.store.clone();
+        deskmate_tools::blocking(move || {
+            let query = args["query"].as_str().unwrap_or_default();
+            let kb_id = args.get("kb_id").and_then(Value::as_str);
+            let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(5);
+            let hits = store
+                .search_documents(kb_id, query, u32::try_from(limit).unwrap_or(5))
+                .map_err(|e| ToolError::internal(format!("the knowledge base failed: {e}")))?;
+            let mut answer = json!({"query": query, "kb_id": kb_id, "hits": hits});
+            if answer["hits"].as_array().is_some_and(Vec::is_empty) {
+                answer["note"] = json!("no passage matched; try other words, or omit kb_id to search every knowledge base");
+            }
+            Ok(answer)
+        })
+        .await
+    }
+}
+
+fn valid_kb_id(kb_id: &str) -> bool {
+    !kb_id.is_empty()
+        && kb_id.len() <= 64
+        && kb_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+}
+
+/// Checks a new document.
+pub fn validate_document(kb_id: &str, title: &str, body: &str) -> Result<(), ServiceError> {
+    let mut errors = Vec::new();
+    if !valid_kb_id(kb_id) {
+        errors.push(FieldError {
+            path: "/kb_id".into(),
+            message: format!("'{kb_id}' is not a valid kb_id"),
+            hint: "use 1-64 letters, digits, '_' or '-'".into(),
+        });
+    }
+    if title.trim().is_empty() || title.chars().count() > 200 {
+        errors.push(FieldError {
+            path: "/title".into(),
+            message: "title must have 1 to 200 characters".into(),
+            hint: "give the document a short title".into(),
+        });
+    }
+    if body.trim().is_empty() || body.len() > MAX_DOCUMENT_BYTES {
+        errors.push(FieldError {
+            path: "/body".into(),
+            message: format!("body must have 1 to {MAX_DOCUMENT_BYTES} bytes"),
+            hint: "split long documents".into(),
+        });
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ServiceError::Invalid(errors))
+    }
+}
+
+/// What importing a folder did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ImportReport {
+    /// Documents added or replaced.
+    pub imported: Vec<KbDocument>,
+    /// Files left out, with why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A file that was not imported.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    /// The file name.
+    pub file: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// Imports the `.md` and `.txt` files directly in `folder` into `kb_id`; a file imported
+/// before is replaced (matched by its name). The title is a Markdown file's first heading,
+/// else the file stem.
+pub fn import_folder(
+    store: &Store,
+    kb_id: &str,
+    folder: &Path,
+) -> Result<ImportReport, ServiceError> {
+    if !valid_kb_id(kb_id) {
+        return Err(ServiceError::Invalid(vec![FieldError {
+            path: "/kb_id".into(),
+            message: format!("'{kb_id}' is not a valid kb_id"),
+            hint: "use 1-64 letters, digits, '_' or '-'".into(),
+        }]));
+    }
+    let entries = std::fs::read_dir(folder).map_err(|e| {
+        ServiceError::Invalid(vec![FieldError {
+            path: "/folder".into(),
+            message: format!("cannot read {}: {e}", folder.display()),
+            hint: "give the path of an existing folder".into(),
+        }])
+    })?;
+    let mut files: Vec<std::path::PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    let mut report = ImportReport::default();
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        if !matches!(extension.as_str(), "md" | "txt" | "markdown") {
+            report.skipped.push(Skipped {
+                file: name,
+                reason: "not a .md or .txt file".into(),
+            });
+            continue;
+        }
+        let body = match std::fs::read(&path) {
+            Ok(bytes) if bytes.len() > MAX_DOCUMENT_BYTES => {
+                report.skipped.push(Skipped {
+                    file: name,
+                    reason: format!("larger than {MAX_DOCUMENT_BYTES} bytes"),
+                });
+                continue;
+            }
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(_) => {
+                    report.skipped.push(Skipped {
+                        file: name,
+                        reason: "not UTF-8 text".into(),
+                    });
+                    continue;
+                }
+            },
+            Err(e) => {
+                report.skipped.push(Skipped {
+                    file: name,
+                    reason: e.to_string(),
+                });
+                continue;
+            }
+        };
+        if body.trim().is_empty() {
+            report.skipped.push(Skipped {
+                file: name,
+                reason: "empty".into(),
+            });
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| name.clone());
+        let title = body
+            .lines()
+            .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string()))
+            .filter(|t| !t.is_empty())
+            .unwrap_or(stem);
+        let title: String = title.chars().take(200).collect();
+        report
+            .imported
+            .push(store.add_document(kb_id, &title, &body, Some(&name))?);
+    }
+    Ok(report)
+}
