@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod error;
 pub mod extract;
+pub mod kb;
 pub mod prompts;
 pub mod resources;
 pub mod safety;
@@ -56,6 +57,13 @@ pub fn app(state: AppState) -> Router {
                 .delete(resources::delete),
         )
         .route("/api/v1/audit", get(audit::list))
+        .route("/api/v1/kb/documents", get(kb::list).post(kb::create))
+        .route(
+            "/api/v1/kb/documents/{id}",
+            get(kb::detail).delete(kb::delete),
+        )
+        .route("/api/v1/kb/import", post(kb::import))
+        .route("/api/v1/kb/search", get(kb::search))
         .route("/api/v1/prompts", get(prompts::list))
         .route("/api/v1/prompts/{id}/answer", post(prompts::answer))
         .fallback(|| async { AppError::NotFound("Not found".into()) })

@@ -547,3 +547,77 @@ async fn calls_that_ask_wait_for_an_answer_through_the_api() {
         assert_eq!(status, StatusCode::NOT_FOUND, "answered once");
     }
 }
+
+#[tokio::test]
+async fn knowledge_base_documents_import_search_and_the_tool() {
+    let f = fixture();
+    let (status, doc) = call(&f.app, "POST", "/api/v1/kb/documents",
+        Some(json!({"kb_id": "handbook", "title": "摄像头", "body": "打开摄像头之前，请确认设备已连接。"}))).await;
+    assert_eq!(status, StatusCode::CREATED, "{doc}");
+    let folder = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        folder.path().join("volume.md"),
+        "# Volume\nSay 'turn the volume up' to raise it.",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(folder.path().join("photo.png"), [0u8, 1, 2]).unwrap_or_else(|e| panic!("{e}"));
+    let (status, report) = call(
+        &f.app,
+        "POST",
+        "/api/v1/kb/import",
+        Some(json!({"kb_id": "handbook", "folder": folder.path()})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(report["imported"][0]["title"], "Volume");
+    assert_eq!(report["skipped"][0]["file"], "photo.png");
+    let (_, listed) = call(&f.app, "GET", "/api/v1/kb/documents?kb_id=handbook", None).await;
+    assert_eq!(listed["total"], 2);
+    let (_, found) = call(
+        &f.app,
+        "GET",
+        "/api/v1/kb/search?q=%E6%91%84%E5%83%8F%E5%A4%B4",
+        None,
+    )
+    .await;
+    assert_eq!(found["hits"][0]["title"], "摄像头");
+    let (_, result) = call(&f.app, "POST", "/api/v1/tools/call",
+        Some(json!({"tool": "knowledge", "arguments": {"query": "raise the volume", "kb_id": "handbook"}}))).await;
+    assert_eq!(result["data"]["hits"][0]["title"], "Volume", "{result}");
+    let id = doc["id"].as_i64().unwrap_or_default();
+    let (status, _) = call(
+        &f.app,
+        "DELETE",
+        &format!("/api/v1/kb/documents/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = call(&f.app, "GET", &format!("/api/v1/kb/documents/{id}"), None).await;
+    assert_eq!(
+        (status, body),
+        (
+            StatusCode::NOT_FOUND,
+            json!({"detail": "Document not found"})
+        )
+    );
+    let (status, _) = call(&f.app, "GET", "/api/v1/kb/documents/abc", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, body) = call(
+        &f.app,
+        "POST",
+        "/api/v1/kb/documents",
+        Some(json!({"kb_id": "bad id!", "title": "", "body": "x"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["errors"].as_array().map(Vec::len), Some(2));
+    let (status, _) = call(
+        &f.app,
+        "POST",
+        "/api/v1/kb/import",
+        Some(json!({"kb_id": "x", "folder": "/nonexistent/folder"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}

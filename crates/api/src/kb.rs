@@ -1,0 +1,132 @@
+//! Knowledge-base documents: list, add, read, delete, import a folder, search.
+
+use std::path::PathBuf;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::{ApiJson, ApiQuery};
+
+fn to_json<T: serde::Serialize>(value: T) -> Result<Json<Value>, AppError> {
+    serde_json::to_value(value)
+        .map(Json)
+        .map_err(|e| AppError::Internal(e.to_string()))
+}
+
+/// Listing parameters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    kb_id: Option<String>,
+    page: Option<u32>,
+    limit: Option<u32>,
+}
+
+/// `GET /api/v1/kb/documents`.
+pub async fn list(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<Value>, AppError> {
+    let page = q.page.unwrap_or(1).max(1);
+    let limit = q.limit.unwrap_or(50).clamp(1, 1000);
+    let (total, list) = state
+        .deskmate
+        .list_documents(q.kb_id.as_deref(), page, limit)?;
+    Ok(Json(
+        json!({"total": total, "page": page, "limit": limit, "list": list}),
+    ))
+}
+
+/// A new document.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewDocument {
+    kb_id: String,
+    title: String,
+    body: String,
+    source: Option<String>,
+}
+
+/// `POST /api/v1/kb/documents` → 201.
+pub async fn create(
+    State(state): State<AppState>,
+    ApiJson(doc): ApiJson<NewDocument>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let deskmate = state.deskmate.clone();
+    let created = tokio::task::spawn_blocking(move || {
+        deskmate.add_document(&doc.kb_id, &doc.title, &doc.body, doc.source.as_deref())
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.to_string()))??;
+    Ok((StatusCode::CREATED, to_json(created)?))
+}
+
+fn document_id(id: &str) -> Result<i64, AppError> {
+    id.parse()
+        .map_err(|_| AppError::NotFound("Document not found".into()))
+}
+
+/// `GET /api/v1/kb/documents/{id}`.
+pub async fn detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    to_json(state.deskmate.document(document_id(&id)?)?)
+}
+
+/// `DELETE /api/v1/kb/documents/{id}`.
+pub async fn delete(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let number = document_id(&id)?;
+    state.deskmate.delete_document(number)?;
+    Ok(Json(json!({"deleted": true, "id": number})))
+}
+
+/// An import request: a folder on this computer.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Import {
+    kb_id: String,
+    folder: PathBuf,
+}
+
+/// `POST /api/v1/kb/import`: imports the .md/.txt files of a folder.
+pub async fn import(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<Import>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    let report = tokio::task::spawn_blocking(move || {
+        deskmate.import_documents(&request.kb_id, &request.folder)
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.to_string()))??;
+    to_json(report)
+}
+
+/// Search parameters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    q: String,
+    kb_id: Option<String>,
+    limit: Option<u32>,
+}
+
+/// `GET /api/v1/kb/search?q=…`.
+pub async fn search(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<SearchQuery>,
+) -> Result<Json<Value>, AppError> {
+    let hits = state
+        .deskmate
+        .search_documents(q.kb_id.as_deref(), &q.q, q.limit.unwrap_or(10))?;
+    Ok(Json(json!({"query": q.q, "hits": hits})))
+}
