@@ -14,19 +14,24 @@ pub mod safety;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use deskmate_service::Deskmate;
 use deskmate_service::prompts::PromptBroker;
+use deskmate_tools::Registry;
 use tower_http::catch_panic::CatchPanicLayer;
 
 pub use error::AppError;
 
 /// Largest request body.
 pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// A serialized tool list and the registry it was built from.
+type CachedList = (Arc<Registry>, Bytes);
 
 /// What every handler shares.
 #[derive(Debug, Clone)]
@@ -37,6 +42,42 @@ pub struct AppState {
     pub token: Arc<str>,
     /// Pending confirmations and choices.
     pub prompts: Arc<PromptBroker>,
+    /// The tool list as served, for the registry it was built from.
+    list_cache: Arc<Mutex<Option<CachedList>>>,
+}
+
+impl AppState {
+    /// The state for a service, its token and its prompt broker.
+    pub fn new(
+        deskmate: Arc<Deskmate>,
+        token: impl Into<Arc<str>>,
+        prompts: Arc<PromptBroker>,
+    ) -> Self {
+        Self {
+            deskmate,
+            token: token.into(),
+            prompts,
+            list_cache: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The serialized `/tools/list` body. The list only changes when a resource change
+    /// swaps in a new registry, so it is built once per registry.
+    pub fn tool_list(&self, build: impl FnOnce(&Registry) -> Bytes) -> Bytes {
+        let registry = self.deskmate.registry();
+        let mut cache = self
+            .list_cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((built_for, body)) = cache.as_ref()
+            && Arc::ptr_eq(built_for, &registry)
+        {
+            return body.clone();
+        }
+        let body = build(&registry);
+        *cache = Some((registry, body.clone()));
+        body
+    }
 }
 
 /// The `/api/v1` router.

@@ -1,7 +1,10 @@
 //! Seed 004's tool registry endpoints, and `POST /api/v1/tools/call`.
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use deskmate_service::CallRequest;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -15,14 +18,16 @@ fn entry(spec: &deskmate_core::ToolSpec) -> Value {
 }
 
 /// `GET /api/v1/tools/list`: every enabled tool a model can call, built-in and user-defined.
-pub async fn list(State(state): State<AppState>) -> Json<Value> {
-    let tools: Map<String, Value> = state
-        .deskmate
-        .enabled_specs()
-        .iter()
-        .map(|s| (s.id.clone(), entry(s)))
-        .collect();
-    Json(json!({ "tools": tools }))
+pub async fn list(State(state): State<AppState>) -> Response {
+    let body = state.tool_list(|registry| {
+        let tools: Map<String, Value> = registry
+            .specs()
+            .filter(|s| registry.guard().is_enabled(&s.id))
+            .map(|s| (s.id.clone(), entry(s)))
+            .collect();
+        Bytes::from(json!({ "tools": tools }).to_string())
+    });
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// `GET /api/v1/tools/list/{tool_id}`.

@@ -31,11 +31,7 @@ fn fixture() -> Fixture {
     let deskmate = Arc::new(
         Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
     );
-    let app = app(AppState {
-        deskmate: deskmate.clone(),
-        token: TOKEN.into(),
-        prompts,
-    });
+    let app = app(AppState::new(deskmate.clone(), TOKEN, prompts));
     Fixture {
         _dir: dir,
         app,
@@ -168,6 +164,11 @@ async fn resources_crud_and_listing() {
         call(&f.app, "POST", "/api/v1/tools/resources", Some(user_tool())).await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     assert_eq!(created["id"], "orders");
+    let (_, listed) = call(&f.app, "GET", "/api/v1/tools/list", None).await;
+    assert!(
+        listed["tools"].get("orders").is_some(),
+        "a created tool is offered at once"
+    );
     let (_, listed) = call(
         &f.app,
         "GET",

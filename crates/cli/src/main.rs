@@ -155,11 +155,7 @@ async fn serve(data_dir: &std::path::Path, addr: std::net::SocketAddr) -> anyhow
     let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
     let deskmate = Arc::new(Deskmate::open_with(data_dir, prompts.clone())?);
     let token = deskmate_api::load_or_create_token(data_dir)?;
-    let app = deskmate_api::app(deskmate_api::AppState {
-        deskmate,
-        token: token.into(),
-        prompts,
-    });
+    let app = deskmate_api::app(deskmate_api::AppState::new(deskmate, token, prompts));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
     // The first line is the URL, so scripts can read where the server is. A reader that

@@ -1,0 +1,2 @@
+-- wrk script: GET with the bearer token from TOKEN.
+wrk.headers["Authorization"] = "Bearer " .. os.getenv("TOKEN")
