@@ -158,18 +158,21 @@ impl IdempotencyStore for MemoryIdempotency {
 
 pub use deskmate_store::audit::AuditEvent;
 
-/// Step 10: where audit events go.
+/// Step 10: where audit events go. `record` returns once the event is kept, so a caller
+/// that answers after it never acknowledges a call whose audit row could still be lost.
+#[async_trait]
 pub trait AuditSink: Send + Sync + std::fmt::Debug {
     /// Appends one event.
-    fn record(&self, event: &AuditEvent);
+    async fn record(&self, event: AuditEvent);
 }
 
 /// Audit events as structured log lines.
 #[derive(Debug, Default)]
 pub struct TracingAudit;
 
+#[async_trait]
 impl AuditSink for TracingAudit {
-    fn record(&self, event: &AuditEvent) {
+    async fn record(&self, event: AuditEvent) {
         tracing::info!(
             target: "deskmate::audit",
             call_id = %event.call_id,
@@ -197,10 +200,11 @@ impl MemoryAudit {
     }
 }
 
+#[async_trait]
 impl AuditSink for MemoryAudit {
-    fn record(&self, event: &AuditEvent) {
+    async fn record(&self, event: AuditEvent) {
         if let Ok(mut events) = self.events.lock() {
-            events.push(event.clone());
+            events.push(event);
         }
     }
 }

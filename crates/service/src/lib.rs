@@ -376,7 +376,8 @@ impl Deskmate {
         if outcome.ran {
             result.call_id = call_id;
             result.duration_ms = elapsed_ms(started);
-            self.audit(&request, &outcome.tool, &outcome.arguments, &result);
+            self.audit(&request, &outcome.tool, &outcome.arguments, &result)
+                .await;
         }
         result
     }
@@ -485,20 +486,29 @@ impl Deskmate {
         )
     }
 
-    fn audit(&self, request: &CallRequest, tool: &str, arguments: &Value, result: &ToolResult) {
-        self.hooks.audit.record(&AuditEvent {
-            call_id: result.call_id.clone(),
-            at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-            tool: tool.to_string(),
-            arguments: mask_secrets(&as_object(arguments)),
-            repairs: result.repairs.clone(),
-            ok: result.ok,
-            error_type: result.error_type,
-            duration_ms: result.duration_ms,
-            idem_key: request.idem_key.clone(),
-            conversation_id: request.conversation_id.clone(),
-            origin: request.origin.clone(),
-        });
+    async fn audit(
+        &self,
+        request: &CallRequest,
+        tool: &str,
+        arguments: &Value,
+        result: &ToolResult,
+    ) {
+        self.hooks
+            .audit
+            .record(AuditEvent {
+                call_id: result.call_id.clone(),
+                at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                tool: tool.to_string(),
+                arguments: mask_secrets(&as_object(arguments)),
+                repairs: result.repairs.clone(),
+                ok: result.ok,
+                error_type: result.error_type,
+                duration_ms: result.duration_ms,
+                idem_key: request.idem_key.clone(),
+                conversation_id: request.conversation_id.clone(),
+                origin: request.origin.clone(),
+            })
+            .await;
     }
 }
 

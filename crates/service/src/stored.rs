@@ -14,25 +14,63 @@ use tokio::sync::OnceCell;
 
 use crate::hooks::{AuditEvent, AuditSink, BoxedWork, IdempotencyStore, PolicySource};
 
-/// Audit events as rows of `audit_events`.
+/// Audit events as rows of `audit_events`, written by one thread with group commit:
+/// events that arrive while a commit is under way go into the next transaction together,
+/// and each caller resumes once its row is committed.
 #[derive(Debug)]
 pub struct StoreAudit {
-    store: Arc<Store>,
+    queue: std::sync::mpsc::Sender<(AuditEvent, tokio::sync::oneshot::Sender<()>)>,
 }
 
+/// Most events committed in one transaction.
+const MAX_BATCH: usize = 512;
+
 impl StoreAudit {
-    /// Audits into `store`.
+    /// Audits into `store`; starts the writer thread, which ends when this is dropped.
     pub fn new(store: Arc<Store>) -> Self {
-        Self { store }
+        let (queue, incoming) =
+            std::sync::mpsc::channel::<(AuditEvent, tokio::sync::oneshot::Sender<()>)>();
+        let spawned = std::thread::Builder::new().name("deskmate-audit".into()).spawn(move || {
+            while let Ok(first) = incoming.recv() {
+                let mut batch = vec![first];
+                while batch.len() < MAX_BATCH {
+                    match incoming.try_recv() {
+                        Ok(next) => batch.push(next),
+                        Err(_) => break,
+                    }
+                }
+                let (events, waiters): (Vec<AuditEvent>, Vec<_>) = batch.into_iter().unzip();
+                if let Err(error) = store.append_audit_batch(&events) {
+                    // One bad event must not take the others with it: retry them one by one.
+                    tracing::warn!(%error, events = events.len(), "audit batch failed; writing events one by one");
+                    for event in &events {
+                        if let Err(error) = store.append_audit(event) {
+                            tracing::error!(call_id = %event.call_id, tool = %event.tool, %error, "audit event not written");
+                        }
+                    }
+                }
+                for waiter in waiters {
+                    let _ = waiter.send(());
+                }
+            }
+        });
+        if let Err(error) = spawned {
+            tracing::error!(%error, "cannot start the audit writer; calls will not be audited");
+        }
+        Self { queue }
     }
 }
 
+#[async_trait]
 impl AuditSink for StoreAudit {
-    fn record(&self, event: &AuditEvent) {
-        if let Err(error) = self.store.append_audit(event) {
-            // The call has already run; losing its audit row is logged loudly, not hidden.
-            tracing::error!(call_id = %event.call_id, tool = %event.tool, %error, "audit event not written");
+    async fn record(&self, event: AuditEvent) {
+        let (done, committed) = tokio::sync::oneshot::channel();
+        let call_id = event.call_id.clone();
+        if self.queue.send((event, done)).is_err() {
+            tracing::error!(%call_id, "the audit writer is gone; event not written");
+            return;
         }
+        let _ = committed.await;
     }
 }
 

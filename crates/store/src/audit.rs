@@ -54,31 +54,43 @@ const COLUMNS: &str = "call_id, at, tool, arguments, repairs, ok, error_type, du
 impl Store {
     /// Appends one event.
     pub fn append_audit(&self, event: &AuditEvent) -> Result<(), Error> {
+        self.append_audit_batch(std::slice::from_ref(event))
+    }
+
+    /// Appends several events in one transaction: all of them or none. One commit for many
+    /// events is what lets a busy server audit every call without a disk write per call.
+    pub fn append_audit_batch(&self, events: &[AuditEvent]) -> Result<(), Error> {
         let sql = format!(
             "INSERT INTO audit_events ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
         );
-        let repairs = serde_json::to_string(&event.repairs).map_err(|source| Error::Json {
-            column: "audit_events.repairs",
-            source,
-        })?;
-        self.conn()?
-            .execute(
-                &sql,
-                params![
-                    event.call_id,
-                    event.at,
-                    event.tool,
-                    event.arguments.to_string(),
-                    repairs,
-                    event.ok,
-                    event.error_type.map(ErrorType::as_str),
-                    i64::try_from(event.duration_ms).unwrap_or(i64::MAX),
-                    event.idem_key,
-                    event.conversation_id,
-                    event.origin,
-                ],
-            )
-            .sql(&sql)?;
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().sql("BEGIN")?;
+        {
+            let mut insert = tx.prepare_cached(&sql).sql(&sql)?;
+            for event in events {
+                let repairs =
+                    serde_json::to_string(&event.repairs).map_err(|source| Error::Json {
+                        column: "audit_events.repairs",
+                        source,
+                    })?;
+                insert
+                    .execute(params![
+                        event.call_id,
+                        event.at,
+                        event.tool,
+                        event.arguments.to_string(),
+                        repairs,
+                        event.ok,
+                        event.error_type.map(ErrorType::as_str),
+                        i64::try_from(event.duration_ms).unwrap_or(i64::MAX),
+                        event.idem_key,
+                        event.conversation_id,
+                        event.origin,
+                    ])
+                    .sql(&sql)?;
+            }
+        }
+        tx.commit().sql("COMMIT")?;
         Ok(())
     }
 
