@@ -114,7 +114,9 @@ impl Deskmate {
             path: config.datasets_dir.clone(),
             source,
         })?;
-        let store = Arc::new(Store::open(&data_dir.join(DATABASE_FILE))?);
+        let database = data_dir.join(DATABASE_FILE);
+        let store = Arc::new(Store::open(&database)?);
+        store.checkpoint_in_background(&database, std::time::Duration::from_millis(500))?;
         let stored = Stored {
             secrets: Arc::new(FileSecrets::open(data_dir)?),
             policies: Arc::new(stored::ResourcePolicies::default()),

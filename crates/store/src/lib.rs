@@ -100,6 +100,57 @@ impl Store {
         self.conn.lock().map_err(|_| Error::Poisoned)
     }
 
+    /// Moves checkpoints off the commit path: this connection stops checkpointing on
+    /// commit, and a background thread on its own connection runs passive checkpoints
+    /// (which never block writers) every `every`, until this store is dropped. A commit
+    /// then never waits for pages to be copied back and synced into the database file.
+    pub fn checkpoint_in_background(
+        self: &std::sync::Arc<Self>,
+        path: &Path,
+        every: Duration,
+    ) -> Result<(), Error> {
+        self.conn()?
+            .query_row("PRAGMA wal_autocheckpoint = 0", [], |_| Ok(()))
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(()),
+                e => Err(e),
+            })
+            .map_err(|source| Error::Sql {
+                sql: "PRAGMA wal_autocheckpoint = 0".into(),
+                source,
+            })?;
+        let checkpointer = Connection::open(path).map_err(|source| Error::Open {
+            path: path.display().to_string(),
+            source,
+        })?;
+        checkpointer
+            .busy_timeout(BUSY_TIMEOUT)
+            .map_err(|source| Error::Sql {
+                sql: "busy_timeout".into(),
+                source,
+            })?;
+        let alive = std::sync::Arc::downgrade(self);
+        std::thread::Builder::new()
+            .name("deskmate-checkpoint".into())
+            .spawn(move || {
+                while alive.strong_count() > 0 {
+                    std::thread::sleep(every);
+                    if let Err(error) =
+                        checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                    {
+                        tracing::warn!(%error, "WAL checkpoint failed");
+                    }
+                }
+                // A last full checkpoint leaves a small WAL behind.
+                let _ = checkpointer.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            })
+            .map_err(|e| Error::Sql {
+                sql: "spawn checkpoint thread".into(),
+                source: rusqlite::Error::ToSqlConversionFailure(Box::new(e)),
+            })?;
+        Ok(())
+    }
+
     /// A PRAGMA's value (tests and diagnostics).
     pub fn pragma(&self, name: &str) -> Result<String, Error> {
         let sql = format!("PRAGMA {name}");
