@@ -82,8 +82,8 @@ impl Server {
     }
 
     fn terminate(mut self) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).unwrap_or(i32::MAX));
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
         self.child.wait().unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -273,8 +273,8 @@ async fn kill_9_during_1000_concurrent_writes_loses_no_acknowledged_write() {
     {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    let pid = server.child.id().to_string();
-    let _ = Command::new("kill").args(["-KILL", &pid]).status();
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(server.child.id()).unwrap_or(i32::MAX));
+    let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
     for task in tasks {
         let _ = task.await;
     }
