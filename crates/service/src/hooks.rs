@@ -104,9 +104,10 @@ pub trait IdempotencyStore: Send + Sync + std::fmt::Debug {
 /// The work an idempotency store runs at most once.
 pub type BoxedWork = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
 
-/// Keys remembered for the life of the process.
+/// In-process cells, one per key: callers of the same key in this process share one
+/// execution (the first runs it, the others await its result).
 #[derive(Debug, Default)]
-pub struct MemoryIdempotency {
+pub(crate) struct Slots {
     slots: Mutex<HashMap<String, Slot>>,
 }
 
@@ -114,6 +115,47 @@ pub struct MemoryIdempotency {
 struct Slot {
     fingerprint: String,
     cell: Arc<OnceCell<ToolResult>>,
+}
+
+impl Slots {
+    /// The cell of `key`; a key first used with another fingerprint is a conflict.
+    pub(crate) fn cell(
+        &self,
+        key: &str,
+        fingerprint: &str,
+    ) -> Result<Arc<OnceCell<ToolResult>>, ToolError> {
+        let slot = {
+            let mut slots = self
+                .slots
+                .lock()
+                .map_err(|_| ToolError::internal("idempotency slots poisoned"))?;
+            slots
+                .entry(key.to_string())
+                .or_insert_with(|| Slot {
+                    fingerprint: fingerprint.to_string(),
+                    cell: Arc::new(OnceCell::new()),
+                })
+                .clone()
+        };
+        if slot.fingerprint != fingerprint {
+            return Err(key_conflict(key));
+        }
+        Ok(slot.cell)
+    }
+}
+
+/// The error for an idempotency key reused for a different call.
+pub(crate) fn key_conflict(key: &str) -> ToolError {
+    ToolError::validation(format!(
+        "idem_key '{key}' was already used for a different call"
+    ))
+    .with_hint("use a new idem_key for a different tool or different arguments")
+}
+
+/// Keys remembered for the life of the process.
+#[derive(Debug, Default)]
+pub struct MemoryIdempotency {
+    slots: Slots,
 }
 
 #[async_trait]
@@ -124,28 +166,9 @@ impl IdempotencyStore for MemoryIdempotency {
         fingerprint: &str,
         work: BoxedWork,
     ) -> Result<(ToolResult, bool), ToolError> {
-        let slot = {
-            let mut slots = self
-                .slots
-                .lock()
-                .map_err(|_| ToolError::internal("idempotency store poisoned"))?;
-            slots
-                .entry(key.to_string())
-                .or_insert_with(|| Slot {
-                    fingerprint: fingerprint.to_string(),
-                    cell: Arc::new(OnceCell::new()),
-                })
-                .clone()
-        };
-        if slot.fingerprint != fingerprint {
-            return Err(ToolError::validation(format!(
-                "idem_key '{key}' was already used for a different call"
-            ))
-            .with_hint("use a new idem_key for a different tool or different arguments"));
-        }
+        let cell = self.slots.cell(key, fingerprint)?;
         let mut ran = false;
-        let result = slot
-            .cell
+        let result = cell
             .get_or_init(|| {
                 ran = true;
                 work

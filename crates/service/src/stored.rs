@@ -2,7 +2,7 @@
 //! that hold across processes and restarts, and per-tool policies from tool resources.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -10,9 +10,10 @@ use deskmate_core::{Policy, ToolError, ToolResult, ToolSpec};
 use deskmate_store::Store;
 use deskmate_store::idempotency::Claim;
 use deskmate_store::resources::ToolResource;
-use tokio::sync::OnceCell;
 
-use crate::hooks::{AuditEvent, AuditSink, BoxedWork, IdempotencyStore, PolicySource};
+use crate::hooks::{
+    AuditEvent, AuditSink, BoxedWork, IdempotencyStore, PolicySource, Slots, key_conflict,
+};
 
 /// Audit events as rows of `audit_events`, written by one thread with group commit:
 /// events that arrive while a commit is under way go into the next transaction together,
@@ -79,15 +80,9 @@ impl AuditSink for StoreAudit {
 #[derive(Debug)]
 pub struct StoreIdempotency {
     store: Arc<Store>,
-    slots: Mutex<HashMap<String, Slot>>,
+    slots: Slots,
     /// How long to wait for another process's execution of the same key.
     wait: Duration,
-}
-
-#[derive(Debug, Clone)]
-struct Slot {
-    fingerprint: String,
-    cell: Arc<OnceCell<ToolResult>>,
 }
 
 /// A claim whose owner has not finished after this long is taken over (its process died;
@@ -100,7 +95,7 @@ impl StoreIdempotency {
     pub fn new(store: Arc<Store>) -> Self {
         Self {
             store,
-            slots: Mutex::new(HashMap::new()),
+            slots: Slots::default(),
             wait: Duration::from_secs(150),
         }
     }
@@ -136,7 +131,7 @@ impl StoreIdempotency {
                     })?;
                     return Ok((result, false));
                 }
-                Claim::Conflict => return Err(conflict(key)),
+                Claim::Conflict => return Err(key_conflict(key)),
                 Claim::Pending if started.elapsed() < self.wait => tokio::time::sleep(POLL).await,
                 Claim::Pending => {
                     return Err(ToolError::transient(format!(
@@ -147,13 +142,6 @@ impl StoreIdempotency {
             }
         }
     }
-}
-
-fn conflict(key: &str) -> ToolError {
-    ToolError::validation(format!(
-        "idem_key '{key}' was already used for a different call"
-    ))
-    .with_hint("use a new idem_key for a different tool or different arguments")
 }
 
 fn store_error(error: deskmate_store::Error) -> ToolError {
@@ -170,25 +158,9 @@ impl IdempotencyStore for StoreIdempotency {
         fingerprint: &str,
         work: BoxedWork,
     ) -> Result<(ToolResult, bool), ToolError> {
-        let slot = {
-            let mut slots = self
-                .slots
-                .lock()
-                .map_err(|_| ToolError::internal("idempotency slots poisoned"))?;
-            slots
-                .entry(key.to_string())
-                .or_insert_with(|| Slot {
-                    fingerprint: fingerprint.to_string(),
-                    cell: Arc::new(OnceCell::new()),
-                })
-                .clone()
-        };
-        if slot.fingerprint != fingerprint {
-            return Err(conflict(key));
-        }
+        let cell = self.slots.cell(key, fingerprint)?;
         let mut ran = false;
-        let result = slot
-            .cell
+        let result = cell
             .get_or_try_init(|| async {
                 let (result, this_ran) = self.claim_and_run(key, fingerprint, work).await?;
                 ran = this_ran;
