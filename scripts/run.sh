@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Sets everything up, then runs Deskmate. With no arguments it lists the tools and makes
-# a few calls through the guard; with arguments it runs `deskmate ARGS…`, e.g.
+# Sets everything up, then runs Deskmate. With no arguments it serves the REST API
+# headless on 127.0.0.1:8765 until Ctrl-C (the desktop window comes with a later issue);
+# with arguments it runs `deskmate ARGS…`, e.g.
+#   scripts/run.sh tools
 #   scripts/run.sh call calculator '{"expression": "17% of 2,340"}'
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,11 +18,6 @@ import json, sys
 for tool in json.load(sys.stdin):
     print("  %-20s %s / %s" % (tool["id"], tool["name"]["en"], tool["name"]["zh"]))
 '
-for call in 'calculator {"expression": "17% of 2,340"}' \
-            'current_time {"timezone": "Asia/Shanghai"}' \
-            'summarize_by_group {"dataset": "ADSL.csv", "variable": "AGE", "group_by": "TRT01A"}' \
-            'describe_dataset {"dataset": "../etc/passwd"}'; do
-  tool=${call%% *}; args=${call#* }
-  echo; echo "\$ deskmate call $tool '$args'"
-  "$bin" call "$tool" "$args" || true
-done
+echo
+echo "try: curl -H \"Authorization: Bearer \$(cat \"$("$bin" data-dir)/api-token\")\" http://127.0.0.1:8765/api/v1/tools/list"
+exec "$bin" serve
