@@ -11,6 +11,7 @@ pub mod kb;
 pub mod prompts;
 pub mod resources;
 pub mod safety;
+pub mod secrets;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -105,6 +106,11 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/v1/kb/import", post(kb::import))
         .route("/api/v1/kb/search", get(kb::search))
+        .route("/api/v1/secrets", get(secrets::list))
+        .route(
+            "/api/v1/secrets/{name}",
+            axum::routing::put(secrets::set).delete(secrets::delete),
+        )
         .route("/api/v1/prompts", get(prompts::list))
         .route("/api/v1/prompts/{id}/answer", post(prompts::answer))
         .fallback(|| async { AppError::NotFound("Not found".into()) })

@@ -622,3 +622,39 @@ async fn knowledge_base_documents_import_search_and_the_tool() {
     .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+#[tokio::test]
+async fn secrets_go_in_by_name_and_never_come_out() {
+    let f = fixture();
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/secrets/orders.key",
+        Some(json!({"value": "sk-abc"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, listed) = call(&f.app, "GET", "/api/v1/secrets", None).await;
+    assert_eq!(listed, json!({"names": ["orders.key"]}));
+    assert!(!listed.to_string().contains("sk-abc"));
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/secrets/bad%20name",
+        Some(json!({"value": "x"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/secrets/k",
+        Some(json!({"value": "a\r\nInjected: 1"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, _) = call(&f.app, "DELETE", "/api/v1/secrets/orders.key", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call(&f.app, "DELETE", "/api/v1/secrets/orders.key", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

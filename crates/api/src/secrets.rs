@@ -1,0 +1,74 @@
+//! Secrets by name, for `{secret:NAME}` header references: set, list names, delete.
+//! A value goes in and never comes out.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use deskmate_service::resources::FieldError;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::ApiJson;
+
+fn secrets(
+    state: &AppState,
+) -> Result<&std::sync::Arc<deskmate_service::secrets::FileSecrets>, AppError> {
+    state
+        .deskmate
+        .secrets()
+        .ok_or_else(|| AppError::Internal("no secret store".into()))
+}
+
+/// `GET /api/v1/secrets`: the names only.
+pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+    Ok(Json(json!({"names": secrets(&state)?.names()})))
+}
+
+/// A secret's value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecretValue {
+    value: String,
+}
+
+/// `PUT /api/v1/secrets/{name}` with `{"value": "…"}`.
+pub async fn set(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    ApiJson(body): ApiJson<SecretValue>,
+) -> Result<Json<Value>, AppError> {
+    if !deskmate_service::secrets::valid_name(&name) {
+        return Err(AppError::Invalid(vec![FieldError {
+            path: "/name".into(),
+            message: format!("'{name}' is not a valid secret name"),
+            hint: "use 1-64 letters, digits, '_', '.' or '-'".into(),
+        }]));
+    }
+    if body.value.is_empty() || body.value.len() > 8192 || body.value.contains(['\r', '\n']) {
+        return Err(AppError::Invalid(vec![FieldError {
+            path: "/value".into(),
+            message: "a secret must have 1 to 8192 bytes and no line breaks".into(),
+            hint: "paste the key on one line".into(),
+        }]));
+    }
+    secrets(&state)?
+        .set(&name, &body.value)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(Json(json!({"name": name, "set": true})))
+}
+
+/// `DELETE /api/v1/secrets/{name}`.
+pub async fn delete(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    if secrets(&state)?
+        .remove(&name)
+        .map_err(|e| AppError::Internal(e.to_string()))?
+    {
+        Ok(Json(json!({"name": name, "deleted": true})))
+    } else {
+        Err(AppError::NotFound("Secret not found".into()))
+    }
+}
