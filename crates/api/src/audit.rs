@@ -11,7 +11,8 @@ use crate::error::AppError;
 use crate::extract::ApiQuery;
 
 /// Query parameters.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
     tool: Option<String>,
@@ -24,6 +25,7 @@ pub struct AuditQuery {
 }
 
 /// `GET /api/v1/audit`.
+#[utoipa::path(get, path = "/api/v1/audit", tag = "audit", params(AuditQuery), responses((status = 200, description = "{total, page, limit, list}", body = Object)))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<AuditQuery>,

@@ -19,7 +19,8 @@ fn to_json<T: serde::Serialize>(value: T) -> Result<Json<Value>, AppError> {
 }
 
 /// Listing parameters.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     kb_id: Option<String>,
@@ -28,6 +29,7 @@ pub struct ListQuery {
 }
 
 /// `GET /api/v1/kb/documents`.
+#[utoipa::path(get, path = "/api/v1/kb/documents", tag = "knowledge", params(ListQuery), responses((status = 200, description = "{total, page, limit, list}", body = Object)))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
@@ -43,7 +45,7 @@ pub async fn list(
 }
 
 /// A new document.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewDocument {
     kb_id: String,
@@ -53,6 +55,7 @@ pub struct NewDocument {
 }
 
 /// `POST /api/v1/kb/documents` → 201.
+#[utoipa::path(post, path = "/api/v1/kb/documents", tag = "knowledge", request_body = NewDocument, responses((status = 201, description = "The document", body = Object)))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(doc): ApiJson<NewDocument>,
@@ -72,6 +75,7 @@ fn document_id(id: &str) -> Result<i64, AppError> {
 }
 
 /// `GET /api/v1/kb/documents/{id}`.
+#[utoipa::path(get, path = "/api/v1/kb/documents/{id}", tag = "knowledge", params(("id" = i64, Path, description = "Document id")), responses((status = 200, description = "The document", body = Object), (status = 404, description = "Not found", body = Object)))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -80,6 +84,7 @@ pub async fn detail(
 }
 
 /// `DELETE /api/v1/kb/documents/{id}`.
+#[utoipa::path(delete, path = "/api/v1/kb/documents/{id}", tag = "knowledge", params(("id" = i64, Path, description = "Document id")), responses((status = 200, description = "{deleted, id}", body = Object)))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -90,14 +95,17 @@ pub async fn delete(
 }
 
 /// An import request: a folder on this computer.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Import {
     kb_id: String,
+    /// A folder on this computer.
+    #[schema(value_type = String)]
     folder: PathBuf,
 }
 
 /// `POST /api/v1/kb/import`: imports the .md/.txt files of a folder.
+#[utoipa::path(post, path = "/api/v1/kb/import", tag = "knowledge", request_body = Import, responses((status = 200, description = "{imported, skipped}", body = Object)))]
 pub async fn import(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<Import>,
@@ -112,7 +120,8 @@ pub async fn import(
 }
 
 /// Search parameters.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct SearchQuery {
     q: String,
@@ -121,6 +130,7 @@ pub struct SearchQuery {
 }
 
 /// `GET /api/v1/kb/search?q=…`.
+#[utoipa::path(get, path = "/api/v1/kb/search", tag = "knowledge", params(SearchQuery), responses((status = 200, description = "{query, hits}", body = Object)))]
 pub async fn search(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<SearchQuery>,

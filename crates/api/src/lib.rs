@@ -8,6 +8,7 @@ pub mod audit;
 pub mod error;
 pub mod extract;
 pub mod kb;
+pub mod openapi;
 pub mod prompts;
 pub mod resources;
 pub mod safety;
@@ -111,6 +112,7 @@ pub fn app(state: AppState) -> Router {
             "/api/v1/secrets/{name}",
             axum::routing::put(secrets::set).delete(secrets::delete),
         )
+        .route("/api/v1/openapi.json", get(openapi::document))
         .route("/api/v1/prompts", get(prompts::list))
         .route("/api/v1/prompts/{id}/answer", post(prompts::answer))
         .fallback(|| async { AppError::NotFound("Not found".into()) })

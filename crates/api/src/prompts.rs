@@ -12,12 +12,14 @@ use crate::error::AppError;
 use crate::extract::ApiJson;
 
 /// `GET /api/v1/prompts`.
+#[utoipa::path(get, path = "/api/v1/prompts", tag = "prompts", responses((status = 200, description = "{list: [prompt]}", body = Object)))]
 pub async fn list(State(state): State<AppState>) -> Json<Value> {
     Json(json!({"list": state.prompts.list()}))
 }
 
 /// `POST /api/v1/prompts/{id}/answer` with `{"approve": bool}`, `{"index": N}` or
 /// `{"choice": "text"}`.
+#[utoipa::path(post, path = "/api/v1/prompts/{id}/answer", tag = "prompts", params(("id" = String, Path, description = "Prompt id")), request_body = Object, responses((status = 200, description = "{answered, id}", body = Object), (status = 404, description = "Not pending", body = Object), (status = 422, description = "Wrong answer for the prompt", body = Object)))]
 pub async fn answer(
     State(state): State<AppState>,
     Path(id): Path<String>,

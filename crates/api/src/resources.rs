@@ -12,7 +12,8 @@ use crate::error::AppError;
 use crate::extract::{ApiJson, ApiQuery};
 
 /// Seed 004's query parameters.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     category: Option<String>,
@@ -23,6 +24,7 @@ pub struct ListQuery {
 }
 
 /// `GET /api/v1/tools/resources`.
+#[utoipa::path(get, path = "/api/v1/tools/resources", tag = "resources", params(ListQuery), responses((status = 200, description = "{total, page, limit, list}", body = Object)))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
@@ -50,6 +52,7 @@ pub async fn list(
 }
 
 /// `GET /api/v1/tools/resources/{id}`.
+#[utoipa::path(get, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), responses((status = 200, description = "The resource", body = Object), (status = 404, description = "Not found", body = Object)))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -61,6 +64,7 @@ pub async fn detail(
 }
 
 /// `POST /api/v1/tools/resources` → 201 with the stored resource.
+#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", request_body = Object, responses((status = 201, description = "The stored resource", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
@@ -76,6 +80,7 @@ pub async fn create(
 }
 
 /// `PUT /api/v1/tools/resources/{id}`.
+#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), request_body = Object, responses((status = 200, description = "The stored resource", body = Object), (status = 422, description = "Invalid input", body = Object)))]
 pub async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -91,6 +96,7 @@ pub async fn update(
 }
 
 /// `DELETE /api/v1/tools/resources/{id}`.
+#[utoipa::path(delete, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 403, description = "A built-in tool", body = Object)))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,

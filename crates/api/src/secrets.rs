@@ -21,18 +21,20 @@ fn secrets(
 }
 
 /// `GET /api/v1/secrets`: the names only.
+#[utoipa::path(get, path = "/api/v1/secrets", tag = "secrets", responses((status = 200, description = "{names}", body = Object)))]
 pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
     Ok(Json(json!({"names": secrets(&state)?.names()})))
 }
 
 /// A secret's value.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecretValue {
     value: String,
 }
 
 /// `PUT /api/v1/secrets/{name}` with `{"value": "…"}`.
+#[utoipa::path(put, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name")), request_body = SecretValue, responses((status = 200, description = "{name, set}", body = Object)))]
 pub async fn set(
     State(state): State<AppState>,
     Path(name): Path<String>,
@@ -59,6 +61,7 @@ pub async fn set(
 }
 
 /// `DELETE /api/v1/secrets/{name}`.
+#[utoipa::path(delete, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name")), responses((status = 200, description = "{name, deleted}", body = Object), (status = 404, description = "Not set", body = Object)))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(name): Path<String>,

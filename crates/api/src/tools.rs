@@ -18,6 +18,7 @@ fn entry(spec: &deskmate_core::ToolSpec) -> Value {
 }
 
 /// `GET /api/v1/tools/list`: every enabled tool a model can call, built-in and user-defined.
+#[utoipa::path(get, path = "/api/v1/tools/list", tag = "tools", responses((status = 200, description = "Every enabled tool: {\"tools\": {id: {name, description, parameters}}}", body = Object)))]
 pub async fn list(State(state): State<AppState>) -> Response {
     let body = state.tool_list(|registry| {
         let tools: Map<String, Value> = registry
@@ -31,6 +32,7 @@ pub async fn list(State(state): State<AppState>) -> Response {
 }
 
 /// `GET /api/v1/tools/list/{tool_id}`.
+#[utoipa::path(get, path = "/api/v1/tools/list/{tool_id}", tag = "tools", params(("tool_id" = String, Path, description = "Tool id")), responses((status = 200, description = "{name, description, parameters}", body = Object), (status = 404, description = "{\"detail\": \"Tool not found\"}", body = Object)))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(tool_id): Path<String>,
@@ -45,6 +47,7 @@ pub async fn detail(
 }
 
 /// `GET /api/v1/tools/health` (no token needed).
+#[utoipa::path(get, path = "/api/v1/tools/health", tag = "tools", security(()), responses((status = 200, description = "{status, timestamp, tools}", body = Object)))]
 pub async fn health(State(state): State<AppState>) -> Json<Value> {
     let timestamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -60,7 +63,7 @@ pub async fn health(State(state): State<AppState>) -> Json<Value> {
 }
 
 /// The body of `POST /api/v1/tools/call`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CallBody {
     /// Tool id (close spellings resolve).
@@ -76,6 +79,7 @@ pub struct CallBody {
 
 /// `POST /api/v1/tools/call`: one call through the guard; the answer is the result shape
 /// (HTTP 200 whether or not the call succeeded — `ok` says which).
+#[utoipa::path(post, path = "/api/v1/tools/call", tag = "tools", request_body = CallBody, responses((status = 200, description = "The result shape: ok, data, error, error_type, hint, options, repairs, truncated, call_id, duration_ms", body = Object)))]
 pub async fn call(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<CallBody>,

@@ -658,3 +658,38 @@ async fn secrets_go_in_by_name_and_never_come_out() {
     let (status, _) = call(&f.app, "DELETE", "/api/v1/secrets/orders.key", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn the_openapi_document_matches_what_is_served() {
+    let f = fixture();
+    let (status, doc) = call(&f.app, "GET", "/api/v1/openapi.json", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")));
+    let paths = doc["paths"].as_object().cloned().unwrap_or_default();
+    let mut operations = 0;
+    for (path, item) in &paths {
+        for (method, _) in item.as_object().cloned().unwrap_or_default() {
+            operations += 1;
+            // Fill path parameters; a served route answers anything but the router's own
+            // fallbacks ("Not found" for unknown paths, "method not allowed").
+            let uri = path
+                .replace("{tool_id}", "calculator")
+                .replace("{id}", "999")
+                .replace("{name}", "n");
+            let body = matches!(method.as_str(), "post" | "put").then(|| json!({}));
+            let (status, answer) = call(&f.app, &method.to_uppercase(), &uri, body).await;
+            let detail = answer["detail"].as_str().unwrap_or_default();
+            assert!(
+                detail != "Not found" && detail != "method not allowed for this path",
+                "{method} {path}: {status} {answer}"
+            );
+        }
+    }
+    assert_eq!(operations, 22, "every route of app() is documented");
+    assert_eq!(
+        doc["paths"]["/api/v1/tools/health"]["get"]["security"],
+        json!([{}]),
+        "health needs no token"
+    );
+    assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+}

@@ -1,0 +1,43 @@
+//! `GET /api/v1/openapi.json`: the OpenAPI 3.1 document of what this router serves,
+//! generated from the handlers' annotations.
+
+use axum::Json;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::{audit, kb, prompts, resources, secrets, tools};
+
+/// The document.
+#[derive(Debug, OpenApi)]
+#[openapi(
+    info(title = "Deskmate API", version = "1", description = "Tools, resources, audit, prompts and the knowledge base of a Deskmate instance. Bearer token on everything but /api/v1/tools/health."),
+    paths(
+        tools::list, tools::detail, tools::health, tools::call,
+        resources::list, resources::detail, resources::create, resources::update, resources::delete,
+        audit::list, prompts::list, prompts::answer,
+        kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
+        secrets::list, secrets::set, secrets::delete,
+        document
+    ),
+    modifiers(&BearerToken),
+    security(("bearer" = []))
+)]
+pub struct ApiDoc;
+
+struct BearerToken;
+
+impl Modify for BearerToken {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// `GET /api/v1/openapi.json`.
+#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "meta", responses((status = 200, description = "This document", body = Object)))]
+pub async fn document() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
