@@ -37,11 +37,11 @@ pub async fn detail(
     State(state): State<AppState>,
     Path(tool_id): Path<String>,
 ) -> Result<Json<Value>, AppError> {
-    state
-        .deskmate
-        .enabled_specs()
-        .iter()
-        .find(|s| s.id == tool_id)
+    let registry = state.deskmate.registry();
+    let guard = registry.guard();
+    guard
+        .spec(&tool_id)
+        .filter(|s| guard.is_enabled(&s.id))
         .map(|s| Json(entry(s)))
         .ok_or_else(|| AppError::NotFound("Tool not found".into()))
 }

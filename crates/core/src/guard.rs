@@ -144,11 +144,7 @@ impl Guard {
         self.by_id.get(id).is_some_and(|&i| self.entries[i].enabled)
     }
 
-    /// Step 1: resolves a name to an enabled tool's spec.
-    pub fn resolve(&self, name: &str) -> Result<&ToolSpec, ToolError> {
-        self.resolve_index(name).map(|i| &self.entries[i].spec)
-    }
-
+    /// Step 1: resolves a name to the index of an enabled tool.
     fn resolve_index(&self, name: &str) -> Result<usize, ToolError> {
         let found = self
             .by_id

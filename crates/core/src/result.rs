@@ -108,8 +108,6 @@ pub enum RepairRule {
     KeyCase,
     /// An absent property took the default its schema declares.
     DefaultValue,
-    /// Content was truncated to fit the result limits (reported by the cap, not the normalizer).
-    Truncate,
 }
 
 /// The single result shape of a tool call.
@@ -205,7 +203,6 @@ impl ToolResult {
         let repairs: Vec<String> = self
             .repairs
             .iter()
-            .filter(|r| r.rule != RepairRule::Truncate)
             .map(|r| {
                 let path = if r.path.is_empty() {
                     "arguments"

@@ -47,6 +47,9 @@ pub enum ServiceError {
     /// The change is never allowed (deleting a built-in tool).
     #[error("{0}")]
     Forbidden(String),
+    /// The tool registry could not be rebuilt after a change.
+    #[error("the tools could not be reloaded: {0}")]
+    Registry(String),
     /// The service was opened without a data dir.
     #[error("this service has no database")]
     NoStore,

@@ -174,7 +174,7 @@ impl Deskmate {
     fn reload(&self, stored: &Stored) -> Result<(), ServiceError> {
         let registry = stored.build_registry().map_err(|e| match e {
             Error::Store(e) => ServiceError::Store(e),
-            other => ServiceError::Forbidden(other.to_string()),
+            other => ServiceError::Registry(other.to_string()),
         })?;
         let mut current = self
             .registry
@@ -338,13 +338,6 @@ impl Deskmate {
         stored.store.delete_resource(id)?;
         self.reload(stored)?;
         Ok(())
-    }
-
-    /// Replaces the result limits.
-    #[must_use]
-    pub fn with_limits(mut self, limits: CapLimits) -> Self {
-        self.limits = limits;
-        self
     }
 
     /// The data dir.

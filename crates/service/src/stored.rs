@@ -204,16 +204,6 @@ impl ResourcePolicies {
             *current = policies;
         }
     }
-
-    /// Sets (or clears) one tool's policy.
-    pub fn set(&self, id: &str, policy: Option<Policy>) {
-        if let Ok(mut policies) = self.policies.write() {
-            match policy {
-                Some(p) => policies.insert(id.to_string(), p),
-                None => policies.remove(id),
-            };
-        }
-    }
 }
 
 impl PolicySource for ResourcePolicies {

@@ -73,13 +73,6 @@ impl Store {
             .sql(&sql)?;
         Ok(())
     }
-
-    /// Gives up a claim whose call could not run to the end (so a retry may run it).
-    pub fn release_claim(&self, key: &str) -> Result<(), Error> {
-        let sql = "DELETE FROM idempotency WHERE key = ?1 AND result IS NULL";
-        self.conn()?.execute(sql, [key]).sql(sql)?;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -100,13 +93,10 @@ mod tests {
             store.claim("k", "f", 60).ok(),
             Some(Claim::Finished(json!({"ok": true})))
         );
-        store.release_claim("k").unwrap_or_else(|e| panic!("{e}"));
         assert!(
             matches!(store.claim("k", "f", 60), Ok(Claim::Finished(_))),
             "finished claims stay"
         );
-        assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Claimed));
-        store.release_claim("j").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Claimed));
         // A claim whose owner died is taken over once it is stale.
         assert_eq!(store.claim("j", "f", 60).ok(), Some(Claim::Pending));
