@@ -13,6 +13,7 @@ pub mod prompts;
 pub mod resources;
 pub mod safety;
 pub mod secrets;
+pub mod settings;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -21,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use deskmate_service::Deskmate;
 use deskmate_service::prompts::PromptBroker;
 use deskmate_tools::Registry;
@@ -110,8 +111,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/secrets", get(secrets::list))
         .route(
             "/api/v1/secrets/{name}",
-            axum::routing::put(secrets::set).delete(secrets::delete),
+            put(secrets::set).delete(secrets::delete),
         )
+        .route("/api/v1/settings", get(settings::list))
+        .route("/api/v1/settings/{key}", put(settings::set))
         .route("/api/v1/openapi.json", get(openapi::document))
         .route("/api/v1/prompts", get(prompts::list))
         .route("/api/v1/prompts/{id}/answer", post(prompts::answer))

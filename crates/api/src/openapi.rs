@@ -5,7 +5,7 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{audit, kb, prompts, resources, secrets, tools};
+use crate::{audit, kb, prompts, resources, secrets, settings, tools};
 
 /// The document.
 #[derive(Debug, OpenApi)]
@@ -17,6 +17,7 @@ use crate::{audit, kb, prompts, resources, secrets, tools};
         audit::list, prompts::list, prompts::answer,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
+        settings::list, settings::set,
         document
     ),
     modifiers(&BearerToken),

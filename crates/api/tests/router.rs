@@ -133,8 +133,8 @@ async fn resources_crud_and_listing() {
             body["page"].clone(),
             body["limit"].clone()
         ),
-        (json!(12), json!(1), json!(100)),
-        "9 built-in tools and 3 templates"
+        (json!(13), json!(1), json!(100)),
+        "10 built-in tools and 3 templates"
     );
     let first = &body["list"][0];
     for key in [
@@ -189,7 +189,7 @@ async fn resources_crud_and_listing() {
             paged["total"].clone(),
             paged["list"].as_array().map(Vec::len)
         ),
-        (json!(13), Some(5))
+        (json!(14), Some(5))
     );
     let (status, _) = call(&f.app, "GET", "/api/v1/tools/resources/orders", None).await;
     assert_eq!(status, StatusCode::OK);
@@ -660,6 +660,62 @@ async fn secrets_go_in_by_name_and_never_come_out() {
 }
 
 #[tokio::test]
+async fn settings_are_listed_typed_and_applied() {
+    let f = fixture();
+    let (status, body) = call(&f.app, "GET", "/api/v1/settings", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let weaker = &body["settings"][0];
+    assert_eq!(weaker["key"], "sandbox.allow_weaker");
+    assert_eq!(weaker["value"], false);
+    assert_eq!(weaker["is_set"], false);
+    assert!(
+        weaker["description"]["zh"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty())
+    );
+
+    let (status, body) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/settings/sandbox.allow_weaker",
+        Some(json!({"value": "yes"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["errors"][0]["path"], "/value");
+    let (status, body) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/settings/sandbox.allow_everything",
+        Some(json!({"value": true})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["detail"], "Setting not found");
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/settings/sandbox.allow_weaker",
+        Some(json!({"value": true, "extra": 1})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+
+    let (status, body) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/settings/sandbox.allow_weaker",
+        Some(json!({"value": true})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["value"], true);
+    let (_, body) = call(&f.app, "GET", "/api/v1/settings", None).await;
+    assert_eq!(body["settings"][0]["value"], true);
+    assert_eq!(body["settings"][0]["is_set"], true);
+}
+
+#[tokio::test]
 async fn the_openapi_document_matches_what_is_served() {
     let f = fixture();
     let (status, doc) = call(&f.app, "GET", "/api/v1/openapi.json", None).await;
@@ -685,7 +741,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 22, "every route of app() is documented");
+    assert_eq!(operations, 24, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

@@ -4,6 +4,7 @@
 //! - `deskmate [--data-dir DIR] tools` prints a JSON array of every tool spec.
 //! - `deskmate [--data-dir DIR] data-dir` prints the data dir in use.
 //! - `deskmate [--data-dir DIR] serve [--addr 127.0.0.1:PORT]` serves the REST API.
+//! - `deskmate [--data-dir DIR] settings [KEY [VALUE]]` shows or sets a setting.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
 //!   0 when `ok`, 1 when not, 2 on a usage error.
 
@@ -44,6 +45,13 @@ enum Command {
         /// Address to bind (loopback by default).
         #[arg(long, default_value = "127.0.0.1:8765")]
         addr: std::net::SocketAddr,
+    },
+    /// Show the settings, one setting, or set one (`settings sandbox.allow_weaker true`).
+    Settings {
+        /// The setting's key; omitted lists every setting.
+        key: Option<String>,
+        /// The new value as JSON (`true`, `10`, `"text"`); omitted shows the setting.
+        value: Option<String>,
     },
     /// Call a tool through the guard and print its result as one JSON object.
     Call {
@@ -112,6 +120,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_json(&serde_json::to_value(deskmate.specs())?)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Settings { key, value } => settings(&data_dir, key, value),
         Command::Call {
             tool,
             args,
@@ -143,6 +152,50 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 ExitCode::from(1)
             })
+        }
+    }
+}
+
+fn settings(
+    data_dir: &std::path::Path,
+    key: Option<String>,
+    value: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    let deskmate = Deskmate::open(data_dir)?;
+    let all = deskmate.settings()?;
+    let (key, value) = match (key, value) {
+        (None, _) => {
+            print_json(&serde_json::to_value(&all)?)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        (Some(key), value) => (key, value),
+    };
+    let Some(value) = value else {
+        return match all.iter().find(|s| s.key == key) {
+            Some(setting) => {
+                print_json(&serde_json::to_value(setting)?)?;
+                Ok(ExitCode::SUCCESS)
+            }
+            None => {
+                let known: Vec<&str> = all.iter().map(|s| s.key.as_str()).collect();
+                eprintln!(
+                    "deskmate: unknown setting '{key}'; known: {}",
+                    known.join(", ")
+                );
+                Ok(ExitCode::from(2))
+            }
+        };
+    };
+    // A bare word is taken as a string, so `settings k text` needs no quotes.
+    let value: Value = serde_json::from_str(&value).unwrap_or(Value::String(value));
+    match deskmate.set_setting(&key, value) {
+        Ok(setting) => {
+            print_json(&serde_json::to_value(setting)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            eprintln!("deskmate: {err}");
+            Ok(ExitCode::from(2))
         }
     }
 }

@@ -49,6 +49,7 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
         ids,
         [
             "calculator",
+            "code_interpreter",
             "current_time",
             "describe_dataset",
             "summarize_by_group",
@@ -72,6 +73,144 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
         want == text,
         "tool specs changed; review and regenerate with UPDATE_GOLDEN=1 cargo test -p deskmate-cli"
     );
+}
+
+#[test]
+fn code_interpreter_runs_python_in_the_sandbox() {
+    let dir = data_dir();
+    let ok = deskmate(
+        dir.path(),
+        &[
+            "call",
+            "code_interpreter",
+            r#"{"code": "import statistics\nprint('hi')\nstatistics.median([3, 1, 2])"}"#,
+        ],
+    );
+    let result = json_out(&ok);
+    assert_eq!(ok.status.code(), Some(0), "{result}");
+    assert_eq!(result["data"]["stdout"], "hi\n");
+    assert_eq!(result["data"]["result"], "2");
+    assert_eq!(result["data"]["exit_code"], 0);
+    let protections: Vec<&str> = result["data"]["protections"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    for needed in ["landlock_filesystem", "seccomp_filter", "resource_limits"] {
+        assert!(protections.contains(&needed), "{protections:?}");
+    }
+    // The default wall-clock limit was filled in, and said so.
+    assert_eq!(result["repairs"][0]["rule"], "default_value", "{result}");
+
+    // The app's own token, right next to the database, is out of reach.
+    std::fs::write(dir.path().join("api-token"), "t0ken").unwrap_or_else(|e| panic!("{e}"));
+    let code = format!(
+        "try:\n    open({:?}).read()\n    r = 'leaked'\nexcept PermissionError:\n    r = 'refused'\nr",
+        dir.path().join("api-token").display().to_string()
+    );
+    let args = json!({ "code": code }).to_string();
+    let refused = json_out(&deskmate(dir.path(), &["call", "code_interpreter", &args]));
+    assert_eq!(refused["data"]["result"], "'refused'", "{refused}");
+
+    let slow = deskmate(
+        dir.path(),
+        &[
+            "call",
+            "code_interpreter",
+            r#"{"code": "import time\ntime.sleep(30)", "timeout_s": 1}"#,
+        ],
+    );
+    assert_eq!(slow.status.code(), Some(1));
+    let slow = json_out(&slow);
+    assert_eq!(slow["error_type"], "timeout", "{slow}");
+    assert!(
+        slow["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("timeout_s"))
+    );
+
+    let empty = json_out(&deskmate(
+        dir.path(),
+        &["call", "code_interpreter", r#"{"code": ""}"#],
+    ));
+    assert_eq!(empty["error_type"], "validation", "{empty}");
+}
+
+/// On a kernel without Landlock (simulated by a seccomp filter that answers ENOSYS to its
+/// system calls) the code interpreter refuses, naming the protection; once the user allows
+/// a weaker mode, it runs and every result says what is missing.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn code_interpreter_fails_closed_until_weaker_mode_is_allowed() {
+    let dir = data_dir();
+    let exe = Path::new(env!("CARGO_BIN_EXE_deskmate"));
+    let helper = exe.with_file_name("deskmate-sandbox");
+    let filter =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sandbox/no_landlock.py");
+    let wrapper = dir.path().join("no-landlock");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec /usr/bin/python3 '{}' '{}' \"$@\"\n",
+            filter.display(),
+            helper.display()
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let call = || {
+        Command::new(exe)
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["call", "code_interpreter", r#"{"code": "6 * 7"}"#])
+            .env_remove("DESKMATE_DATA_DIR")
+            .env("DESKMATE_SANDBOX_HELPER", &wrapper)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let refused = call();
+    assert_eq!(refused.status.code(), Some(1));
+    let refused = json_out(&refused);
+    assert_eq!(refused["error_type"], "permission", "{refused}");
+    assert_eq!(refused["options"], json!(["filesystem"]));
+    assert!(
+        refused["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("sandbox.allow_weaker"))
+    );
+
+    let set = deskmate(dir.path(), &["settings", "sandbox.allow_weaker", "true"]);
+    assert_eq!(set.status.code(), Some(0));
+    let weaker = call();
+    assert_eq!(weaker.status.code(), Some(0));
+    let weaker = json_out(&weaker);
+    assert_eq!(weaker["data"]["result"], "42");
+    assert_eq!(
+        weaker["data"]["weaker"][0]["protection"], "filesystem",
+        "{weaker}"
+    );
+    assert!(weaker["data"]["warning"].as_str().is_some());
+}
+
+#[test]
+fn settings_are_shown_and_set_with_their_types_checked() {
+    let dir = data_dir();
+    let all = deskmate(dir.path(), &["settings"]);
+    assert_eq!(all.status.code(), Some(0));
+    assert_eq!(json_out(&all)[0]["key"], "sandbox.allow_weaker");
+    let unknown = deskmate(dir.path(), &["settings", "no.such.key"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("sandbox.allow_weaker"));
+    let wrong = deskmate(dir.path(), &["settings", "sandbox.allow_weaker", "maybe"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    let set = deskmate(dir.path(), &["settings", "sandbox.allow_weaker", "true"]);
+    assert_eq!(set.status.code(), Some(0));
+    let one = json_out(&deskmate(dir.path(), &["settings", "sandbox.allow_weaker"]));
+    assert_eq!(one["value"], true);
+    assert_eq!(one["is_set"], true);
 }
 
 #[test]

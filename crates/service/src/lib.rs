@@ -25,6 +25,7 @@ pub mod paths;
 pub mod prompts;
 pub mod resources;
 pub mod secrets;
+pub mod settings;
 pub mod stored;
 
 use std::path::{Path, PathBuf};
@@ -182,6 +183,33 @@ impl Deskmate {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         *current = Arc::new(registry);
         Ok(())
+    }
+
+    /// Every known setting with its value in force.
+    pub fn settings(&self) -> Result<Vec<settings::Setting>, ServiceError> {
+        let store = &self.stored()?.store;
+        settings::KNOWN
+            .iter()
+            .map(|known| Ok(settings::describe(known, store.setting(known.key)?)))
+            .collect()
+    }
+
+    /// Sets a known setting (its type checked) and applies it to the tools at once.
+    pub fn set_setting(&self, key: &str, value: Value) -> Result<settings::Setting, ServiceError> {
+        let stored = self.stored()?;
+        let known = settings::known(key).ok_or_else(|| ServiceError::NotFound {
+            what: "setting",
+            id: key.to_string(),
+        })?;
+        settings::check(known, &value).map_err(|e| ServiceError::Invalid(vec![e]))?;
+        let _serial = stored
+            .changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        stored.store.set_setting(key, &value)?;
+        self.reload(stored)?;
+        tracing::info!(key, %value, "setting changed");
+        Ok(settings::describe(known, Some(value)))
     }
 
     /// Tool resources (seed 004's listing).
@@ -527,7 +555,13 @@ impl Stored {
     /// The built-in tools plus one HTTP tool per user resource, with the user's enabled
     /// flags; system resources are synced and policies refreshed on the way.
     fn build_registry(&self) -> Result<Registry, Error> {
-        let mut registry = Registry::builtin(&self.config)?;
+        let mut config = self.config.clone();
+        config.sandbox_allow_weaker = self
+            .store
+            .setting(deskmate_tools::code_interpreter::ALLOW_WEAKER_SETTING)?
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        let mut registry = Registry::builtin(&config)?;
         registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;

@@ -193,7 +193,7 @@ async fn invalid_input_and_built_in_tools() {
             .list_resources(&Default::default())
             .map(|r| r.0)
             .ok(),
-        Some(12),
+        Some(13),
         "nothing was written"
     );
 }

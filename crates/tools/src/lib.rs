@@ -18,6 +18,7 @@
 
 pub mod append_audit;
 pub mod calculator;
+pub mod code_interpreter;
 pub mod current_time;
 pub mod datasets;
 pub mod error;
@@ -142,6 +143,9 @@ pub struct ToolConfig {
     pub data_dir: PathBuf,
     /// The whitelisted datasets folder (`<data-dir>/datasets` by default).
     pub datasets_dir: PathBuf,
+    /// Whether the code interpreter may run with a protection missing (the user's
+    /// `sandbox.allow_weaker` setting; off by default: it fails closed).
+    pub sandbox_allow_weaker: bool,
 }
 
 impl ToolConfig {
@@ -151,6 +155,7 @@ impl ToolConfig {
         Self {
             datasets_dir: data_dir.join("datasets"),
             data_dir,
+            sandbox_allow_weaker: false,
         }
     }
 }
@@ -161,6 +166,7 @@ pub fn builtin_tools(config: &ToolConfig) -> Vec<Arc<dyn Tool>> {
     let journal = config.data_dir.join("audit").join("dataset_audit.jsonl");
     vec![
         Arc::new(calculator::tool()),
+        Arc::new(code_interpreter::tool(config.sandbox_allow_weaker)),
         Arc::new(current_time::tool()),
         Arc::new(datasets::describe_dataset::tool(datasets.clone())),
         Arc::new(datasets::summarize_by_group::tool(datasets.clone())),

@@ -1,0 +1,89 @@
+//! The user's settings: a fixed list of known keys, each with its type, default and a
+//! description in zh-CN and en. Unknown keys and wrongly typed values are refused.
+
+use deskmate_core::Localized;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::resources::FieldError;
+
+/// A setting Deskmate knows.
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
+    /// Its key.
+    pub key: &'static str,
+    /// Its default value (also gives its JSON type).
+    pub default: fn() -> Value,
+    /// What it does, zh-CN.
+    pub zh: &'static str,
+    /// What it does, en.
+    pub en: &'static str,
+}
+
+/// Every setting.
+pub const KNOWN: &[Known] = &[Known {
+    key: deskmate_tools::code_interpreter::ALLOW_WEAKER_SETTING,
+    default: || Value::Bool(false),
+    zh: "允许代码解释器在缺少某项沙箱保护时仍然运行（每个结果都会注明缺少的保护）。默认关闭：缺少保护即拒绝运行。",
+    en: "Let the code interpreter run when a sandbox protection is missing (every result says which). Off by default: it refuses to run.",
+}];
+
+/// A setting with its current value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Setting {
+    /// Its key.
+    pub key: String,
+    /// The value in force (the default when never set).
+    pub value: Value,
+    /// The default.
+    pub default: Value,
+    /// Whether the user set it.
+    pub is_set: bool,
+    /// What it does.
+    pub description: Localized,
+}
+
+/// The known setting with this key.
+pub fn known(key: &str) -> Option<&'static Known> {
+    KNOWN.iter().find(|k| k.key == key)
+}
+
+/// Checks a value against the setting's type.
+pub fn check(known: &Known, value: &Value) -> Result<(), FieldError> {
+    let default = (known.default)();
+    let same_type = matches!(
+        (&default, value),
+        (Value::Bool(_), Value::Bool(_))
+            | (Value::Number(_), Value::Number(_))
+            | (Value::String(_), Value::String(_))
+    );
+    if same_type {
+        Ok(())
+    } else {
+        Err(FieldError {
+            path: "/value".into(),
+            message: format!("{} takes a {}, not {value}", known.key, type_name(&default)),
+            hint: format!("send {{\"value\": {default}}} or the other value of that type"),
+        })
+    }
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        _ => "value",
+    }
+}
+
+pub(crate) fn describe(known: &Known, stored: Option<Value>) -> Setting {
+    let default = (known.default)();
+    Setting {
+        key: known.key.to_string(),
+        is_set: stored.is_some(),
+        value: stored.unwrap_or_else(|| default.clone()),
+        default,
+        description: Localized::new(known.zh, known.en),
+    }
+}

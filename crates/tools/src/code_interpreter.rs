@@ -1,0 +1,169 @@
+//! `code_interpreter`: runs Python in the sandbox (`deskmate-sandbox`), never in-process.
+
+use std::sync::OnceLock;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_sandbox::{Runner, SandboxError};
+use serde_json::{Value, json};
+
+use crate::{Tool, ToolContext};
+
+/// The longest a call may ask to run, seconds.
+const MAX_SECONDS: u64 = 60;
+/// What a call gets when it does not say.
+const DEFAULT_SECONDS: u64 = 10;
+/// The setting that allows running with protections missing.
+pub const ALLOW_WEAKER_SETTING: &str = "sandbox.allow_weaker";
+
+/// The code interpreter tool. The runner (helper and Python found on the system) is set
+/// up on the first call, so a machine without Python still lists the tool and gets a
+/// clear error when it is used.
+#[derive(Debug)]
+pub struct CodeInterpreter {
+    spec: ToolSpec,
+    allow_weaker: bool,
+    runner: OnceLock<Result<Runner, String>>,
+}
+
+/// The tool; `allow_weaker` is the user's `sandbox.allow_weaker` setting.
+pub fn tool(allow_weaker: bool) -> CodeInterpreter {
+    CodeInterpreter {
+        spec: spec(),
+        allow_weaker,
+        runner: OnceLock::new(),
+    }
+}
+
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "code_interpreter".into(),
+        name: Localized::new("Python 代码解释器", "Code interpreter"),
+        description: "Runs Python 3 code (standard library only) in a locked-down sandbox and \
+            returns stdout, stderr and the repr of the last expression as 'result', like a \
+            notebook cell. No network, no files outside a scratch directory that is deleted \
+            afterwards, limited time and memory. Use it for calculations, statistics, dates and \
+            text processing."
+            .into(),
+        category: Category::Query,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["code"],
+            "properties": {
+                "code": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 100000,
+                    "description": "Python 3 source; the value of a final expression is returned as 'result'."
+                },
+                "timeout_s": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_SECONDS,
+                    "default": DEFAULT_SECONDS,
+                    "description": "Wall-clock limit in seconds (default 10, at most 60)."
+                }
+            }
+        }),
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        // The runner's own limit plus start-up: the sandbox always answers first.
+        timeout_ms: (MAX_SECONDS + 5) * 1000,
+        compensation: None,
+    }
+}
+
+impl CodeInterpreter {
+    fn runner(&self) -> Result<&Runner, ToolError> {
+        self.runner
+            .get_or_init(|| {
+                Runner::new()
+                    .map(|r| r.allow_weaker(self.allow_weaker))
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|message| {
+                ToolError::not_found(message.clone()).with_hint(
+                    "the code interpreter needs Python 3 and Deskmate's sandbox helper installed",
+                )
+            })
+    }
+}
+
+#[async_trait]
+impl Tool for CodeInterpreter {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
+        let code = args.get("code").and_then(Value::as_str).unwrap_or_default();
+        let seconds = args
+            .get("timeout_s")
+            .and_then(Value::as_u64)
+            .unwrap_or(DEFAULT_SECONDS);
+        let runner = self.runner()?;
+        match runner.run_with(code, seconds, &ctx.cancel).await {
+            Ok(out) => {
+                let mut data = json!({
+                    "stdout": out.stdout,
+                    "stderr": out.stderr,
+                    "result": out.result,
+                    "exit_code": out.exit_code,
+                    "duration_ms": out.duration_ms,
+                    "truncated": out.truncated,
+                    "protections": out.protections,
+                });
+                if let Some(map) = data.as_object_mut() {
+                    if let Some(error) = out.error {
+                        map.insert("error".into(), json!(error));
+                    }
+                    if !out.weaker.is_empty() {
+                        map.insert("weaker".into(), json!(out.weaker));
+                        map.insert(
+                            "warning".into(),
+                            json!(
+                                "ran in weaker mode: the protections in 'weaker' were not enforced"
+                            ),
+                        );
+                    }
+                }
+                Ok(data)
+            }
+            Err(error) => Err(to_tool_error(error, seconds)),
+        }
+    }
+}
+
+fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
+    let message = error.to_string();
+    match error {
+        SandboxError::Refused { missing } => ToolError::permission(message)
+            .with_hint(format!(
+                "the sandbox fails closed ({}); a user can allow a weaker mode with the setting {ALLOW_WEAKER_SETTING} = true",
+                missing
+                    .iter()
+                    .map(|m| format!("{}: {}", m.protection, m.reason))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ))
+            .with_options(missing.into_iter().map(|m| m.protection)),
+        SandboxError::TimedOut { stdout, .. } => {
+            let mut hint = if seconds < MAX_SECONDS {
+                format!("make the code faster, or ask for more time with timeout_s (at most {MAX_SECONDS})")
+            } else {
+                "make the code faster: 60 s is the most a run may take".to_string()
+            };
+            if !stdout.is_empty() {
+                let tail: String = stdout.chars().take(500).collect();
+                hint.push_str(&format!("; it printed before it was stopped: {tail}"));
+            }
+            ToolError::new(ErrorType::Timeout, message).with_hint(hint)
+        }
+        SandboxError::Cancelled => ToolError::new(ErrorType::Timeout, message),
+        SandboxError::Unavailable(_) => ToolError::not_found(message)
+            .with_hint("install Python 3 (python3), or set DESKMATE_PYTHON to an interpreter"),
+        SandboxError::Io(_) => ToolError::internal(message),
+    }
+}
