@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 apt_install build-essential pkg-config ca-certificates python3 python3-venv
 require_cargo
-cargo build --release --locked -p deskmate-cli
+# The sandbox helper (deskmate-sandbox) must sit next to deskmate.
+cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
 bin="$CARGO_TARGET_DIR/release/deskmate"
 
 data_dir=$("$bin" data-dir)

@@ -3,8 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
-# A C compiler builds the bundled SQLite and ring; a no-op when already installed.
-apt_install build-essential pkg-config
+# A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
+# sandbox. A no-op when already installed.
+apt_install build-essential pkg-config python3
 require_cargo
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
