@@ -108,6 +108,9 @@ pub enum RepairRule {
     KeyCase,
     /// An absent property took the default its schema declares.
     DefaultValue,
+    /// The model wrote the call into its text (bare JSON, `<tool_call>` tags, a code
+    /// fence, `[TOOL_CALLS]`) instead of structured `tool_calls`; it was extracted.
+    ExtractedFromContent,
 }
 
 /// The single result shape of a tool call.
