@@ -8,6 +8,7 @@ pub mod audit;
 pub mod error;
 pub mod extract;
 pub mod kb;
+pub mod models;
 pub mod openapi;
 pub mod prompts;
 pub mod resources;
@@ -112,6 +113,26 @@ pub fn app(state: AppState) -> Router {
         .route(
             "/api/v1/secrets/{name}",
             put(secrets::set).delete(secrets::delete),
+        )
+        .route(
+            "/api/v1/models/llm",
+            get(models::list_llm).post(models::create_llm),
+        )
+        .route(
+            "/api/v1/models/llm/{id}",
+            get(models::get_llm)
+                .put(models::update_llm)
+                .delete(models::delete_llm),
+        )
+        .route(
+            "/api/v1/models/asr",
+            get(models::list_asr).post(models::create_asr),
+        )
+        .route(
+            "/api/v1/models/asr/{id}",
+            get(models::get_asr)
+                .put(models::update_asr)
+                .delete(models::delete_asr),
         )
         .route("/api/v1/settings", get(settings::list))
         .route("/api/v1/settings/{key}", put(settings::set))

@@ -716,6 +716,96 @@ async fn settings_are_listed_typed_and_applied() {
 }
 
 #[tokio::test]
+async fn models_crud_keeps_keys_secret() {
+    let f = fixture();
+    let (status, created) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(
+            json!({"name": "Cloud", "base_url": "https://api.example.com/v1", "model": "gpt-x",
+                    "api_key": "sk-very-secret", "temperature": 0.3, "is_default": true}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["api_key"], "••••");
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let (_, listed) = call(&f.app, "GET", "/api/v1/models/llm", None).await;
+    assert_eq!(listed["total"], 1);
+    assert!(!listed.to_string().contains("sk-very-secret"));
+    let secrets = f.deskmate.secrets().map(|s| s.names()).unwrap_or_default();
+    assert_eq!(secrets, [format!("llm.{id}.api_key")]);
+
+    let (status, updated) = call(
+        &f.app,
+        "PUT",
+        &format!("/api/v1/models/llm/{id}"),
+        Some(json!({"temperature": 1.1, "api_key": null})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{updated}");
+    assert_eq!(updated["api_key"], Value::Null);
+    assert_eq!(updated["name"], "Cloud");
+    assert!(
+        f.deskmate
+            .secrets()
+            .map(|s| s.names())
+            .unwrap_or_default()
+            .is_empty()
+    );
+
+    let (status, errors) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(json!({"name": "", "base_url": "file:///etc/passwd", "model": "m", "temperature": "hot"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{errors}");
+    assert_eq!(
+        errors["errors"].as_array().map(Vec::len),
+        Some(3),
+        "{errors}"
+    );
+    let (_, listed) = call(&f.app, "GET", "/api/v1/models/llm", None).await;
+    assert_eq!(listed["total"], 1, "nothing half-written");
+
+    let (status, body) = call(&f.app, "GET", "/api/v1/models/llm/nope", None).await;
+    assert_eq!(
+        (status, body["detail"].clone()),
+        (StatusCode::NOT_FOUND, json!("LLM Model not found"))
+    );
+
+    let (status, asr) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/asr",
+        Some(
+            json!({"id": "whisper", "name": "Whisper", "base_url": "http://127.0.0.1:9000/v1",
+                    "model": "whisper-base", "language": "zh", "hotwords": ["Deskmate"]}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{asr}");
+    let (status, _) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/asr",
+        Some(json!({"id": "whisper", "name": "W", "base_url": "http://h/v1", "model": "m"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "duplicate id");
+    let (status, _) = call(&f.app, "DELETE", "/api/v1/models/asr/whisper", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = call(&f.app, "DELETE", "/api/v1/models/asr/whisper", None).await;
+    assert_eq!(
+        (status, body["detail"].clone()),
+        (StatusCode::NOT_FOUND, json!("ASR Model not found"))
+    );
+}
+
+#[tokio::test]
 async fn the_openapi_document_matches_what_is_served() {
     let f = fixture();
     let (status, doc) = call(&f.app, "GET", "/api/v1/openapi.json", None).await;
@@ -741,7 +831,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 24, "every route of app() is documented");
+    assert_eq!(operations, 34, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

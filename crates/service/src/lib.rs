@@ -21,6 +21,7 @@
 pub mod error;
 pub mod hooks;
 pub mod knowledge;
+pub mod models;
 pub mod paths;
 pub mod prompts;
 pub mod resources;

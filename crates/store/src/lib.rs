@@ -14,9 +14,11 @@
 //! ```
 
 pub mod audit;
+pub mod conversations;
 pub mod error;
 pub mod idempotency;
 pub mod kb;
+pub mod models;
 pub mod resources;
 pub mod settings;
 
@@ -31,7 +33,10 @@ pub use error::Error;
 
 /// The schema: SQL files compiled in as constant data, applied in order.
 pub fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("../migrations/001_init.sql"))])
+    Migrations::new(vec![
+        M::up(include_str!("../migrations/001_init.sql")),
+        M::up(include_str!("../migrations/002_models_conversations.sql")),
+    ])
 }
 
 /// The current time as SQLite writes it: RFC 3339, UTC, milliseconds.

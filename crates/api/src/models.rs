@@ -1,0 +1,123 @@
+//! LLM and ASR models: list, create, read, update, delete. API keys go in and never come
+//! out (a set key reads `••••`).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use deskmate_service::{Deskmate, ServiceError};
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::ApiJson;
+
+/// Runs a blocking service call off the async runtime.
+async fn blocking<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&Deskmate) -> Result<T, ServiceError> + Send + 'static,
+) -> Result<T, AppError> {
+    let deskmate = state.deskmate.clone();
+    Ok(tokio::task::spawn_blocking(move || work(&deskmate))
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))??)
+}
+
+fn listed(list: Vec<Value>) -> Json<Value> {
+    Json(json!({"total": list.len(), "list": list}))
+}
+
+/// `GET /api/v1/models/llm`.
+#[utoipa::path(get, path = "/api/v1/models/llm", tag = "models", responses((status = 200, description = "{total, list}", body = Object)))]
+pub async fn list_llm(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+    Ok(listed(blocking(&state, Deskmate::list_llm_models).await?))
+}
+
+/// `POST /api/v1/models/llm` → 201.
+#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = Object, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object)))]
+pub async fn create_llm(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let created = blocking(&state, move |d| d.create_llm_model(&body)).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// `GET /api/v1/models/llm/{id}`.
+#[utoipa::path(get, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model", body = Object), (status = 404, description = "LLM Model not found", body = Object)))]
+pub async fn get_llm(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    Ok(Json(blocking(&state, move |d| d.llm_model(&id)).await?))
+}
+
+/// `PUT /api/v1/models/llm/{id}`: changes the fields given.
+#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = Object, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+pub async fn update_llm(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<Json<Value>, AppError> {
+    Ok(Json(
+        blocking(&state, move |d| d.update_llm_model(&id, &body)).await?,
+    ))
+}
+
+/// `DELETE /api/v1/models/llm/{id}`.
+#[utoipa::path(delete, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 404, description = "LLM Model not found", body = Object)))]
+pub async fn delete_llm(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let target = id.clone();
+    blocking(&state, move |d| d.delete_llm_model(&target)).await?;
+    Ok(Json(json!({"deleted": true, "id": id})))
+}
+
+/// `GET /api/v1/models/asr`.
+#[utoipa::path(get, path = "/api/v1/models/asr", tag = "models", responses((status = 200, description = "{total, list}", body = Object)))]
+pub async fn list_asr(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+    Ok(listed(blocking(&state, Deskmate::list_asr_models).await?))
+}
+
+/// `POST /api/v1/models/asr` → 201.
+#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = Object, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object)))]
+pub async fn create_asr(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let created = blocking(&state, move |d| d.create_asr_model(&body)).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// `GET /api/v1/models/asr/{id}`.
+#[utoipa::path(get, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model", body = Object), (status = 404, description = "ASR Model not found", body = Object)))]
+pub async fn get_asr(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    Ok(Json(blocking(&state, move |d| d.asr_model(&id)).await?))
+}
+
+/// `PUT /api/v1/models/asr/{id}`: changes the fields given.
+#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = Object, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+pub async fn update_asr(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<Json<Value>, AppError> {
+    Ok(Json(
+        blocking(&state, move |d| d.update_asr_model(&id, &body)).await?,
+    ))
+}
+
+/// `DELETE /api/v1/models/asr/{id}`.
+#[utoipa::path(delete, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 404, description = "ASR Model not found", body = Object)))]
+pub async fn delete_asr(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let target = id.clone();
+    blocking(&state, move |d| d.delete_asr_model(&target)).await?;
+    Ok(Json(json!({"deleted": true, "id": id})))
+}

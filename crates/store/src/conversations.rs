@@ -1,0 +1,147 @@
+//! Chat conversations: one row per conversation, one row per message (the OpenAI wire
+//! format as JSON), appended in order.
+
+use rusqlite::{OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::Context;
+use crate::{Error, NOW, Store, json_column};
+
+/// A conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conversation {
+    /// Its id.
+    pub id: String,
+    /// A title (the first user message, shortened).
+    pub title: String,
+    /// The model it last used.
+    pub model_id: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+impl Store {
+    /// Creates a conversation.
+    pub fn create_conversation(
+        &self,
+        id: &str,
+        title: &str,
+        model_id: Option<&str>,
+    ) -> Result<Conversation, Error> {
+        let sql = format!(
+            "INSERT INTO conversations (id, title, model_id, created_at, updated_at) VALUES (?1, ?2, ?3, {NOW}, {NOW})"
+        );
+        self.conn()?
+            .execute(&sql, params![id, title, model_id])
+            .sql(&sql)?;
+        self.conversation(id)?.ok_or(Error::Sql {
+            sql,
+            source: rusqlite::Error::QueryReturnedNoRows,
+        })
+    }
+
+    /// One conversation.
+    pub fn conversation(&self, id: &str) -> Result<Option<Conversation>, Error> {
+        let sql =
+            "SELECT id, title, model_id, created_at, updated_at FROM conversations WHERE id = ?1";
+        self.conn()?
+            .query_row(sql, [id], |row| {
+                Ok(Conversation {
+                    id: row.get(0)?,
+                    title: row.get(1)?,
+                    model_id: row.get(2)?,
+                    created_at: row.get(3)?,
+                    updated_at: row.get(4)?,
+                })
+            })
+            .optional()
+            .sql(sql)
+    }
+
+    /// Appends messages to a conversation in one transaction, and notes the model used.
+    pub fn append_messages(
+        &self,
+        conversation_id: &str,
+        model_id: Option<&str>,
+        messages: &[Value],
+    ) -> Result<(), Error> {
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().sql("BEGIN")?;
+        let insert = format!(
+            "INSERT INTO conversation_messages (conversation_id, message, at) VALUES (?1, ?2, {NOW})"
+        );
+        for message in messages {
+            tx.execute(&insert, params![conversation_id, message.to_string()])
+                .sql(&insert)?;
+        }
+        let touch = format!(
+            "UPDATE conversations SET updated_at = {NOW}, model_id = coalesce(?2, model_id) WHERE id = ?1"
+        );
+        tx.execute(&touch, params![conversation_id, model_id])
+            .sql(&touch)?;
+        tx.commit().sql("COMMIT")?;
+        Ok(())
+    }
+
+    /// A conversation's messages in order (at most the last `limit`).
+    pub fn conversation_messages(
+        &self,
+        conversation_id: &str,
+        limit: u32,
+    ) -> Result<Vec<Value>, Error> {
+        let sql = "SELECT message FROM (SELECT seq, message FROM conversation_messages \
+                   WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map(params![conversation_id, limit], |row| {
+                row.get::<_, String>(0)
+            })
+            .sql(sql)?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(json_column(
+                &row.sql(sql)?,
+                "conversation_messages.message",
+            )?);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn messages_come_back_in_order_and_cascade_on_delete() {
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        store
+            .create_conversation("c1", "hello", None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let messages: Vec<Value> = (0..5)
+            .map(|i| json!({"role": "user", "content": i.to_string()}))
+            .collect();
+        store
+            .append_messages("c1", Some("m"), &messages)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            store.conversation_messages("c1", 3).unwrap_or_default(),
+            messages[2..]
+        );
+        assert_eq!(
+            store
+                .conversation("c1")
+                .ok()
+                .flatten()
+                .and_then(|c| c.model_id),
+            Some("m".into())
+        );
+        // A message for a conversation that does not exist is refused whole.
+        assert!(store.append_messages("nope", None, &messages).is_err());
+    }
+}
