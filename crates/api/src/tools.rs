@@ -99,6 +99,7 @@ pub async fn call(
         idem_key: body.idem_key,
         conversation_id: body.conversation_id,
         origin: "api".into(),
+        repairs: Vec::new(),
     };
     let result = state.deskmate.call(request).await;
     serde_json::to_value(result)

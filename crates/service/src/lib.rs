@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod agent;
 pub mod error;
 pub mod hooks;
 pub mod knowledge;
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use deskmate_core::mask::mask_secrets;
 use deskmate_core::{
-    CapLimits, Decision, ErrorType, PreparedCall, ToolError, ToolResult, ToolSpec, cap,
+    CapLimits, Decision, ErrorType, PreparedCall, Repair, ToolError, ToolResult, ToolSpec, cap,
 };
 use deskmate_store::Store;
 use deskmate_store::kb::{KbDocument, KbHit};
@@ -64,6 +65,9 @@ pub struct CallRequest {
     pub conversation_id: Option<String>,
     /// Which front end asks (`cli`, `api`, `llm`, `gui`).
     pub origin: String,
+    /// Repairs made before the guard (a call extracted from a model's text); they come
+    /// first in the result's `repairs`.
+    pub repairs: Vec<Repair>,
 }
 
 impl CallRequest {
@@ -75,6 +79,7 @@ impl CallRequest {
             idem_key: None,
             conversation_id: None,
             origin: "cli".into(),
+            repairs: Vec::new(),
         }
     }
 }
@@ -84,6 +89,8 @@ impl CallRequest {
 pub struct Deskmate {
     data_dir: PathBuf,
     registry: RwLock<Arc<Registry>>,
+    /// Where the servers Deskmate runs itself listen now, by `managed` kind.
+    managed_urls: RwLock<std::collections::HashMap<String, String>>,
     hooks: Hooks,
     limits: CapLimits,
     stored: Option<Stored>,
@@ -96,6 +103,8 @@ struct Stored {
     secrets: Arc<FileSecrets>,
     policies: Arc<stored::ResourcePolicies>,
     config: ToolConfig,
+    /// Tools the embedding app adds (devices, tests): part of every rebuild.
+    extra: Vec<Arc<dyn Tool>>,
     /// Serializes resource changes so each rebuild sees the store it follows.
     changes: Mutex<()>,
 }
@@ -111,6 +120,16 @@ impl Deskmate {
     /// system resources, user resources become HTTP tools, the user's enabled flags and
     /// policies apply, and audit and idempotency are kept in the database.
     pub fn open_with(data_dir: &Path, confirmer: Arc<dyn hooks::Confirmer>) -> Result<Self, Error> {
+        Self::open_with_tools(data_dir, confirmer, Vec::new())
+    }
+
+    /// Opens the service with extra tools beside the built-in ones (device tools bound to
+    /// their backends, test tools); they are kept through every registry rebuild.
+    pub fn open_with_tools(
+        data_dir: &Path,
+        confirmer: Arc<dyn hooks::Confirmer>,
+        extra: Vec<Arc<dyn Tool>>,
+    ) -> Result<Self, Error> {
         let config = ToolConfig::for_data_dir(data_dir);
         std::fs::create_dir_all(&config.datasets_dir).map_err(|source| Error::DataDir {
             path: config.datasets_dir.clone(),
@@ -124,6 +143,7 @@ impl Deskmate {
             policies: Arc::new(stored::ResourcePolicies::default()),
             store: store.clone(),
             config,
+            extra,
             changes: Mutex::new(()),
         };
         stored.install_templates()?;
@@ -147,7 +167,34 @@ impl Deskmate {
             hooks,
             limits: CapLimits::default(),
             stored: None,
+            managed_urls: RwLock::default(),
         }
+    }
+
+    /// Records where a managed server (`llama-server`, `faster-whisper-server`) listens
+    /// now, or that it is down (`None`).
+    pub fn set_managed_url(&self, managed: &str, base_url: Option<String>) {
+        let mut urls = self
+            .managed_urls
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match base_url {
+            Some(url) => urls.insert(managed.to_string(), url),
+            None => urls.remove(managed),
+        };
+    }
+
+    /// The base URL to use for a model: a managed model's server where it listens now.
+    pub fn base_url_for(&self, base_url: &str, managed: Option<&str>) -> String {
+        managed
+            .and_then(|kind| {
+                self.managed_urls
+                    .read()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .get(kind)
+                    .cloned()
+            })
+            .unwrap_or_else(|| base_url.to_string())
     }
 
     /// The database, when the service was opened on a data dir.
@@ -395,6 +442,9 @@ impl Deskmate {
         let call_id = uuid::Uuid::new_v4().simple().to_string();
         let outcome = self.guarded(&request, &call_id, started).await;
         let mut result = outcome.result;
+        if !request.repairs.is_empty() {
+            result.repairs.splice(0..0, request.repairs.iter().cloned());
+        }
         // A replayed idempotent result keeps the call id, duration and audit row of the
         // call that ran.
         if outcome.ran {
@@ -564,6 +614,9 @@ impl Stored {
             .unwrap_or(false);
         let mut registry = Registry::builtin(&config)?;
         registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
+        for tool in &self.extra {
+            registry.push(tool.clone())?;
+        }
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;
         let everything = ResourceFilter {

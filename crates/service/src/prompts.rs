@@ -72,6 +72,8 @@ struct Pending {
 pub struct PromptBroker {
     pending: Mutex<HashMap<String, Pending>>,
     confirm_timeout: Duration,
+    /// Every new prompt, for front ends that push them (chat SSE, the GUI).
+    created: tokio::sync::broadcast::Sender<Prompt>,
 }
 
 impl std::fmt::Debug for PromptBroker {
@@ -109,7 +111,13 @@ impl PromptBroker {
         Arc::new(Self {
             pending: Mutex::new(HashMap::new()),
             confirm_timeout,
+            created: tokio::sync::broadcast::channel(64).0,
         })
+    }
+
+    /// New prompts as they are asked (a receiver that lags misses the oldest).
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Prompt> {
+        self.created.subscribe()
     }
 
     /// The prompts waiting now, oldest first.
@@ -186,7 +194,15 @@ impl PromptBroker {
         self.pending
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(id.clone(), Pending { prompt, reply });
+            .insert(
+                id.clone(),
+                Pending {
+                    prompt: prompt.clone(),
+                    reply,
+                },
+            );
+        // Nobody listening is fine: the prompt is also listed.
+        let _ = self.created.send(prompt);
         let _withdraw = Withdraw { broker: self, id };
         tokio::time::timeout(timeout, wait)
             .await

@@ -1,0 +1,410 @@
+//! The agent loop against a scripted OpenAI-compatible server on loopback: structured
+//! calls, calls written as text, repeated failures, hallucinated tools, a batch whose
+//! write fails (compensation and skipping), model errors, the step limit, persistence.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use deskmate_core::{Category, Compensation, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn, StopReason};
+use deskmate_service::hooks::PreApproved;
+use deskmate_service::{Deskmate, ServiceError};
+use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
+use deskmate_tools::{FnTool, Tool};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+mod common;
+
+fn write_spec(id: &str, compensation: Option<&str>) -> ToolSpec {
+    ToolSpec {
+        id: id.into(),
+        name: Localized::new(id, id),
+        description: format!("Test write tool {id}."),
+        category: Category::System,
+        parameters: json!({"type": "object", "additionalProperties": false,
+                           "properties": {"delta": {"type": "integer"}}}),
+        side_effect: SideEffect::Write,
+        idempotent: false,
+        timeout_ms: 2_000,
+        compensation: compensation.map(|tool| Compensation {
+            tool: tool.into(),
+            description: "adds the opposite delta".into(),
+        }),
+    }
+}
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    deskmate: Arc<Deskmate>,
+    server: ScriptedServer,
+    counter: Arc<AtomicI64>,
+    model_id: String,
+}
+
+async fn fixture(streaming: bool) -> Fixture {
+    let dir = common::data_dir_with_adsl();
+    let counter = Arc::new(AtomicI64::new(0));
+    let add = counter.clone();
+    let counter_add: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        write_spec("counter_add", Some("counter_add")),
+        move |args: &Value| {
+            let delta = args["delta"].as_i64().unwrap_or(0);
+            let after = add.fetch_add(delta, Ordering::SeqCst) + delta;
+            Ok(json!({"after": after, "undo": {"delta": -delta}}))
+        },
+    ));
+    let fail_write: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        write_spec("fail_write", None),
+        |_: &Value| Err(ToolError::transient("the device is busy")),
+    ));
+    let deskmate = Arc::new(
+        Deskmate::open_with_tools(
+            dir.path(),
+            Arc::new(PreApproved),
+            vec![counter_add, fail_write],
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
+    );
+    let server = ScriptedServer::start(&["scripted"]).await;
+    let model = deskmate
+        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": streaming, "is_default": true}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    Fixture {
+        _dir: dir,
+        deskmate,
+        server,
+        counter,
+        model_id: model["id"].as_str().unwrap_or_default().to_string(),
+    }
+}
+
+async fn turn(
+    f: &Fixture,
+    message: &str,
+    conversation: Option<String>,
+) -> (Vec<AgentEvent>, deskmate_service::agent::ChatOutcome) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let outcome = f
+        .deskmate
+        .chat(
+            ChatTurn {
+                message: message.into(),
+                model_id: None,
+                conversation_id: conversation,
+            },
+            &tx,
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(tx);
+    let mut events = Vec::new();
+    while let Some(event) = rx.recv().await {
+        events.push(event);
+    }
+    (events, outcome)
+}
+
+fn results(events: &[AgentEvent]) -> Vec<(String, CallStatus, Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolResult {
+                name,
+                status,
+                result,
+                ..
+            } => Some((
+                name.clone(),
+                *status,
+                serde_json::to_value(result.as_ref()).unwrap_or_default(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+fn tokens(events: &[AgentEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Token { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_structured_call_runs_and_its_result_goes_back_to_the_model() {
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("calculator", r#"{"expression": "17% of 2,340"}"#)],
+        )))
+        .push(Script::Json(completion(
+            Some("17% of 2,340 is 397.8."),
+            &[],
+        )));
+    let (events, outcome) = turn(&f, "what's 17% of 2,340?", None).await;
+    assert_eq!(outcome.stop, StopReason::Answered);
+    assert_eq!(outcome.steps, 2);
+    assert_eq!(outcome.reply, "17% of 2,340 is 397.8.");
+    let results = results(&events);
+    assert_eq!(results.len(), 1);
+    assert_eq!(
+        (results[0].0.as_str(), results[0].1),
+        ("calculator", CallStatus::Done)
+    );
+    assert_eq!(results[0].2["data"]["result"], json!(397.8));
+    assert_eq!(tokens(&events), "17% of 2,340 is 397.8.");
+    assert!(matches!(events.last(), Some(AgentEvent::Done { .. })));
+
+    // The second request carries the call and its result, tied by id; the tools were offered.
+    let requests = f.server.requests();
+    let second = &requests[1]["messages"];
+    let tool_message = second
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["role"] == "tool"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(tool_message["tool_call_id"], "call_0");
+    assert!(
+        tool_message["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("397.8"))
+    );
+    let offered: Vec<&str> = requests[0]["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter_map(|t| t["function"]["name"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(offered.contains(&"calculator") && offered.contains(&"counter_add"));
+
+    // The turn is saved; the next turn continues it with the history.
+    let store = f
+        .deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("store"));
+    let saved = store
+        .conversation_messages(&outcome.conversation_id, 100)
+        .unwrap_or_default();
+    assert_eq!(
+        saved
+            .iter()
+            .map(|m| m["role"].as_str().unwrap_or(""))
+            .collect::<Vec<_>>(),
+        ["user", "assistant", "tool", "assistant"]
+    );
+    f.server
+        .push(Script::Json(completion(Some("You're welcome."), &[])));
+    let (_, next) = turn(&f, "thanks", Some(outcome.conversation_id.clone())).await;
+    assert_eq!(next.conversation_id, outcome.conversation_id);
+    let history = f.server.requests()[2]["messages"]
+        .as_array()
+        .map(Vec::len)
+        .unwrap_or(0);
+    assert_eq!(
+        history,
+        1 + 4 + 1,
+        "system, the first turn, the new message"
+    );
+}
+
+#[tokio::test]
+async fn a_call_written_as_text_is_extracted_recorded_and_not_shown_as_text() {
+    let f = fixture(true).await;
+    let pieces = [
+        "{\"name\": \"calcu",
+        "lator\", \"arguments\": {\"expres",
+        "sion\": \"2+2\"}}",
+    ];
+    let mut chunks: Vec<Value> = pieces
+        .iter()
+        .map(|p| json!({"choices": [{"delta": {"content": p}}]}))
+        .collect();
+    chunks.push(json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}));
+    f.server.push(Script::sse(sse_body(&chunks)));
+    let answer = vec![
+        json!({"choices": [{"delta": {"content": "2+2 "}}]}),
+        json!({"choices": [{"delta": {"content": "= 4"}, "finish_reason": "stop"}]}),
+    ];
+    f.server.push(Script::sse(sse_body(&answer)));
+    let (events, outcome) = turn(&f, "2+2?", None).await;
+    assert_eq!(outcome.reply, "2+2 = 4");
+    assert_eq!(
+        tokens(&events),
+        "2+2 = 4",
+        "the call's JSON is never shown as text"
+    );
+    let results = results(&events);
+    assert_eq!(results[0].2["data"]["result"], json!(4));
+    assert_eq!(results[0].2["repairs"][0]["rule"], "extracted_from_content");
+    assert!(events.iter().any(
+        |e| matches!(e, AgentEvent::ToolCall { extracted: Some(how), .. } if how == "bare JSON")
+    ));
+}
+
+#[tokio::test]
+async fn the_same_failing_call_twice_ends_the_turn_plainly() {
+    let f = fixture(false).await;
+    f.server.repeat(Script::Json(completion(
+        None,
+        &[("calculator", r#"{"expression": "1/0"}"#)],
+    )));
+    let (events, outcome) = turn(&f, "compute 1/0", None).await;
+    assert_eq!(outcome.stop, StopReason::RepeatedFailure);
+    assert_eq!(outcome.steps, 2);
+    assert!(outcome.reply.contains("failed twice"), "{}", outcome.reply);
+    assert_eq!(
+        results(&events).iter().map(|r| r.1).collect::<Vec<_>>(),
+        [CallStatus::Failed, CallStatus::Failed]
+    );
+    // The model saw the structured error the first time, with its hint.
+    let second = f.server.requests()[1]["messages"].to_string();
+    assert!(second.contains("validation"), "{second}");
+
+    let (_, zh) = turn(&f, "算一下 1/0", None).await;
+    assert!(zh.reply.contains("失败"), "{}", zh.reply);
+}
+
+#[tokio::test]
+async fn a_hallucinated_tool_runs_nothing_and_the_model_learns_the_real_ids() {
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("delete_database_records", r#"{"table": "users"}"#)],
+        )))
+        .push(Script::Json(completion(
+            Some("I can't delete database records."),
+            &[],
+        )));
+    let (events, outcome) = turn(&f, "clean up inactive users", None).await;
+    assert_eq!(outcome.stop, StopReason::Answered);
+    let results = results(&events);
+    assert_eq!(results[0].1, CallStatus::Failed);
+    assert_eq!(results[0].2["error_type"], "not_found");
+    assert_eq!(f.counter.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn a_failed_write_compensates_earlier_writes_and_skips_later_ones() {
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[
+                ("counter_add", r#"{"delta": 5}"#),
+                ("calculator", r#"{"expression": "1+1"}"#),
+                ("fail_write", r#"{}"#),
+                ("counter_add", r#"{"delta": 7}"#),
+            ],
+        )))
+        .push(Script::Json(completion(
+            Some("The device was busy; nothing changed."),
+            &[],
+        )));
+    let (events, _) = turn(&f, "do all of it", None).await;
+    assert_eq!(
+        results(&events)
+            .iter()
+            .map(|r| (r.0.as_str(), r.1))
+            .collect::<Vec<_>>(),
+        [
+            ("counter_add", CallStatus::Compensated),
+            ("calculator", CallStatus::Done),
+            ("fail_write", CallStatus::Failed),
+            ("counter_add", CallStatus::Skipped),
+        ]
+    );
+    assert_eq!(f.counter.load(Ordering::SeqCst), 0, "no partial state left");
+    let told = f.server.requests()[1]["messages"].to_string();
+    assert!(
+        told.contains("[status: compensated]") && told.contains("[status: skipped]"),
+        "{told}"
+    );
+}
+
+#[tokio::test]
+async fn a_model_error_and_the_step_limit_end_the_turn_with_a_message() {
+    let f = fixture(true).await;
+    f.server.push(Script::Status(500, "out of memory".into()));
+    let (events, outcome) = turn(&f, "hello", None).await;
+    assert_eq!(outcome.stop, StopReason::ModelError);
+    assert!(events.iter().any(
+        |e| matches!(e, AgentEvent::Error { message, .. } if message.contains("out of memory"))
+    ));
+
+    let f = fixture(false).await;
+    f.server
+        .repeat(Script::Json(completion(None, &[("current_time", "{}")])));
+    let (_, outcome) = turn(&f, "what time is it", None).await;
+    assert_eq!(outcome.stop, StopReason::StepLimit);
+    assert_eq!(outcome.steps, deskmate_service::agent::MAX_STEPS);
+}
+
+#[tokio::test]
+async fn bad_turns_are_refused_before_anything_runs() {
+    let f = fixture(false).await;
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let cancel = CancellationToken::new();
+    let empty = f
+        .deskmate
+        .chat(
+            ChatTurn {
+                message: "  ".into(),
+                ..ChatTurn::default()
+            },
+            &tx,
+            &cancel,
+        )
+        .await;
+    assert!(matches!(empty, Err(ServiceError::Invalid(_))));
+    let unknown = f
+        .deskmate
+        .chat(
+            ChatTurn {
+                message: "hi".into(),
+                model_id: Some("nope".into()),
+                conversation_id: None,
+            },
+            &tx,
+            &cancel,
+        )
+        .await;
+    assert!(matches!(
+        unknown,
+        Err(ServiceError::NotFound {
+            what: "LLM Model",
+            ..
+        })
+    ));
+    let conversation = f
+        .deskmate
+        .chat(
+            ChatTurn {
+                message: "hi".into(),
+                model_id: Some(f.model_id.clone()),
+                conversation_id: Some("missing".into()),
+            },
+            &tx,
+            &cancel,
+        )
+        .await;
+    assert!(matches!(
+        conversation,
+        Err(ServiceError::NotFound {
+            what: "Conversation",
+            ..
+        })
+    ));
+    assert!(f.server.requests().is_empty());
+}
