@@ -5,6 +5,7 @@
 //! token (all but the health check), panics caught as JSON 500s. Every error is JSON.
 
 pub mod audit;
+pub mod chat;
 pub mod error;
 pub mod extract;
 pub mod kb;
@@ -134,6 +135,7 @@ pub fn app(state: AppState) -> Router {
                 .put(models::update_asr)
                 .delete(models::delete_asr),
         )
+        .route("/api/v1/chat", post(chat::chat))
         .route("/api/v1/settings", get(settings::list))
         .route("/api/v1/settings/{key}", put(settings::set))
         .route("/api/v1/openapi.json", get(openapi::document))

@@ -805,6 +805,104 @@ async fn models_crud_keeps_keys_secret() {
     );
 }
 
+/// Splits an SSE body into (event name, JSON data).
+fn sse_events(body: &str) -> Vec<(String, Value)> {
+    body.split("\n\n")
+        .filter_map(|block| {
+            let mut name = None;
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = Some(n.to_string());
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            Some((name?, serde_json::from_str(&data).ok()?))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn chat_streams_tokens_tool_calls_results_and_done() {
+    let f = fixture();
+    let (status, body) = call(
+        &f.app,
+        "POST",
+        "/api/v1/chat",
+        Some(json!({"message": "hi"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["detail"].clone()),
+        (StatusCode::NOT_FOUND, json!("LLM Model not found"))
+    );
+
+    let server = deskmate_testkit::ScriptedServer::start(&["scripted"]).await;
+    server
+        .push(deskmate_testkit::Script::Json(
+            deskmate_testkit::completion(None, &[("calculator", r#"{"expression": "6*7"}"#)]),
+        ))
+        .push(deskmate_testkit::Script::Json(
+            deskmate_testkit::completion(Some("42."), &[]),
+        ));
+    let (status, _) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(json!({"name": "S", "base_url": server.base_url(), "model": "scripted", "streaming": false})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, body) = call(
+        &f.app,
+        "POST",
+        "/api/v1/chat",
+        Some(json!({"message": "  "})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+
+    let req = request("POST", "/api/v1/chat", Some(json!({})))
+        .body(Body::from(json!({"message": "what is 6*7?"}).to_string()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let response = f
+        .app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
+    let events = sse_events(&String::from_utf8_lossy(&bytes));
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["tool_call", "tool_result", "token", "done"],
+        "{events:?}"
+    );
+    assert_eq!(events[1].1["result"]["data"]["result"], json!(42));
+    assert_eq!(events[1].1["status"], "done");
+    assert_eq!(events[3].1["stop"], "answered");
+    // The call is in the audit log, tied to the conversation, made by the model.
+    let conversation = events[3].1["conversation_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (_, audit) = call(&f.app, "GET", "/api/v1/audit?tool=calculator", None).await;
+    let row = &audit["list"][0];
+    assert_eq!(
+        (row["origin"].clone(), row["conversation_id"].clone()),
+        (json!("llm"), json!(conversation))
+    );
+}
+
 #[tokio::test]
 async fn the_openapi_document_matches_what_is_served() {
     let f = fixture();
@@ -831,7 +929,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 34, "every route of app() is documented");
+    assert_eq!(operations, 35, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

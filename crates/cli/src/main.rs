@@ -5,6 +5,8 @@
 //! - `deskmate [--data-dir DIR] data-dir` prints the data dir in use.
 //! - `deskmate [--data-dir DIR] serve [--addr 127.0.0.1:PORT]` serves the REST API.
 //! - `deskmate [--data-dir DIR] settings [KEY [VALUE]]` shows or sets a setting.
+//! - `deskmate [--data-dir DIR] chat MESSAGE [--model ID] [--conversation ID] [--json]`
+//!   runs one turn of the agent loop.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
 //!   0 when `ok`, 1 when not, 2 on a usage error.
 
@@ -45,6 +47,24 @@ enum Command {
         /// Address to bind (loopback by default).
         #[arg(long, default_value = "127.0.0.1:8765")]
         addr: std::net::SocketAddr,
+    },
+    /// One chat turn with the model: the reply streams to stdout, tool calls and results
+    /// to stderr; `--json` prints every event as one JSON line instead.
+    Chat {
+        /// What to ask.
+        message: String,
+        /// The LLM model id (default: the default model).
+        #[arg(long)]
+        model: Option<String>,
+        /// Continue this conversation (its id is printed at the end).
+        #[arg(long)]
+        conversation: Option<String>,
+        /// Print events as JSON lines.
+        #[arg(long)]
+        json: bool,
+        /// Confirm in advance the calls whose policy asks.
+        #[arg(long)]
+        yes: bool,
     },
     /// Show the settings, one setting, or set one (`settings sandbox.allow_weaker true`).
     Settings {
@@ -121,6 +141,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Settings { key, value } => settings(&data_dir, key, value),
+        Command::Chat {
+            message,
+            model,
+            conversation,
+            json,
+            yes,
+        } => chat(&data_dir, message, model, conversation, json, yes).await,
         Command::Call {
             tool,
             args,
@@ -154,6 +181,97 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+async fn chat(
+    data_dir: &std::path::Path,
+    message: String,
+    model_id: Option<String>,
+    conversation_id: Option<String>,
+    json: bool,
+    yes: bool,
+) -> anyhow::Result<ExitCode> {
+    use deskmate_service::agent::{AgentEvent, ChatTurn, StopReason};
+    let confirmer: Arc<dyn Confirmer> = if yes {
+        Arc::new(PreApproved)
+    } else {
+        Arc::new(NoConfirmer)
+    };
+    let deskmate = Deskmate::open_with(data_dir, confirmer)?;
+    let turn = ChatTurn {
+        message,
+        model_id,
+        conversation_id,
+    };
+    if let Err(err) = deskmate.check_turn(&turn) {
+        eprintln!("deskmate: {err}");
+        if deskmate
+            .list_llm_models()
+            .map(|m| m.is_empty())
+            .unwrap_or(false)
+        {
+            eprintln!(
+                "deskmate: no LLM model is configured; run scripts/setup.sh for the local one, or add one with POST /api/v1/models/llm"
+            );
+        }
+        return Ok(ExitCode::from(2));
+    }
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<AgentEvent>();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let printer = tokio::spawn(async move {
+        let mut stop = None;
+        while let Some(event) = rx.recv().await {
+            if json {
+                let line = serde_json::json!({"event": event.name(), "data": event});
+                println!("{line}");
+                continue;
+            }
+            match &event {
+                AgentEvent::Token { text } => {
+                    print!("{text}");
+                    let _ = std::io::stdout().flush();
+                }
+                AgentEvent::ToolCall {
+                    name, arguments, ..
+                } => {
+                    eprintln!("[tool] {name} {arguments}");
+                }
+                AgentEvent::ToolResult {
+                    name,
+                    status,
+                    result,
+                    ..
+                } => {
+                    let status = serde_json::to_value(status).unwrap_or_default();
+                    eprintln!(
+                        "[result] {name} {} {}",
+                        status.as_str().unwrap_or(""),
+                        result.to_llm_text()
+                    );
+                }
+                AgentEvent::Prompt { prompt } => eprintln!("[prompt] {}", prompt.question),
+                AgentEvent::Error { message, .. } => eprintln!("[error] {message}"),
+                AgentEvent::Done {
+                    conversation_id,
+                    stop: reason,
+                    ..
+                } => {
+                    println!();
+                    eprintln!("[conversation] {conversation_id}");
+                    stop = Some(*reason);
+                }
+            }
+        }
+        stop
+    });
+    let outcome = deskmate.chat(turn, &tx, &cancel).await;
+    drop(tx);
+    let stop = printer.await.ok().flatten();
+    outcome?;
+    Ok(match stop {
+        Some(StopReason::Answered) => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    })
 }
 
 fn settings(

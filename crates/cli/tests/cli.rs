@@ -195,6 +195,46 @@ fn code_interpreter_fails_closed_until_weaker_mode_is_allowed() {
     assert!(weaker["data"]["warning"].as_str().is_some());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_runs_one_turn_against_the_configured_model() {
+    use deskmate_testkit::{Script, ScriptedServer, completion};
+    let dir = data_dir();
+    let none = deskmate(dir.path(), &["chat", "hello"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no LLM model is configured"));
+
+    let server = ScriptedServer::start(&["scripted"]).await;
+    server
+        .push(Script::Json(completion(
+            None,
+            &[("calculator", r#"{"expression": "6*7"}"#)],
+        )))
+        .push(Script::Json(completion(Some("It is 42."), &[])));
+    deskmate_service::Deskmate::open(dir.path())
+        .and_then(|d| {
+            d.create_llm_model(&json!({"name": "S", "base_url": server.base_url(),
+                                       "model": "scripted", "streaming": false}))
+                .map_err(|e| panic!("{e}"))
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().to_path_buf();
+    let output = tokio::task::spawn_blocking(move || deskmate(&path, &["chat", "what is 6*7?"]))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "It is 42.\n");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("[tool] calculator") && stderr.contains("[result] calculator done"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn settings_are_shown_and_set_with_their_types_checked() {
     let dir = data_dir();

@@ -233,26 +233,12 @@ impl Deskmate {
         events: &UnboundedSender<AgentEvent>,
         cancel: &CancellationToken,
     ) -> Result<ChatOutcome, ServiceError> {
+        self.check_turn(&turn)?;
         let message = turn.message.trim().to_string();
-        if message.is_empty() || message.chars().count() > MAX_MESSAGE_CHARS {
-            return Err(ServiceError::Invalid(vec![FieldError {
-                path: "/message".into(),
-                message: format!("message must have 1 to {MAX_MESSAGE_CHARS} characters"),
-                hint: "type what you want Deskmate to do".into(),
-            }]));
-        }
         let model = self.llm_model_record(turn.model_id.as_deref())?;
         let store = self.stored()?.store.clone();
         let conversation_id = match &turn.conversation_id {
-            Some(id) => {
-                store
-                    .conversation(id)?
-                    .ok_or_else(|| ServiceError::NotFound {
-                        what: "Conversation",
-                        id: id.clone(),
-                    })?;
-                id.clone()
-            }
+            Some(id) => id.clone(),
             None => {
                 let id = uuid::Uuid::new_v4().simple().to_string();
                 let title: String = message.chars().take(60).collect();
@@ -437,6 +423,29 @@ impl Deskmate {
             },
         );
         Ok(outcome)
+    }
+
+    /// Checks a turn before it starts: the message, the model, the conversation. Front
+    /// ends that stream call it first so a bad turn gets a plain error, not a stream.
+    pub fn check_turn(&self, turn: &ChatTurn) -> Result<(), ServiceError> {
+        let length = turn.message.trim().chars().count();
+        if length == 0 || length > MAX_MESSAGE_CHARS {
+            return Err(ServiceError::Invalid(vec![FieldError {
+                path: "/message".into(),
+                message: format!("message must have 1 to {MAX_MESSAGE_CHARS} characters"),
+                hint: "type what you want Deskmate to do".into(),
+            }]));
+        }
+        self.llm_model_record(turn.model_id.as_deref())?;
+        if let Some(id) = &turn.conversation_id
+            && self.stored()?.store.conversation(id)?.is_none()
+        {
+            return Err(ServiceError::NotFound {
+                what: "Conversation",
+                id: id.clone(),
+            });
+        }
+        Ok(())
     }
 
     /// Runs one reply's calls: reads concurrently, writes in order with compensation.
