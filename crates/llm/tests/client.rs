@@ -349,3 +349,58 @@ proptest! {
         }
     }
 }
+
+/// Recorded from llama-server with Qwen2.5-Coder-1.5B: it writes the call as JSON in its
+/// text. Cut at every byte boundary, the client assembles the same text, and extraction
+/// finds the same call.
+#[tokio::test]
+async fn recorded_qwen_stream_cut_anywhere_yields_the_call_written_in_text() {
+    let server = ScriptedServer::start(&["qwen"]).await;
+    let body = deskmate_testkit::recorded("qwen-tools-stream.sse");
+    let non_streamed = deskmate_llm::client::parse_completion(
+        "recorded",
+        &deskmate_testkit::recorded("qwen-tools.json"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let client = client(&server);
+    for cut in (1..body.len()).step_by(7).chain([body.len() - 1]) {
+        server.push(Script::sse_split(
+            body.clone(),
+            Split::At(vec![cut, cut / 2]),
+        ));
+        let (reply, events) = run(&client, &request(true)).await;
+        let reply = reply.unwrap_or_else(|e| panic!("cut at {cut}: {e}"));
+        assert_eq!(reply.content, non_streamed.content, "cut at {cut}");
+        let streamed: String = events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::Token(t) => Some(t.as_str()),
+                StreamEvent::ToolCallStarted { .. } => None,
+            })
+            .collect();
+        assert_eq!(streamed, reply.content);
+        assert_eq!(reply.finish_reason.as_deref(), Some("stop"));
+    }
+    let extracted = deskmate_llm::extract::extract_calls(&non_streamed.content)
+        .unwrap_or_else(|| panic!("no call in {}", non_streamed.content));
+    assert_eq!(extracted.calls[0].function.name, "increase_volume");
+    assert_eq!(extracted.calls[0].function.arguments, r#"{"step":20}"#);
+}
+
+#[tokio::test]
+async fn recorded_smollm2_stream_every_byte() {
+    let server = ScriptedServer::start(&["smollm2"]).await;
+    server.push(Script::sse_split(
+        deskmate_testkit::recorded("smollm2-chat-stream.sse"),
+        Split::EveryByte,
+    ));
+    let (reply, events) = run(&client(&server), &request(true)).await;
+    let reply = reply.unwrap_or_else(|e| panic!("{e}"));
+    assert!(!reply.content.trim().is_empty());
+    assert!(reply.tool_calls.is_empty());
+    assert_eq!(
+        events.len(),
+        reply.chunks - 2,
+        "one token per content chunk"
+    );
+}
