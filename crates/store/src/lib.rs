@@ -14,6 +14,7 @@
 //! ```
 
 pub mod audit;
+pub mod autotest;
 pub mod conversations;
 pub mod error;
 pub mod idempotency;

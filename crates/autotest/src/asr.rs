@@ -1,0 +1,176 @@
+//! ASR checks: Model Existence, Hotwords Config, API Availability (a phrase spoken by
+//! espeak-ng, transcribed, its words compared), Language Config.
+
+use std::time::Instant;
+
+use deskmate_llm::{AsrClient, AsrRequest, Endpoint};
+use deskmate_service::models::valid_language;
+use deskmate_service::{Deskmate, ServiceError};
+
+use crate::llm::explain;
+use crate::{Checks, Limits};
+
+/// What espeak-ng says for the availability check.
+pub const PHRASE: &str = "turn the volume up";
+
+/// Speaks `phrase` into a WAV file with espeak-ng and returns its bytes.
+pub async fn speak(phrase: &str) -> Result<Vec<u8>, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let wav = dir.path().join("phrase.wav");
+    let output = tokio::process::Command::new("espeak-ng")
+        .args(["-v", "en-us", "-s", "140", "-w"])
+        .arg(&wav)
+        .arg(phrase)
+        .output()
+        .await
+        .map_err(|e| format!("cannot run espeak-ng ({e}): install the espeak-ng package"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "espeak-ng failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    std::fs::read(&wav).map_err(|e| e.to_string())
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// How many of the expected words were heard.
+pub fn words_heard(expected: &str, heard: &str) -> (usize, usize) {
+    let heard = words(heard);
+    let expected = words(expected);
+    let found = expected.iter().filter(|w| heard.contains(w)).count();
+    (found, expected.len())
+}
+
+pub(crate) async fn check(
+    deskmate: &Deskmate,
+    model_id: Option<&str>,
+    limits: Limits,
+    checks: &mut Checks<'_>,
+) {
+    let started = Instant::now();
+    let model = match deskmate.asr_model_record(model_id) {
+        Ok(model) => {
+            checks.record(
+                "Model Existence",
+                started,
+                Ok(format!("Found model: {}", model.name)),
+            );
+            model
+        }
+        Err(e) => {
+            let why = match (&e, model_id) {
+                (ServiceError::NotFound { .. }, Some(id)) => format!("no ASR model with id '{id}' in the database"),
+                (ServiceError::NotFound { .. }, None) => {
+                    "no ASR model is configured: run scripts/setup.sh for the local one, or add one under Models".into()
+                }
+                _ => e.to_string(),
+            };
+            checks.record("Model Existence", started, Err(why));
+            for name in ["Hotwords Config", "API Availability", "Language Config"] {
+                checks.record(
+                    name,
+                    Instant::now(),
+                    Err("not run: the model does not exist".into()),
+                );
+            }
+            return;
+        }
+    };
+
+    let started = Instant::now();
+    let bad: Vec<&String> = model
+        .hotwords
+        .iter()
+        .filter(|w| w.trim().is_empty() || w.chars().count() > 64)
+        .collect();
+    let hotwords = if model.hotwords.len() > 100 {
+        Err(format!(
+            "{} hotwords: at most 100 are sent",
+            model.hotwords.len()
+        ))
+    } else if !bad.is_empty() {
+        Err(format!("hotwords must have 1–64 characters: {bad:?}"))
+    } else if model.hotwords.is_empty() {
+        Ok("Hotwords: none configured".to_string())
+    } else {
+        Ok(format!("Hotwords: {} words", model.hotwords.len()))
+    };
+    checks.record("Hotwords Config", started, hotwords);
+
+    let base = deskmate.base_url_for(&model.base_url, model.managed.as_deref());
+    let client = Endpoint::new(&base, deskmate.model_api_key(model.api_key_ref.as_deref()))
+        .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))
+        .and_then(AsrClient::new)
+        .map_err(|e| explain(&e));
+
+    let started = Instant::now();
+    let audio = speak(PHRASE).await;
+    let availability = match (&client, &audio) {
+        (Err(why), _) | (_, Err(why)) => Err(why.clone()),
+        (Ok(client), Ok(audio)) => {
+            let request = AsrRequest {
+                model: model.model.clone(),
+                language: Some("en".into()),
+                hotwords: model.hotwords.clone(),
+            };
+            match client
+                .transcribe(&request, audio.clone(), "phrase.wav")
+                .await
+            {
+                Ok(heard) => {
+                    let (found, total) = words_heard(PHRASE, &heard.text);
+                    if found * 4 >= total * 3 {
+                        Ok(format!(
+                            "Status: {}, heard \"{}\" ({found}/{total} words)",
+                            heard.status, heard.text
+                        ))
+                    } else {
+                        Err(format!(
+                            "the server answered but heard \"{}\" for \"{PHRASE}\" ({found}/{total} words): check the model",
+                            heard.text
+                        ))
+                    }
+                }
+                Err(e) => Err(explain(&e)),
+            }
+        }
+    };
+    let available = checks.record("API Availability", started, availability);
+
+    let started = Instant::now();
+    let language = match model.language.as_deref() {
+        None => Ok("Language: auto-detect".to_string()),
+        Some(code) if !valid_language(code) => {
+            Err(format!("'{code}' is not a language code Whisper knows"))
+        }
+        Some(_) if !available => Err("not run: API Availability failed".into()),
+        Some(code) => match (&client, &audio) {
+            (Ok(client), Ok(audio)) => {
+                let request = AsrRequest {
+                    model: model.model.clone(),
+                    language: Some(code.to_string()),
+                    hotwords: Vec::new(),
+                };
+                match client
+                    .transcribe(&request, audio.clone(), "phrase.wav")
+                    .await
+                {
+                    Ok(_) => Ok(format!("Language: {code}")),
+                    Err(e) => Err(format!(
+                        "the server refused language '{code}': {}",
+                        explain(&e)
+                    )),
+                }
+            }
+            _ => Err("not run: API Availability failed".into()),
+        },
+    };
+    checks.record("Language Config", started, language);
+}

@@ -1,0 +1,214 @@
+//! LLM checks: Model Existence, API Connection, Temperature Setting, Streaming Support.
+
+use std::time::Instant;
+
+use deskmate_llm::wire::{ChatRequest, Message, Usage};
+use deskmate_llm::{ChatClient, Endpoint, LlmError};
+use deskmate_service::{Deskmate, ServiceError};
+use deskmate_store::models::LlmModel;
+use serde::Serialize;
+
+use crate::{Checks, Limits};
+
+/// A model's answer to a test message (seed 004's shape, plus `error` on failure).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestMessage {
+    /// Whether the model answered.
+    pub success: bool,
+    /// Its answer.
+    pub reply: String,
+    /// Token counts, when the server sent them.
+    pub usage: Option<Usage>,
+    /// What went wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A sentence that says what failed and what to check.
+pub(crate) fn explain(error: &LlmError) -> String {
+    match error {
+        LlmError::Unauthorized { status, url, .. } => {
+            format!("{url} refused the API key (HTTP {status}): check the model's api_key")
+        }
+        LlmError::Connect { url, reason } => {
+            format!("cannot connect to {url}: {reason} — is the server running at this base_url?")
+        }
+        LlmError::Timeout { url, stage, after } => format!(
+            "{url} did not answer within {} ms ({stage}): the server is too slow or stuck",
+            after.as_millis()
+        ),
+        LlmError::Status { url, status, body } => format!("{url} answered HTTP {status}: {body}"),
+        other => other.to_string(),
+    }
+}
+
+pub(crate) fn client(
+    deskmate: &Deskmate,
+    base_url: &str,
+    managed: Option<&str>,
+    api_key_ref: Option<&str>,
+    limits: Limits,
+) -> Result<ChatClient, String> {
+    let base = deskmate.base_url_for(base_url, managed);
+    Endpoint::new(&base, deskmate.model_api_key(api_key_ref))
+        .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))
+        .and_then(ChatClient::new)
+        .map_err(|e| explain(&e))
+}
+
+fn probe(model: &LlmModel, temperature: f64, stream: bool, max_tokens: u32) -> ChatRequest {
+    let mut request = ChatRequest::new(
+        model.model.clone(),
+        vec![Message::user("Reply with one word: ready")],
+    );
+    request.temperature = Some(temperature);
+    request.max_tokens = Some(max_tokens);
+    request.stream = stream;
+    request
+}
+
+pub(crate) async fn check(
+    deskmate: &Deskmate,
+    model_id: Option<&str>,
+    limits: Limits,
+    checks: &mut Checks<'_>,
+) {
+    let started = Instant::now();
+    let model = match deskmate.llm_model_record(model_id) {
+        Ok(model) => {
+            checks.record(
+                "Model Existence",
+                started,
+                Ok(format!("Found model: {}", model.name)),
+            );
+            model
+        }
+        Err(e) => {
+            let why = match (&e, model_id) {
+                (ServiceError::NotFound { .. }, Some(id)) => format!("no LLM model with id '{id}' in the database"),
+                (ServiceError::NotFound { .. }, None) => {
+                    "no LLM model is configured: run scripts/setup.sh for the local one, or add one under Models".into()
+                }
+                _ => e.to_string(),
+            };
+            checks.record("Model Existence", started, Err(why));
+            for name in ["API Connection", "Temperature Setting", "Streaming Support"] {
+                checks.record(
+                    name,
+                    Instant::now(),
+                    Err("not run: the model does not exist".into()),
+                );
+            }
+            return;
+        }
+    };
+    let client = match client(
+        deskmate,
+        &model.base_url,
+        model.managed.as_deref(),
+        model.api_key_ref.as_deref(),
+        limits,
+    ) {
+        Ok(client) => client,
+        Err(why) => {
+            for name in ["API Connection", "Temperature Setting", "Streaming Support"] {
+                checks.record(name, Instant::now(), Err(why.clone()));
+            }
+            return;
+        }
+    };
+
+    let started = Instant::now();
+    let connection = match client
+        .complete(&probe(&model, 0.0, false, 1), &mut |_| {})
+        .await
+    {
+        Ok(_) => {
+            let latency = started.elapsed().as_millis();
+            match client.models().await {
+                Ok(served) if !served.is_empty() && !served.contains(&model.model) => Err(format!(
+                    "the server answers but serves {}, not '{}': fix the model name",
+                    served.join(", "),
+                    model.model
+                )),
+                _ => Ok(format!("Latency: {latency}ms")),
+            }
+        }
+        Err(e) => Err(explain(&e)),
+    };
+    let connected = checks.record("API Connection", started, connection);
+
+    let started = Instant::now();
+    let temperature = if !(0.0..=2.0).contains(&model.temperature) {
+        Err(format!("temperature={} is outside 0–2", model.temperature))
+    } else if !connected {
+        Err("not run: API Connection failed".into())
+    } else {
+        match client
+            .complete(&probe(&model, model.temperature, false, 1), &mut |_| {})
+            .await
+        {
+            Ok(_) => Ok(format!("temperature={}", model.temperature)),
+            Err(e) => Err(format!(
+                "the server refused temperature={}: {}",
+                model.temperature,
+                explain(&e)
+            )),
+        }
+    };
+    checks.record("Temperature Setting", started, temperature);
+
+    let started = Instant::now();
+    let streaming = if !connected {
+        Err("not run: API Connection failed".into())
+    } else {
+        let mut chunks = 0usize;
+        match client
+            .complete(&probe(&model, 0.0, true, 16), &mut |_| chunks += 1)
+            .await
+        {
+            Ok(reply) if reply.chunks > 0 => Ok(format!("Received {} chunks", reply.chunks)),
+            Ok(_) => Err("the stream ended without a chunk".into()),
+            Err(e) => Err(explain(&e)),
+        }
+    };
+    checks.record("Streaming Support", started, streaming);
+}
+
+pub(crate) async fn test_message(
+    deskmate: &Deskmate,
+    model_id: &str,
+    message: &str,
+    limits: Limits,
+) -> Result<TestMessage, ServiceError> {
+    let model = deskmate.llm_model_record(Some(model_id))?;
+    let failed = |error: String| TestMessage {
+        success: false,
+        reply: String::new(),
+        usage: None,
+        error: Some(error),
+    };
+    let client = match client(
+        deskmate,
+        &model.base_url,
+        model.managed.as_deref(),
+        model.api_key_ref.as_deref(),
+        limits,
+    ) {
+        Ok(client) => client,
+        Err(why) => return Ok(failed(why)),
+    };
+    let mut request = ChatRequest::new(model.model.clone(), vec![Message::user(message)]);
+    request.temperature = Some(model.temperature);
+    request.top_p = Some(model.top_p);
+    request.max_tokens = u32::try_from(model.max_tokens).ok();
+    Ok(match client.complete(&request, &mut |_| {}).await {
+        Ok(reply) => TestMessage {
+            success: true,
+            reply: reply.content,
+            usage: reply.usage,
+            error: None,
+        },
+        Err(e) => failed(explain(&e)),
+    })
+}

@@ -1,0 +1,290 @@
+//! Autotest against a scripted OpenAI-compatible server on loopback: everything passes,
+//! and each way a server fails gives a failed check with a clear message, in time.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use deskmate_autotest::{Autotest, Limits, RunRequest, TestCase};
+use deskmate_service::Deskmate;
+use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
+use serde_json::json;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    deskmate: Arc<Deskmate>,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let deskmate = Arc::new(Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}")));
+    Fixture {
+        _dir: dir,
+        deskmate,
+    }
+}
+
+fn llm(f: &Fixture, base_url: &str) -> String {
+    f.deskmate
+        .create_llm_model(&json!({"name": "Scripted", "base_url": base_url, "model": "scripted"}))
+        .unwrap_or_else(|e| panic!("{e}"))["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn autotest(f: &Fixture) -> Autotest {
+    Autotest::new(f.deskmate.clone()).with_limits(Limits {
+        connect: Duration::from_secs(1),
+        response: Duration::from_millis(600),
+    })
+}
+
+fn stream() -> Script {
+    Script::sse(sse_body(&[
+        json!({"choices": [{"delta": {"content": "ready"}}]}),
+        json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}),
+    ]))
+}
+
+fn outcome(tests: &[TestCase]) -> Vec<(&str, bool)> {
+    tests.iter().map(|t| (t.name.as_str(), t.passed)).collect()
+}
+
+#[tokio::test]
+async fn a_working_llm_passes_every_check_and_the_run_is_stored() {
+    let f = fixture();
+    let server = ScriptedServer::start(&["scripted"]).await;
+    server
+        .push(Script::Json(completion(Some("ready"), &[])))
+        .push(Script::Json(completion(Some("ready"), &[])))
+        .push(stream());
+    let id = llm(&f, &server.base_url());
+    let mut seen = Vec::new();
+    let result = autotest(&f)
+        .llm(Some(&id), &mut |t| seen.push(t.name.clone()))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        outcome(&result.tests),
+        [
+            ("Model Existence", true),
+            ("API Connection", true),
+            ("Temperature Setting", true),
+            ("Streaming Support", true)
+        ],
+        "{:?}",
+        result.tests
+    );
+    assert_eq!(result.tests[0].message, "Found model: Scripted");
+    assert!(result.tests[1].message.starts_with("Latency: "));
+    assert_eq!(result.tests[2].message, "temperature=0.7");
+    assert_eq!(result.tests[3].message, "Received 2 chunks");
+    assert_eq!(
+        (
+            result.summary.passed,
+            result.summary.failed,
+            result.summary.total
+        ),
+        (4, 0, 4)
+    );
+    assert_eq!(seen.len(), 4, "each check reported as it finished");
+    // The requests were real: the temperature check sent the configured value.
+    assert_eq!(server.requests()[1]["temperature"], 0.7);
+    assert_eq!(server.requests()[2]["stream"], true);
+    let store = f
+        .deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("store"));
+    let (total, runs) = store.list_autotest_runs(1, 10).unwrap_or_default();
+    assert_eq!(total, 1);
+    assert_eq!(runs[0].result["summary"]["passed"], 4);
+}
+
+#[tokio::test]
+async fn a_failing_server_fails_its_checks_clearly_and_in_time() {
+    let f = fixture();
+    let test = autotest(&f);
+
+    // Down: nobody listens.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let down = llm(&f, &format!("http://{closed}/v1"));
+    let result = test
+        .llm(Some(&down), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        outcome(&result.tests),
+        [
+            ("Model Existence", true),
+            ("API Connection", false),
+            ("Temperature Setting", false),
+            ("Streaming Support", false)
+        ]
+    );
+    assert!(
+        result.tests[1].message.contains("cannot connect"),
+        "{}",
+        result.tests[1].message
+    );
+    assert!(result.tests[2].message.starts_with("not run"));
+
+    // 401.
+    let server = ScriptedServer::start(&["scripted"]).await;
+    server.push(Script::Status(401, "{\"error\": \"bad key\"}".into()));
+    let keyed = llm(&f, &server.base_url());
+    let result = test
+        .llm(Some(&keyed), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        result.tests[1].message.contains("refused the API key"),
+        "{}",
+        result.tests[1].message
+    );
+
+    // Slow: no answer at all.
+    let server = ScriptedServer::start(&["scripted"]).await;
+    server.push(Script::Stall);
+    let slow = llm(&f, &server.base_url());
+    let started = Instant::now();
+    let result = test
+        .llm(Some(&slow), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!result.tests[1].passed);
+    assert!(
+        result.tests[1]
+            .message
+            .contains("did not answer within 600 ms"),
+        "{}",
+        result.tests[1].message
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // Wrong about its model.
+    let server = ScriptedServer::start(&["some-other-model"]).await;
+    server.push(Script::Json(completion(Some("ok"), &[])));
+    let wrong = llm(&f, &server.base_url());
+    let result = test
+        .llm(Some(&wrong), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        result.tests[1]
+            .message
+            .contains("serves some-other-model, not 'scripted'"),
+        "{}",
+        result.tests[1].message
+    );
+
+    // Not in the database.
+    let result = test
+        .llm(Some("nope"), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result.summary.failed, 4);
+    assert!(
+        result.tests[0]
+            .message
+            .contains("no LLM model with id 'nope'")
+    );
+}
+
+#[tokio::test]
+async fn asr_checks_transcribe_a_spoken_phrase_and_compare_the_words() {
+    let f = fixture();
+    let server = ScriptedServer::start(&["whisper-base"]).await;
+    server
+        .push_transcription(Script::Json(json!({"text": " Turn the volume up."})))
+        .push_transcription(Script::Json(json!({"text": "把音量调高"})));
+    let id = f
+        .deskmate
+        .create_asr_model(
+            &json!({"name": "Whisper", "base_url": server.base_url(), "model": "whisper-base",
+                                  "language": "zh", "hotwords": ["Deskmate", "CDISC"]}),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let result = autotest(&f)
+        .asr(Some(&id), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        outcome(&result.tests),
+        [
+            ("Model Existence", true),
+            ("Hotwords Config", true),
+            ("API Availability", true),
+            ("Language Config", true)
+        ],
+        "{:?}",
+        result.tests
+    );
+    assert_eq!(result.tests[1].message, "Hotwords: 2 words");
+    assert!(
+        result.tests[2].message.contains("(4/4 words)"),
+        "{}",
+        result.tests[2].message
+    );
+    assert_eq!(result.tests[3].message, "Language: zh");
+    // A real WAV went up, as multipart.
+    assert!(
+        server.requests()[0]["multipart_bytes"]
+            .as_u64()
+            .unwrap_or(0)
+            > 10_000
+    );
+
+    server.push_transcription(Script::Json(json!({"text": "thank you for watching"})));
+    let result = autotest(&f)
+        .asr(Some(&id), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!result.tests[2].passed);
+    assert!(
+        result.tests[2]
+            .message
+            .contains("heard \"thank you for watching\"")
+    );
+    assert!(result.tests[3].message.starts_with("not run"));
+}
+
+#[tokio::test]
+async fn the_full_run_checks_every_tool() {
+    let f = fixture();
+    let request = RunRequest {
+        test_llm: false,
+        test_asr: false,
+        ..RunRequest::default()
+    };
+    let result = autotest(&f)
+        .run(&request, &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tools = f.deskmate.registry().specs().count();
+    assert_eq!(result.tests.len(), tools);
+    assert!(
+        result
+            .tests
+            .iter()
+            .all(|t| t.passed && t.name.starts_with("Tool: ")),
+        "{:?}",
+        result.tests
+    );
+    let everything = autotest(&f)
+        .run(&RunRequest::default(), &mut |_| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // No models configured: the model checks fail and say how to add one.
+    assert_eq!(everything.summary.failed, 8);
+    assert!(
+        everything.tests[0]
+            .message
+            .contains("no LLM model is configured")
+    );
+}
