@@ -5,6 +5,7 @@
 //! token (all but the health check), panics caught as JSON 500s. Every error is JSON.
 
 pub mod audit;
+pub mod autotest;
 pub mod chat;
 pub mod error;
 pub mod extract;
@@ -136,6 +137,15 @@ pub fn app(state: AppState) -> Router {
                 .delete(models::delete_asr),
         )
         .route("/api/v1/chat", post(chat::chat))
+        .route("/api/v1/tools/autotest", post(autotest::run))
+        .route("/api/v1/tools/autotest/llm/{model_id}", post(autotest::llm))
+        .route("/api/v1/tools/autotest/asr/{model_id}", post(autotest::asr))
+        .route("/api/v1/tools/autotest/runs", get(autotest::runs))
+        .route(
+            "/api/v1/tools/autotest/runs/{id}",
+            get(autotest::run_detail),
+        )
+        .route("/api/v1/tools/test-message", post(autotest::test_message))
         .route("/api/v1/settings", get(settings::list))
         .route("/api/v1/settings/{key}", put(settings::set))
         .route("/api/v1/openapi.json", get(openapi::document))

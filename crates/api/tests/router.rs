@@ -904,6 +904,96 @@ async fn chat_streams_tokens_tool_calls_results_and_done() {
 }
 
 #[tokio::test]
+async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
+    let f = fixture();
+    let (status, body) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/test-message?llm_model_id=nope",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["detail"].clone()),
+        (StatusCode::NOT_FOUND, json!("LLM Model not found"))
+    );
+
+    let server = deskmate_testkit::ScriptedServer::start(&["scripted"]).await;
+    server.push(deskmate_testkit::Script::Json(
+        deskmate_testkit::completion(Some("Hello from the model."), &[]),
+    ));
+    let (_, model) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(json!({"id": "m1", "name": "S", "base_url": server.base_url(), "model": "scripted"})),
+    )
+    .await;
+    assert_eq!(model["id"], "m1");
+    let (status, reply) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/test-message?llm_model_id=m1",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    assert_eq!(reply["success"], true);
+    assert_eq!(reply["reply"], "Hello from the model.");
+    assert_eq!(reply["usage"]["total_tokens"], 15);
+    assert_eq!(
+        server.requests()[0]["messages"][0]["content"],
+        "Hello, this is a test message."
+    );
+
+    // A full run without models, streamed: one `check` per check, then `done`.
+    let req = request("POST", "/api/v1/tools/autotest?test_asr=false", None)
+        .header(header::ACCEPT, "text/event-stream")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let response = f
+        .app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "text/event-stream"
+    );
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
+    let events = sse_events(&String::from_utf8_lossy(&bytes));
+    let (last, checks) = events.split_last().unwrap_or_else(|| panic!("no events"));
+    assert_eq!(last.0, "done");
+    assert!(checks.iter().all(|(name, _)| name == "check"));
+    assert_eq!(last.1["tests"].as_array().map(Vec::len), Some(checks.len()));
+    assert_eq!(last.1["summary"]["total"], json!(checks.len()));
+    // The LLM checks ran against the default model (m1, whose server has no more
+    // answers: it fails with a message), the tools all pass.
+    assert_eq!(last.1["tests"][0]["name"], "Model Existence");
+
+    let (_, runs) = call(&f.app, "GET", "/api/v1/tools/autotest/runs", None).await;
+    assert_eq!(runs["total"], 1);
+    let id = runs["list"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (status, stored) = call(
+        &f.app,
+        "GET",
+        &format!("/api/v1/tools/autotest/runs/{id}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(stored, last.1);
+    let (status, _) = call(&f.app, "GET", "/api/v1/tools/autotest/runs/nope", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
 async fn the_openapi_document_matches_what_is_served() {
     let f = fixture();
     let (status, doc) = call(&f.app, "GET", "/api/v1/openapi.json", None).await;
@@ -929,7 +1019,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 35, "every route of app() is documented");
+    assert_eq!(operations, 41, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

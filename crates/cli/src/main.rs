@@ -5,6 +5,7 @@
 //! - `deskmate [--data-dir DIR] data-dir` prints the data dir in use.
 //! - `deskmate [--data-dir DIR] serve [--addr 127.0.0.1:PORT]` serves the REST API.
 //! - `deskmate [--data-dir DIR] settings [KEY [VALUE]]` shows or sets a setting.
+//! - `deskmate [--data-dir DIR] autotest [--llm ID] [--asr ID] [--json]` runs the autotest.
 //! - `deskmate [--data-dir DIR] chat MESSAGE [--model ID] [--conversation ID] [--json]`
 //!   runs one turn of the agent loop.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
@@ -65,6 +66,25 @@ enum Command {
         /// Confirm in advance the calls whose policy asks.
         #[arg(long)]
         yes: bool,
+    },
+    /// Run the autotest: LLM and ASR checks, then every tool; prints each check as it
+    /// finishes, or seed 004's result object with --json. Exit 0 when all passed.
+    Autotest {
+        /// LLM model id (default: the default model).
+        #[arg(long)]
+        llm: Option<String>,
+        /// ASR model id (default: the default model).
+        #[arg(long)]
+        asr: Option<String>,
+        /// Skip the LLM checks.
+        #[arg(long)]
+        no_llm: bool,
+        /// Skip the ASR checks.
+        #[arg(long)]
+        no_asr: bool,
+        /// Print the result object as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Show the settings, one setting, or set one (`settings sandbox.allow_weaker true`).
     Settings {
@@ -141,6 +161,50 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Settings { key, value } => settings(&data_dir, key, value),
+        Command::Autotest {
+            llm,
+            asr,
+            no_llm,
+            no_asr,
+            json,
+        } => {
+            let deskmate = Arc::new(Deskmate::open(&data_dir)?);
+            let request = deskmate_autotest::RunRequest {
+                llm_model_id: llm,
+                asr_model_id: asr,
+                test_llm: !no_llm,
+                test_asr: !no_asr,
+            };
+            let mut show = |case: &deskmate_autotest::TestCase| {
+                if !json {
+                    let mark = if case.passed { "PASS" } else { "FAIL" };
+                    println!(
+                        "{mark} {:<24} {} ({} ms)",
+                        case.name, case.message, case.duration_ms
+                    );
+                }
+            };
+            let result = deskmate_autotest::Autotest::new(deskmate)
+                .run(&request, &mut show)
+                .await?;
+            if json {
+                print_json(&serde_json::to_value(&result)?)?;
+            } else {
+                println!(
+                    "{} passed, {} failed, {} total ({} ms); run {}",
+                    result.summary.passed,
+                    result.summary.failed,
+                    result.summary.total,
+                    result.duration_ms,
+                    result.id
+                );
+            }
+            Ok(if result.summary.failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
         Command::Chat {
             message,
             model,

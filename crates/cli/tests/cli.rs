@@ -236,6 +236,28 @@ async fn chat_runs_one_turn_against_the_configured_model() {
 }
 
 #[test]
+fn autotest_prints_seed_004s_result_and_exits_by_outcome() {
+    let dir = data_dir();
+    let tools_only = deskmate(dir.path(), &["autotest", "--no-llm", "--no-asr", "--json"]);
+    assert_eq!(tools_only.status.code(), Some(0));
+    let result = json_out(&tools_only);
+    for key in ["id", "started_at", "duration_ms", "tests", "summary"] {
+        assert!(result.get(key).is_some(), "missing {key}: {result}");
+    }
+    assert_eq!(result["summary"]["failed"], 0);
+    assert!(result["tests"].as_array().is_some_and(|t| t.len() >= 10));
+
+    // No model configured: the model checks fail, saying how to add one.
+    let full = deskmate(dir.path(), &["autotest"]);
+    assert_eq!(full.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&full.stdout);
+    assert!(
+        text.contains("FAIL Model Existence") && text.contains("no LLM model is configured"),
+        "{text}"
+    );
+}
+
+#[test]
 fn settings_are_shown_and_set_with_their_types_checked() {
     let dir = data_dir();
     let all = deskmate(dir.path(), &["settings"]);

@@ -1,0 +1,221 @@
+//! Seed 004's autotest endpoints, plus run history. With `Accept: text/event-stream` a
+//! run streams each check as it finishes (`check` events) and then the result (`done`).
+
+use std::convert::Infallible;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use deskmate_autotest::{Autotest, AutotestResult, RunRequest, TestCase};
+use deskmate_service::ServiceError;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::ApiQuery;
+
+/// Seed 004's query parameters of a full run.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct RunQuery {
+    /// LLM model id (default: the default model).
+    llm_model_id: Option<String>,
+    /// ASR model id (default: the default model).
+    asr_model_id: Option<String>,
+    /// Check the LLM (default true).
+    test_llm: Option<bool>,
+    /// Check the ASR (default true).
+    test_asr: Option<bool>,
+}
+
+enum Step {
+    Check(TestCase),
+    Done(Result<AutotestResult, ServiceError>),
+}
+
+fn wants_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"))
+}
+
+/// Runs `work` and answers JSON, or SSE when the client asks for it.
+async fn answer<F, Fut>(headers: &HeaderMap, work: F) -> Result<Response, AppError>
+where
+    F: FnOnce(mpsc::UnboundedSender<Step>) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let (tx, mut rx) = mpsc::unbounded_channel::<Step>();
+    tokio::spawn(work(tx));
+    if !wants_stream(headers) {
+        while let Some(step) = rx.recv().await {
+            if let Step::Done(result) = step {
+                return Ok(Json(result?).into_response());
+            }
+        }
+        return Err(AppError::Internal(
+            "the autotest stopped without a result".into(),
+        ));
+    }
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        let step = rx.recv().await?;
+        let event = match step {
+            Step::Check(case) => Event::default().event("check").json_data(&case),
+            Step::Done(Ok(result)) => Event::default().event("done").json_data(&result),
+            Step::Done(Err(e)) => Event::default()
+                .event("error")
+                .json_data(json!({"detail": e.to_string()})),
+        }
+        .unwrap_or_else(|_| Event::default().event("error").data("{}"));
+        Some((Ok::<_, Infallible>(event), rx))
+    });
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+fn reporter(tx: &mpsc::UnboundedSender<Step>) -> impl FnMut(&TestCase) + Send + '_ {
+    move |case| {
+        let _ = tx.send(Step::Check(case.clone()));
+    }
+}
+
+/// `POST /api/v1/tools/autotest`: the LLM and ASR checks as asked, then every tool.
+#[utoipa::path(post, path = "/api/v1/tools/autotest", tag = "autotest", params(RunQuery), responses((status = 200, description = "AutotestResult {id, started_at, duration_ms, tests, summary}; SSE check/done with Accept: text/event-stream", body = Object)))]
+pub async fn run(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiQuery(query): ApiQuery<RunQuery>,
+) -> Result<Response, AppError> {
+    let autotest = Autotest::new(state.deskmate.clone());
+    let request = RunRequest {
+        llm_model_id: query.llm_model_id,
+        asr_model_id: query.asr_model_id,
+        test_llm: query.test_llm.unwrap_or(true),
+        test_asr: query.test_asr.unwrap_or(true),
+    };
+    answer(&headers, move |tx| async move {
+        let result = autotest.run(&request, &mut reporter(&tx)).await;
+        let _ = tx.send(Step::Done(result));
+    })
+    .await
+}
+
+/// `POST /api/v1/tools/autotest/llm/{model_id}`.
+#[utoipa::path(post, path = "/api/v1/tools/autotest/llm/{model_id}", tag = "autotest", params(("model_id" = String, Path, description = "LLM model id")), responses((status = 200, description = "AutotestResult", body = Object)))]
+pub async fn llm(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(model_id): Path<String>,
+) -> Result<Response, AppError> {
+    let autotest = Autotest::new(state.deskmate.clone());
+    answer(&headers, move |tx| async move {
+        let result = autotest.llm(Some(&model_id), &mut reporter(&tx)).await;
+        let _ = tx.send(Step::Done(result));
+    })
+    .await
+}
+
+/// `POST /api/v1/tools/autotest/asr/{model_id}`.
+#[utoipa::path(post, path = "/api/v1/tools/autotest/asr/{model_id}", tag = "autotest", params(("model_id" = String, Path, description = "ASR model id")), responses((status = 200, description = "AutotestResult", body = Object)))]
+pub async fn asr(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(model_id): Path<String>,
+) -> Result<Response, AppError> {
+    let autotest = Autotest::new(state.deskmate.clone());
+    answer(&headers, move |tx| async move {
+        let result = autotest.asr(Some(&model_id), &mut reporter(&tx)).await;
+        let _ = tx.send(Step::Done(result));
+    })
+    .await
+}
+
+/// Seed 004's test-message parameters.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct TestMessageQuery {
+    /// LLM model id.
+    llm_model_id: String,
+    /// The message (default "Hello, this is a test message.").
+    message: Option<String>,
+}
+
+/// `POST /api/v1/tools/test-message`.
+#[utoipa::path(post, path = "/api/v1/tools/test-message", tag = "autotest", params(TestMessageQuery), responses((status = 200, description = "{success, reply, usage}", body = Object), (status = 404, description = "LLM Model not found", body = Object)))]
+pub async fn test_message(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<TestMessageQuery>,
+) -> Result<Json<Value>, AppError> {
+    let message = query
+        .message
+        .filter(|m| !m.trim().is_empty())
+        .unwrap_or_else(|| "Hello, this is a test message.".into());
+    if message.chars().count() > 4000 {
+        return Err(AppError::BadRequest(
+            "message is limited to 4000 characters".into(),
+        ));
+    }
+    let reply = Autotest::new(state.deskmate.clone())
+        .test_message(&query.llm_model_id, &message)
+        .await?;
+    Ok(Json(json!(reply)))
+}
+
+/// Paging of the run history.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct RunsQuery {
+    /// 1-based page (default 1).
+    page: Option<u32>,
+    /// Runs per page (default 20, at most 200).
+    limit: Option<u32>,
+}
+
+/// `GET /api/v1/tools/autotest/runs`: stored runs, newest first.
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs", tag = "autotest", params(RunsQuery), responses((status = 200, description = "{total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed}]}", body = Object)))]
+pub async fn runs(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<RunsQuery>,
+) -> Result<Json<Value>, AppError> {
+    let store = state
+        .deskmate
+        .store()
+        .ok_or_else(|| AppError::Internal("no database".into()))?;
+    let (page, limit) = (
+        query.page.unwrap_or(1).max(1),
+        query.limit.unwrap_or(20).clamp(1, 200),
+    );
+    let (total, list) = store
+        .list_autotest_runs(page, limit)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let list: Vec<Value> = list
+        .iter()
+        .map(|r| {
+            json!({"id": r.id, "kind": r.kind, "started_at": r.started_at, "duration_ms": r.duration_ms,
+                   "passed": r.passed, "failed": r.failed})
+        })
+        .collect();
+    Ok(Json(
+        json!({"total": total, "page": page, "limit": limit, "list": list}),
+    ))
+}
+
+/// `GET /api/v1/tools/autotest/runs/{id}`: one stored run's result.
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}", tag = "autotest", params(("id" = String, Path, description = "Run id")), responses((status = 200, description = "AutotestResult", body = Object), (status = 404, description = "Autotest run not found", body = Object)))]
+pub async fn run_detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let store = state
+        .deskmate
+        .store()
+        .ok_or_else(|| AppError::Internal("no database".into()))?;
+    store
+        .autotest_run(&id)
+        .map_err(|e| AppError::Internal(e.to_string()))?
+        .map(|r| Json(r.result))
+        .ok_or_else(|| AppError::NotFound("Autotest run not found".into()))
+}
