@@ -21,6 +21,7 @@ pub mod assemble;
 pub mod client;
 pub mod error;
 pub mod extract;
+pub mod sidecar;
 pub mod sse;
 pub mod wire;
 
