@@ -104,7 +104,7 @@ pub(crate) async fn check(
     };
     checks.record("Hotwords Config", started, hotwords);
 
-    let base = deskmate.base_url_for(&model.base_url, model.managed.as_deref());
+    let base = deskmate.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
     let client = Endpoint::new(&base, deskmate.model_api_key(model.api_key_ref.as_deref()))
         .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))
         .and_then(AsrClient::new)

@@ -44,12 +44,13 @@ pub(crate) fn explain(error: &LlmError) -> String {
 
 pub(crate) fn client(
     deskmate: &Deskmate,
+    model_id: &str,
     base_url: &str,
     managed: Option<&str>,
     api_key_ref: Option<&str>,
     limits: Limits,
 ) -> Result<ChatClient, String> {
-    let base = deskmate.base_url_for(base_url, managed);
+    let base = deskmate.base_url_for(model_id, base_url, managed);
     Endpoint::new(&base, deskmate.model_api_key(api_key_ref))
         .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))
         .and_then(ChatClient::new)
@@ -104,6 +105,7 @@ pub(crate) async fn check(
     };
     let client = match client(
         deskmate,
+        &model.id,
         &model.base_url,
         model.managed.as_deref(),
         model.api_key_ref.as_deref(),
@@ -190,6 +192,7 @@ pub(crate) async fn test_message(
     };
     let client = match client(
         deskmate,
+        &model.id,
         &model.base_url,
         model.managed.as_deref(),
         model.api_key_ref.as_deref(),

@@ -16,6 +16,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+mod local;
+
 use clap::{Parser, Subcommand};
 use deskmate_service::hooks::{Confirmer, NoConfirmer, PreApproved};
 use deskmate_service::prompts::PromptBroker;
@@ -48,6 +50,10 @@ enum Command {
         /// Address to bind (loopback by default).
         #[arg(long, default_value = "127.0.0.1:8765")]
         addr: std::net::SocketAddr,
+        /// Local model servers: `auto` (those scripts/setup-models.sh installed), `off`,
+        /// or the path of a manifest.
+        #[arg(long, default_value = "auto", env = "DESKMATE_LOCAL")]
+        local_models: String,
     },
     /// One chat turn with the model: the reply streams to stdout, tool calls and results
     /// to stderr; `--json` prints every event as one JSON line instead.
@@ -150,7 +156,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         None => deskmate_service::paths::default_data_dir()?,
     };
     match cli.command {
-        Command::Serve { addr } => serve(&data_dir, addr).await,
+        Command::Serve { addr, local_models } => serve(&data_dir, addr, &local_models).await,
         Command::DataDir => {
             println!("{}", data_dir.display());
             Ok(ExitCode::SUCCESS)
@@ -169,6 +175,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
         } => {
             let deskmate = Arc::new(Deskmate::open(&data_dir)?);
+            let local = start_local_for(
+                &deskmate,
+                &data_dir,
+                llm.as_deref().filter(|_| !no_llm),
+                asr.as_deref().filter(|_| !no_asr),
+            )
+            .await;
             let request = deskmate_autotest::RunRequest {
                 llm_model_id: llm,
                 asr_model_id: asr,
@@ -186,7 +199,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let result = deskmate_autotest::Autotest::new(deskmate)
                 .run(&request, &mut show)
-                .await?;
+                .await;
+            local::stop(local).await;
+            let result = result?;
             if json {
                 print_json(&serde_json::to_value(&result)?)?;
             } else {
@@ -247,6 +262,48 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Starts the local servers of the models a command will use (the given ids, else the
+/// defaults) when they are managed ones, and waits until they are ready.
+async fn start_local_for(
+    deskmate: &Arc<Deskmate>,
+    data_dir: &std::path::Path,
+    llm: Option<&str>,
+    asr: Option<&str>,
+) -> Vec<(String, deskmate_llm::sidecar::Sidecar)> {
+    let choice = std::env::var("DESKMATE_LOCAL").unwrap_or_else(|_| "auto".into());
+    // Quietly: a user with only remote models has no manifest and needs no warning.
+    let manifest = match choice.as_str() {
+        "off" => None,
+        "auto" => deskmate_service::local::default_manifest_path()
+            .filter(|p| p.is_file())
+            .and_then(|_| local::manifest("auto")),
+        path => local::manifest(path),
+    };
+    let Some(manifest) = manifest else {
+        return Vec::new();
+    };
+    if let Err(e) = deskmate.register_local_models(&manifest) {
+        eprintln!("deskmate: cannot register the local models: {e}");
+    }
+    let mut ids = Vec::new();
+    if let Ok(model) = deskmate.llm_model_record(llm)
+        && model.managed.is_some()
+    {
+        ids.push(model.id);
+    }
+    if let Ok(model) = deskmate.asr_model_record(asr)
+        && model.managed.is_some()
+    {
+        ids.push(model.id);
+    }
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let started = local::start(deskmate, &manifest, Some(&ids), &data_dir.join("logs"));
+    local::wait(&started, std::time::Duration::from_secs(180)).await;
+    started
+}
+
 async fn chat(
     data_dir: &std::path::Path,
     message: String,
@@ -261,7 +318,8 @@ async fn chat(
     } else {
         Arc::new(NoConfirmer)
     };
-    let deskmate = Deskmate::open_with(data_dir, confirmer)?;
+    let deskmate = Arc::new(Deskmate::open_with(data_dir, confirmer)?);
+    let local = start_local_for(&deskmate, data_dir, model_id.as_deref(), None).await;
     let turn = ChatTurn {
         message,
         model_id,
@@ -330,6 +388,7 @@ async fn chat(
     });
     let outcome = deskmate.chat(turn, &tx, &cancel).await;
     drop(tx);
+    local::stop(local).await;
     let stop = printer.await.ok().flatten();
     outcome?;
     Ok(match stop {
@@ -382,13 +441,21 @@ fn settings(
     }
 }
 
-async fn serve(data_dir: &std::path::Path, addr: std::net::SocketAddr) -> anyhow::Result<ExitCode> {
+async fn serve(
+    data_dir: &std::path::Path,
+    addr: std::net::SocketAddr,
+    local_models: &str,
+) -> anyhow::Result<ExitCode> {
     if !addr.ip().is_loopback() {
         tracing::warn!(%addr, "binding a non-loopback address: only loopback Host names are answered");
     }
     // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
     let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
     let deskmate = Arc::new(Deskmate::open_with(data_dir, prompts.clone())?);
+    let sidecars = match local::manifest(local_models) {
+        Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
+        None => Vec::new(),
+    };
     let token = deskmate_api::load_or_create_token(data_dir)?;
     let app = deskmate_api::app(deskmate_api::AppState::new(deskmate, token, prompts));
     let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -408,6 +475,7 @@ async fn serve(data_dir: &std::path::Path, addr: std::net::SocketAddr) -> anyhow
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())
         .await?;
+    local::stop(sidecars).await;
     eprintln!("deskmate: stopped");
     Ok(ExitCode::SUCCESS)
 }

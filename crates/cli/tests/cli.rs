@@ -22,6 +22,8 @@ fn deskmate(dir: &Path, args: &[&str]) -> Output {
         .arg(dir)
         .args(args)
         .env_remove("DESKMATE_DATA_DIR")
+        // Hermetic: never the local model servers of this machine.
+        .env("DESKMATE_LOCAL", "off")
         .output()
         .unwrap_or_else(|e| panic!("run deskmate: {e}"))
 }

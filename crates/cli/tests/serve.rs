@@ -25,6 +25,8 @@ impl Server {
             .args(["--data-dir"])
             .arg(data_dir)
             .args(["serve", "--addr", "127.0.0.1:0"])
+            // Hermetic: never the local model servers of this machine.
+            .env("DESKMATE_LOCAL", "off")
             .env_remove("DESKMATE_API_TOKEN")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -56,6 +56,8 @@ impl AsrClient {
         let mut form = reqwest::multipart::Form::new()
             .part("file", part)
             .text("model", request.model.clone())
+            // faster-whisper-server 0.0.3 reads `model_name`, not OpenAI's `model`.
+            .text("model_name", request.model.clone())
             .text("response_format", "json");
         if let Some(language) = &request.language {
             form = form.text("language", language.clone());

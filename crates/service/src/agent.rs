@@ -269,7 +269,7 @@ impl Deskmate {
             .iter()
             .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
             .collect();
-        let base_url = self.base_url_for(&model.base_url, model.managed.as_deref());
+        let base_url = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
         let api_key = self.model_api_key(model.api_key_ref.as_deref());
 
         let mut failures: HashMap<String, usize> = HashMap::new();

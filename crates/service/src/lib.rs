@@ -22,6 +22,7 @@ pub mod agent;
 pub mod error;
 pub mod hooks;
 pub mod knowledge;
+pub mod local;
 pub mod models;
 pub mod paths;
 pub mod prompts;
@@ -171,27 +172,27 @@ impl Deskmate {
         }
     }
 
-    /// Records where a managed server (`llama-server`, `faster-whisper-server`) listens
-    /// now, or that it is down (`None`).
-    pub fn set_managed_url(&self, managed: &str, base_url: Option<String>) {
+    /// Records where the server of a managed model listens now, or that it is down.
+    pub fn set_managed_url(&self, model_id: &str, base_url: Option<String>) {
         let mut urls = self
             .managed_urls
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match base_url {
-            Some(url) => urls.insert(managed.to_string(), url),
-            None => urls.remove(managed),
+            Some(url) => urls.insert(model_id.to_string(), url),
+            None => urls.remove(model_id),
         };
     }
 
-    /// The base URL to use for a model: a managed model's server where it listens now.
-    pub fn base_url_for(&self, base_url: &str, managed: Option<&str>) -> String {
+    /// The base URL to use for a model: for a managed model, where its server listens
+    /// now (its stored URL when the server is down, which then fails to connect).
+    pub fn base_url_for(&self, model_id: &str, base_url: &str, managed: Option<&str>) -> String {
         managed
-            .and_then(|kind| {
+            .and_then(|_| {
                 self.managed_urls
                     .read()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .get(kind)
+                    .get(model_id)
                     .cloned()
             })
             .unwrap_or_else(|| base_url.to_string())
