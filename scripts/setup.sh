@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 
 apt_install build-essential pkg-config ca-certificates python3 python3-venv
 require_cargo
+# Local models (the default assistant Qwen2.5-Coder-1.5B, SmolLM2-135M, whisper-base) and
+# their servers, cached under ~/.cache/deskmate; skip with DESKMATE_NO_LOCAL_MODELS=1.
+if [ -z "${DESKMATE_NO_LOCAL_MODELS:-}" ]; then
+  ./scripts/setup-models.sh all
+fi
 # The sandbox helper (deskmate-sandbox) must sit next to deskmate.
 cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
 bin="$CARGO_TARGET_DIR/release/deskmate"

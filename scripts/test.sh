@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 # sandbox. A no-op when already installed.
 apt_install build-essential pkg-config python3
 require_cargo
+# The real local servers the tests start: llama-server (built once, cached) with
+# SmolLM2-135M, and faster-whisper-server with whisper-base. A no-op when cached.
+./scripts/setup-models.sh tests
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
