@@ -100,6 +100,7 @@ pub async fn call(
         conversation_id: body.conversation_id,
         origin: "api".into(),
         repairs: Vec::new(),
+        confirmed: false,
     };
     let result = state.deskmate.call(request).await;
     serde_json::to_value(result)

@@ -488,6 +488,61 @@ impl Deskmate {
             requests.push((request, spec));
         }
 
+        // An irreversible call among several: one confirmation for the whole batch, asked
+        // before anything runs, so a "no" leaves nothing half done.
+        let irreversible = requests.iter().find(|(_, spec)| {
+            spec.as_ref()
+                .is_some_and(|s| s.side_effect == SideEffect::Irreversible)
+        });
+        if calls.len() > 1
+            && let Some((_, Some(spec))) = irreversible
+        {
+            let listed: Vec<Value> = calls
+                .iter()
+                .map(|c| json!({"tool": c.function.name, "arguments": c.function.arguments}))
+                .collect();
+            let approved = self
+                .confirm_batch(crate::hooks::ConfirmRequest {
+                    call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
+                    tool: "batch".into(),
+                    tool_name: format!("{} calls", calls.len()),
+                    arguments: Value::Array(listed),
+                    repairs: Vec::new(),
+                    reason: format!(
+                        "these {} calls run together and {} cannot be undone",
+                        calls.len(),
+                        spec.id
+                    ),
+                })
+                .await;
+            if !approved {
+                return calls
+                    .iter()
+                    .map(|call| {
+                        let error = ToolError::new(
+                            ErrorType::Denied,
+                            "the user did not confirm this batch of calls",
+                        )
+                        .with_hint("do not retry unless the user asks again");
+                        let result = ToolResult::failure(error);
+                        emit(
+                            events,
+                            AgentEvent::ToolResult {
+                                id: call.id.clone(),
+                                name: call.function.name.clone(),
+                                status: CallStatus::Skipped,
+                                result: Box::new(result.clone()),
+                            },
+                        );
+                        (call.clone(), CallStatus::Skipped, result)
+                    })
+                    .collect();
+            }
+            for (request, _) in &mut requests {
+                request.confirmed = true;
+            }
+        }
+
         let mut outcomes: Vec<Option<(CallStatus, ToolResult)>> = vec![None; calls.len()];
         let reads = requests
             .iter()

@@ -69,6 +69,9 @@ pub struct CallRequest {
     /// Repairs made before the guard (a call extracted from a model's text); they come
     /// first in the result's `repairs`.
     pub repairs: Vec<Repair>,
+    /// The person already confirmed this call (one confirmation for a batch of a model's
+    /// calls): a policy that asks is satisfied; one that refuses still refuses.
+    pub confirmed: bool,
 }
 
 impl CallRequest {
@@ -81,6 +84,7 @@ impl CallRequest {
             conversation_id: None,
             origin: "cli".into(),
             repairs: Vec::new(),
+            confirmed: false,
         }
     }
 }
@@ -479,7 +483,10 @@ impl Deskmate {
             return Outcome::ran(prepared.tool, prepared.arguments, result);
         };
         // Steps 5 and 6.
-        if let Err(error) = self.authorize(tool.as_ref(), &prepared, call_id).await {
+        if let Err(error) = self
+            .authorize(tool.as_ref(), &prepared, call_id, request.confirmed)
+            .await
+        {
             let result = ToolResult::failure(error).with_repairs(prepared.repairs);
             return Outcome::ran(prepared.tool, prepared.arguments, result);
         }
@@ -518,6 +525,14 @@ impl Deskmate {
         }
     }
 
+    /// Asks the person once for a batch of calls; true when approved.
+    pub(crate) async fn confirm_batch(&self, request: hooks::ConfirmRequest) -> bool {
+        matches!(
+            self.hooks.confirmer.confirm(request).await,
+            hooks::Confirmation::Approved
+        )
+    }
+
     /// Steps 5 and 6: the tool's plausibility check combined with its policy; a call that
     /// needs a person's yes waits for the confirmer.
     async fn authorize(
@@ -525,6 +540,7 @@ impl Deskmate {
         tool: &dyn Tool,
         call: &PreparedCall,
         call_id: &str,
+        confirmed: bool,
     ) -> Result<(), ToolError> {
         let policy = self.hooks.policies.policy(tool.spec());
         let reason = match policy.combine(&tool.check(&call.arguments)) {
@@ -536,6 +552,7 @@ impl Deskmate {
                 )
                 .with_hint("do not retry this call; tell the user why it was refused"));
             }
+            Decision::Ask { .. } if confirmed => return Ok(()),
             Decision::Ask { reason } => reason,
         };
         let answer = self

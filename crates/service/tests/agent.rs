@@ -44,6 +44,14 @@ struct Fixture {
 }
 
 async fn fixture(streaming: bool) -> Fixture {
+    fixture_with(streaming, Arc::new(PreApproved), Vec::new()).await
+}
+
+async fn fixture_with(
+    streaming: bool,
+    confirmer: Arc<dyn deskmate_service::hooks::Confirmer>,
+    more: Vec<Arc<dyn Tool>>,
+) -> Fixture {
     let dir = common::data_dir_with_adsl();
     let counter = Arc::new(AtomicI64::new(0));
     let add = counter.clone();
@@ -62,8 +70,8 @@ async fn fixture(streaming: bool) -> Fixture {
     let deskmate = Arc::new(
         Deskmate::open_with_tools(
             dir.path(),
-            Arc::new(PreApproved),
-            vec![counter_add, fail_write],
+            confirmer,
+            [vec![counter_add, fail_write], more].concat(),
         )
         .unwrap_or_else(|e| panic!("{e}")),
     );
@@ -407,4 +415,87 @@ async fn bad_turns_are_refused_before_anything_runs() {
         })
     ));
     assert!(f.server.requests().is_empty());
+}
+
+/// Answers every confirmation the same way and counts them.
+#[derive(Debug)]
+struct Counting {
+    approve: bool,
+    asked: std::sync::atomic::AtomicUsize,
+    last: std::sync::Mutex<Option<deskmate_service::hooks::ConfirmRequest>>,
+}
+
+#[async_trait::async_trait]
+impl deskmate_service::hooks::Confirmer for Counting {
+    async fn confirm(
+        &self,
+        request: deskmate_service::hooks::ConfirmRequest,
+    ) -> deskmate_service::hooks::Confirmation {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(request);
+        if self.approve {
+            deskmate_service::hooks::Confirmation::Approved
+        } else {
+            deskmate_service::hooks::Confirmation::Denied
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_irreversible_call_in_a_batch_asks_once_for_the_whole_batch() {
+    for approve in [true, false] {
+        let sent = Arc::new(AtomicI64::new(0));
+        let counter = sent.clone();
+        let mut spec = write_spec("send_report", None);
+        spec.side_effect = SideEffect::Irreversible;
+        let send_report: Arc<dyn Tool> = Arc::new(FnTool::inline(spec, move |_: &Value| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            Ok(json!({"sent": true}))
+        }));
+        let confirmer = Arc::new(Counting {
+            approve,
+            asked: Default::default(),
+            last: Default::default(),
+        });
+        let f = fixture_with(false, confirmer.clone(), vec![send_report]).await;
+        f.server
+            .push(Script::Json(completion(
+                None,
+                &[("counter_add", r#"{"delta": 3}"#), ("send_report", "{}")],
+            )))
+            .push(Script::Json(completion(Some("Done."), &[])));
+        let (events, _) = turn(&f, "update the counter and send the report", None).await;
+        assert_eq!(
+            confirmer.asked.load(Ordering::SeqCst),
+            1,
+            "one question for the batch"
+        );
+        let question = confirmer
+            .last
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        assert!(question.is_some_and(|q| q.reason.contains("send_report cannot be undone")));
+        let statuses: Vec<CallStatus> = results(&events).iter().map(|r| r.1).collect();
+        if approve {
+            assert_eq!(statuses, [CallStatus::Done, CallStatus::Done]);
+            assert_eq!(
+                (
+                    f.counter.load(Ordering::SeqCst),
+                    sent.load(Ordering::SeqCst)
+                ),
+                (3, 1)
+            );
+        } else {
+            assert_eq!(statuses, [CallStatus::Skipped, CallStatus::Skipped]);
+            assert_eq!(
+                (
+                    f.counter.load(Ordering::SeqCst),
+                    sent.load(Ordering::SeqCst)
+                ),
+                (0, 0)
+            );
+            assert_eq!(results(&events)[0].2["error_type"], "denied");
+        }
+    }
 }
