@@ -21,15 +21,20 @@ struct Server {
 
 impl Server {
     fn start(data_dir: &Path) -> Self {
+        // Hermetic: never the local model servers of this machine.
+        Self::start_with(data_dir, "off", Stdio::null())
+    }
+
+    /// A server with `--local-models local` and its stderr going to `stderr`.
+    fn start_with(data_dir: &Path, local: &str, stderr: Stdio) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_deskmate"))
             .args(["--data-dir"])
             .arg(data_dir)
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            // Hermetic: never the local model servers of this machine.
-            .env("DESKMATE_LOCAL", "off")
+            .args(["serve", "--addr", "127.0.0.1:0", "--local-models", local])
+            .env_remove("DESKMATE_LOCAL")
             .env_remove("DESKMATE_API_TOKEN")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap_or_else(|e| panic!("spawn: {e}"));
         let stdout = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
@@ -56,7 +61,8 @@ impl Server {
     fn client() -> reqwest::Client {
         let _ = rustls::crypto::ring::default_provider().install_default();
         reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
+            // An autotest against local models may take a while on a loaded machine.
+            .timeout(Duration::from_secs(180))
             .build()
             .unwrap_or_else(|e| panic!("{e}"))
     }
@@ -90,6 +96,14 @@ impl Server {
     }
 
     fn kill_hard(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    /// A test that fails part-way must not leave its server running.
+    fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -322,4 +336,116 @@ async fn the_server_outlives_a_reader_that_closed_its_stdout() {
         .await;
     assert_eq!(status, 200);
     assert!(server.terminate().success());
+}
+
+/// Processes whose parent is `pid` and whose command line contains `name`.
+fn children_named(pid: u32, name: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let parent = status
+            .lines()
+            .find_map(|l| l.strip_prefix("PPid:"))
+            .and_then(|p| p.trim().parse::<u32>().ok());
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        if parent == Some(pid) && String::from_utf8_lossy(&cmdline).contains(name) {
+            found.push(child);
+        }
+    }
+    found
+}
+
+/// With no local model installed, serve says so and how to add one, and serves anyway.
+#[tokio::test]
+async fn serve_without_local_models_says_how_to_add_one() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let missing = dir.path().join("no-such-manifest.json");
+    let server = Server::start_with(dir.path(), &missing.display().to_string(), Stdio::piped());
+    let (status, _) = server
+        .send(&Server::client(), reqwest::Method::GET, "/models/llm", None)
+        .await;
+    assert_eq!(status, 200);
+    let mut server = server;
+    let mut stderr = server
+        .child
+        .stderr
+        .take()
+        .unwrap_or_else(|| panic!("stderr"));
+    assert!(server.terminate().success());
+    let mut text = String::new();
+    let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+    assert!(text.contains("no local model installed"), "{text}");
+    assert!(
+        text.contains("scripts/setup-models.sh") && text.contains("/api/v1/models/llm"),
+        "{text}"
+    );
+}
+
+/// `serve` starts the installed local servers (SmolLM2 and whisper-base here) as
+/// sidecars, registers their models on first run, the autotest passes against them over
+/// HTTP, and SIGTERM stops them with the app.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_runs_the_local_models_as_sidecars_and_stops_them() {
+    let installed = deskmate_service::local::default_manifest_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_else(|| {
+            panic!("the local models are not installed: run scripts/setup-models.sh tests")
+        });
+    let mut manifest: Value = serde_json::from_str(&installed).unwrap_or_else(|e| panic!("{e}"));
+    let mut llm: Vec<Value> = manifest["llm"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| m["id"] == "local-smollm2-135m")
+        .collect();
+    assert_eq!(llm.len(), 1, "SmolLM2 is installed");
+    llm[0]["default"] = json!(true);
+    manifest["llm"] = Value::Array(llm);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("local-models.json");
+    std::fs::write(&path, manifest.to_string()).unwrap_or_else(|e| panic!("{e}"));
+
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start_with(data.path(), &path.display().to_string(), Stdio::null());
+    let client = Server::client();
+    let (_, models) = server
+        .send(&client, reqwest::Method::GET, "/models/llm", None)
+        .await;
+    assert_eq!(models["list"][0]["id"], "local-smollm2-135m", "{models}");
+    assert_eq!(models["list"][0]["managed"], "llama-server");
+    assert_eq!(models["list"][0]["is_default"], true);
+
+    // Ready within the servers' load time: the full autotest passes over HTTP.
+    let deadline = std::time::Instant::now() + Duration::from_secs(240);
+    let result = loop {
+        let (status, result) = server
+            .send(&client, reqwest::Method::POST, "/tools/autotest", None)
+            .await;
+        assert_eq!(status, 200, "{result}");
+        if result["summary"]["failed"] == 0 {
+            break result;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "autotest never passed: {result:#}"
+        );
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    };
+    assert!(result["tests"].as_array().is_some_and(|t| t.len() > 8));
+    let llama = children_named(server.child.id(), "llama-server");
+    let whisper = children_named(server.child.id(), "faster-whisper-server");
+    assert_eq!((llama.len(), whisper.len()), (1, 1));
+
+    assert!(server.terminate().success());
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for pid in llama.iter().chain(&whisper) {
+        let alive = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .map(|s| !s.contains("zombie"))
+            .unwrap_or(false);
+        assert!(!alive, "sidecar {pid} outlived the app");
+    }
 }

@@ -77,6 +77,18 @@ pub struct Sidecar {
     task: Option<JoinHandle<()>>,
 }
 
+/// The program as a path: as given when it has a directory part, else found on `PATH`.
+fn resolve(program: &std::path::Path) -> Option<PathBuf> {
+    if program.components().count() > 1 {
+        return program.is_file().then(|| program.to_path_buf());
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
 fn free_port() -> std::io::Result<u16> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     Ok(listener.local_addr()?.port())
@@ -205,7 +217,23 @@ async fn run_once(
         .iter()
         .map(|a| a.replace("{port}", &port.to_string()))
         .collect();
-    let mut command = tokio::process::Command::new(&spec.program);
+    let Some(program) = resolve(&spec.program) else {
+        return Some(format!(
+            "cannot start {}: no such file (re-run scripts/setup-models.sh)",
+            spec.program.display()
+        ));
+    };
+    // On Linux the server is started through setpriv with a parent-death signal, so it
+    // dies with Deskmate even when Deskmate is killed with SIGKILL (kill_on_drop only
+    // covers an orderly exit).
+    let setpriv = std::path::Path::new("/usr/bin/setpriv");
+    let mut command = if cfg!(target_os = "linux") && setpriv.is_file() {
+        let mut command = tokio::process::Command::new(setpriv);
+        command.args(["--pdeathsig", "KILL", "--"]).arg(&program);
+        command
+    } else {
+        tokio::process::Command::new(&program)
+    };
     command
         .args(&args)
         .envs(spec.env.iter().map(|(k, v)| (k, v)))
