@@ -1,0 +1,199 @@
+//! `increase_volume` / `decrease_volume`: change the default output's volume by a step,
+//! clamped to 0–100, and say what it was before so the change can be undone.
+
+use std::sync::Arc;
+
+use deskmate_core::{
+    Category, Compensation, ErrorType, Localized, SideEffect, ToolError, ToolSpec,
+};
+use deskmate_tools::FnTool;
+use serde_json::{Value, json};
+
+use crate::error::DeviceError;
+use crate::mixer::Mixer;
+
+/// Up or down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Up,
+    Down,
+}
+
+impl Direction {
+    fn id(self) -> &'static str {
+        match self {
+            Self::Up => "increase_volume",
+            Self::Down => "decrease_volume",
+        }
+    }
+
+    fn opposite(self) -> Self {
+        match self {
+            Self::Up => Self::Down,
+            Self::Down => Self::Up,
+        }
+    }
+}
+
+/// `increase_volume` on this mixer.
+pub fn increase_volume(mixer: Arc<dyn Mixer>) -> FnTool {
+    tool(Direction::Up, mixer)
+}
+
+/// `decrease_volume` on this mixer.
+pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
+    tool(Direction::Down, mixer)
+}
+
+fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
+    FnTool::blocking(spec(direction), move |args| {
+        change(mixer.as_ref(), direction, args)
+    })
+}
+
+fn spec(direction: Direction) -> ToolSpec {
+    let (name, description) = match direction {
+        Direction::Up => (
+            Localized::new("调高音量", "Increase volume"),
+            "Raises the volume of the default audio output by 'step' percentage points \
+             (default 10), never above 100. Use it when the user asks for louder sound. \
+             Returns the volume before and after, and the device.",
+        ),
+        Direction::Down => (
+            Localized::new("调低音量", "Decrease volume"),
+            "Lowers the volume of the default audio output by 'step' percentage points \
+             (default 10), never below 0. Use it when the user asks for quieter sound. \
+             Returns the volume before and after, and the device.",
+        ),
+    };
+    ToolSpec {
+        id: direction.id().into(),
+        name,
+        description: description.into(),
+        category: Category::System,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "step": {
+                    "type": "integer", "minimum": 1, "maximum": 50, "default": 10,
+                    "x-percent": true,
+                    "description": "Percentage points to change the volume by, 1-50 (default 10)."
+                }
+            }
+        }),
+        side_effect: SideEffect::Write,
+        idempotent: false,
+        timeout_ms: 5_000,
+        compensation: Some(Compensation {
+            tool: direction.opposite().id().into(),
+            description: "changes the volume back by the same amount (to 'before')".into(),
+        }),
+    }
+}
+
+fn change(mixer: &dyn Mixer, direction: Direction, args: &Value) -> Result<Value, ToolError> {
+    let step = args
+        .get("step")
+        .and_then(Value::as_u64)
+        .unwrap_or(10)
+        .min(50) as u32;
+    let before = mixer.volume().map_err(device_error)?;
+    let target = match direction {
+        Direction::Up => before
+            .percent
+            .saturating_add(step)
+            .min(100)
+            .max(before.percent.min(100)),
+        Direction::Down => before.percent.min(100).saturating_sub(step),
+    };
+    let after = mixer.set_volume(target).map_err(device_error)?;
+    let mut data = json!({
+        "before": before.percent,
+        "after": after.percent,
+        "device": after.device,
+    });
+    let moved = after.percent.abs_diff(before.percent);
+    if moved > 0 {
+        data["undo"] = json!({"step": moved});
+    } else {
+        data["note"] = json!(match direction {
+            Direction::Up => "the volume is already at 100",
+            Direction::Down => "the volume is already at 0",
+        });
+    }
+    if after.muted {
+        data["muted"] = json!(true);
+    }
+    Ok(data)
+}
+
+/// A device failure as the tool contract reports it.
+pub fn device_error(error: DeviceError) -> ToolError {
+    let message = error.to_string();
+    match error {
+        DeviceError::NotFound { .. } => ToolError::not_found(message).with_hint(
+            "the device or its service is not available on this computer; tell the user",
+        ),
+        DeviceError::Busy { .. } => {
+            ToolError::transient(message).with_hint("try again in a moment")
+        }
+        DeviceError::Unsupported { .. } => ToolError::new(ErrorType::NotFound, message)
+            .with_hint("this device is not supported on this operating system"),
+        DeviceError::Failed { .. } => ToolError::transient(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mixer::SimulatedMixer;
+
+    fn run(direction: Direction, mixer: &SimulatedMixer, step: Option<u64>) -> Value {
+        let args = step.map_or(json!({}), |s| json!({"step": s}));
+        change(mixer, direction, &args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn steps_clamp_and_say_how_to_undo() {
+        let mixer = SimulatedMixer::new(50);
+        let up = run(Direction::Up, &mixer, None);
+        assert_eq!(
+            (
+                up["before"].clone(),
+                up["after"].clone(),
+                up["undo"].clone()
+            ),
+            (json!(50), json!(60), json!({"step": 10}))
+        );
+        let up = run(Direction::Up, &mixer, Some(50));
+        assert_eq!(
+            (up["after"].clone(), up["undo"].clone()),
+            (json!(100), json!({"step": 40}))
+        );
+        let same = run(Direction::Up, &mixer, Some(5));
+        assert_eq!(same["after"], 100);
+        assert!(same.get("undo").is_none() && same["note"].is_string());
+        let down = run(Direction::Down, &SimulatedMixer::new(7), Some(20));
+        assert_eq!(
+            (down["after"].clone(), down["undo"].clone()),
+            (json!(0), json!({"step": 7}))
+        );
+    }
+
+    #[test]
+    fn specs_pass_the_registry_lint_and_name_their_compensation() {
+        for direction in [Direction::Up, Direction::Down] {
+            let spec = spec(direction);
+            assert!(
+                deskmate_core::lint_spec(&spec).is_empty(),
+                "{:?}",
+                deskmate_core::lint_spec(&spec)
+            );
+            assert_eq!(
+                spec.compensation.map(|c| c.tool),
+                Some(direction.opposite().id().to_string())
+            );
+        }
+    }
+}

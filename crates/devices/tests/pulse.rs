@@ -1,0 +1,166 @@
+//! The PulseAudio mixer and the volume tools against a real PulseAudio daemon with a null
+//! sink, started by this test (PLATFORM.md's recipe); `pactl` is the oracle.
+
+#![cfg(target_os = "linux")]
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use deskmate_devices::mixer::{Mixer, PulseMixer};
+use deskmate_devices::{DeviceError, volume};
+use deskmate_tools::{Tool, ToolContext};
+use serde_json::json;
+
+/// A private PulseAudio daemon with a default null sink `ci_sink`; killed on drop.
+struct Pulse {
+    child: Child,
+    runtime: tempfile::TempDir,
+}
+
+impl Pulse {
+    fn start() -> Self {
+        let runtime = tempfile::tempdir().expect("runtime dir");
+        let config = runtime.path().join("ci.pa");
+        std::fs::write(
+            &config,
+            "load-module module-native-protocol-unix\n\
+             load-module module-null-sink sink_name=ci_sink\n\
+             set-default-sink ci_sink\n",
+        )
+        .expect("ci.pa");
+        let child = Command::new("pulseaudio")
+            .args(["-n", "-F"])
+            .arg(&config)
+            .args([
+                "--daemonize=no",
+                "--exit-idle-time=-1",
+                "--disallow-exit",
+                "--log-target=stderr",
+            ])
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .env("HOME", runtime.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pulseaudio (apt install pulseaudio)");
+        let pulse = Self { child, runtime };
+        let started = Instant::now();
+        while pulse.pactl(&["info"]).is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(15),
+                "pulseaudio did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        pulse
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.runtime.path().join("pulse").join("native")
+    }
+
+    fn server(&self) -> String {
+        format!("unix:{}", self.socket().display())
+    }
+
+    fn pactl(&self, args: &[&str]) -> Option<String> {
+        let output = Command::new("pactl")
+            .args(args)
+            .env("PULSE_SERVER", self.server())
+            .output()
+            .ok()?;
+        output
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+
+    /// The sink's volume as pactl reports it, in percent.
+    fn percent(&self) -> u32 {
+        let text = self
+            .pactl(&["get-sink-volume", "ci_sink"])
+            .unwrap_or_default();
+        text.split('/')
+            .nth(1)
+            .and_then(|p| p.trim().trim_end_matches('%').trim().parse().ok())
+            .unwrap_or_else(|| panic!("no volume in {text:?}"))
+    }
+}
+
+impl Drop for Pulse {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_mixer_reads_and_sets_the_default_sink_as_pactl_sees_it() {
+    let pulse = Pulse::start();
+    let mixer = PulseMixer::with_server(pulse.server());
+    let now = mixer.volume().expect("volume");
+    assert_eq!(now.device, "ci_sink");
+    assert_eq!(now.percent, pulse.percent());
+    let set = mixer.set_volume(37).expect("set");
+    assert_eq!(set.percent, 37);
+    assert_eq!(pulse.percent(), 37);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_volume_tools_change_the_real_sink_and_say_how_to_undo() {
+    let pulse = Pulse::start();
+    let mixer: Arc<dyn Mixer> = Arc::new(PulseMixer::with_server(pulse.server()));
+    mixer.set_volume(50).expect("set");
+    let up = volume::increase_volume(mixer.clone());
+    let result = up
+        .run(json!({"step": 15}), ToolContext::new("t1"))
+        .await
+        .expect("increase");
+    assert_eq!(result["before"], 50);
+    assert_eq!(result["after"], 65);
+    assert_eq!(result["device"], "ci_sink");
+    assert_eq!(pulse.percent(), 65);
+    // The compensation the spec declares, with the arguments the result gives, restores it.
+    let down = volume::decrease_volume(mixer.clone());
+    assert_eq!(
+        up.spec().compensation.as_ref().map(|c| c.tool.as_str()),
+        Some("decrease_volume")
+    );
+    down.run(result["undo"].clone(), ToolContext::new("t2"))
+        .await
+        .expect("undo");
+    assert_eq!(pulse.percent(), 50);
+    // Clamped at 100.
+    let first = up
+        .run(json!({"step": 50}), ToolContext::new("t3"))
+        .await
+        .expect("up");
+    assert_eq!(first["after"], 100);
+    let result = up
+        .run(json!({"step": 50}), ToolContext::new("t4"))
+        .await
+        .expect("up");
+    assert_eq!(
+        (result["before"].clone(), result["after"].clone()),
+        (json!(100), json!(100))
+    );
+    assert_eq!(pulse.percent(), 100);
+}
+
+#[test]
+fn no_sound_server_is_a_clear_not_found() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mixer = PulseMixer::with_server(format!("unix:{}/nothing", dir.path().display()));
+    let started = Instant::now();
+    match mixer.volume() {
+        Err(DeviceError::NotFound { detail, .. }) => {
+            assert!(detail.contains("running"), "{detail}")
+        }
+        other => panic!("expected not found, got {other:?}"),
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let error = volume::device_error(mixer.set_volume(10).expect_err("error"));
+    assert_eq!(error.error_type, deskmate_core::ErrorType::NotFound);
+}
