@@ -4,8 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 # A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
-# sandbox. A no-op when already installed.
-apt_install build-essential pkg-config python3
+# sandbox; libpulse-dev builds the mixer, and the tests start a real PulseAudio daemon.
+# A no-op when already installed.
+apt_install build-essential pkg-config python3 libpulse-dev pulseaudio pulseaudio-utils
 require_cargo
 # The real local servers the tests start: llama-server (built once, cached) with
 # SmolLM2-135M, and faster-whisper-server with whisper-base. A no-op when cached.

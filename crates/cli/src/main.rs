@@ -162,7 +162,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tools => {
-            let deskmate = Deskmate::open(&data_dir)?;
+            let deskmate = open_service(&data_dir, Arc::new(NoConfirmer))?;
             print_json(&serde_json::to_value(deskmate.specs())?)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -174,7 +174,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             no_asr,
             json,
         } => {
-            let deskmate = Arc::new(Deskmate::open(&data_dir)?);
+            let deskmate = Arc::new(open_service(&data_dir, Arc::new(NoConfirmer))?);
             let local = start_local_for(
                 &deskmate,
                 &data_dir,
@@ -248,7 +248,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 Arc::new(NoConfirmer)
             };
-            let deskmate = Deskmate::open_with(&data_dir, confirmer)?;
+            let deskmate = open_service(&data_dir, confirmer)?;
             let mut request = CallRequest::new(tool, arguments);
             request.idem_key = idem_key;
             let result = deskmate.call(request).await;
@@ -260,6 +260,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+/// The service with the built-in tools and the system tools on this computer's devices.
+fn open_service(
+    data_dir: &std::path::Path,
+    confirmer: Arc<dyn Confirmer>,
+) -> Result<Deskmate, deskmate_service::Error> {
+    let devices = deskmate_devices::system_tools(&deskmate_devices::Backends::system());
+    Deskmate::open_with_tools(data_dir, confirmer, devices)
 }
 
 /// Starts the local servers of the models a command will use (the given ids, else the
@@ -318,7 +327,7 @@ async fn chat(
     } else {
         Arc::new(NoConfirmer)
     };
-    let deskmate = Arc::new(Deskmate::open_with(data_dir, confirmer)?);
+    let deskmate = Arc::new(open_service(data_dir, confirmer)?);
     let local = start_local_for(&deskmate, data_dir, model_id.as_deref(), None).await;
     let turn = ChatTurn {
         message,
@@ -402,7 +411,7 @@ fn settings(
     key: Option<String>,
     value: Option<String>,
 ) -> anyhow::Result<ExitCode> {
-    let deskmate = Deskmate::open(data_dir)?;
+    let deskmate = open_service(data_dir, Arc::new(NoConfirmer))?;
     let all = deskmate.settings()?;
     let (key, value) = match (key, value) {
         (None, _) => {
@@ -451,7 +460,7 @@ async fn serve(
     }
     // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
     let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
-    let deskmate = Arc::new(Deskmate::open_with(data_dir, prompts.clone())?);
+    let deskmate = Arc::new(open_service(data_dir, prompts.clone())?);
     let sidecars = match local::manifest(local_models) {
         Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
         None => Vec::new(),

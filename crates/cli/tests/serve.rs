@@ -27,7 +27,13 @@ impl Server {
 
     /// A server with `--local-models local` and its stderr going to `stderr`.
     fn start_with(data_dir: &Path, local: &str, stderr: Stdio) -> Self {
+        Self::start_env(data_dir, local, stderr, &[])
+    }
+
+    /// The same, with extra environment.
+    fn start_env(data_dir: &Path, local: &str, stderr: Stdio, envs: &[(&str, String)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_deskmate"))
+            .envs(envs.iter().map(|(k, v)| (*k, v.as_str())))
             .args(["--data-dir"])
             .arg(data_dir)
             .args(["serve", "--addr", "127.0.0.1:0", "--local-models", local])
@@ -448,4 +454,61 @@ async fn serve_runs_the_local_models_as_sidecars_and_stops_them() {
             .unwrap_or(false);
         assert!(!alive, "sidecar {pid} outlived the app");
     }
+}
+
+/// QA's check of the volume tools: called over HTTP on a headless server, verified with
+/// PulseAudio's own pactl.
+#[tokio::test]
+async fn volume_tools_over_http_change_the_sink_pactl_sees() {
+    let pulse = deskmate_testkit::pulse::PulseServer::start();
+    pulse
+        .pactl(&["set-sink-volume", "ci_sink", "40%"])
+        .unwrap_or_else(|| panic!("pactl"));
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start_env(
+        dir.path(),
+        "off",
+        Stdio::null(),
+        &[("PULSE_SERVER", pulse.server())],
+    );
+    let client = Server::client();
+    let (status, result) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "increase_volume", "arguments": {"step": 25}})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(
+        (
+            result["data"]["before"].clone(),
+            result["data"]["after"].clone()
+        ),
+        (json!(40), json!(65))
+    );
+    assert_eq!(result["data"]["device"], "ci_sink");
+    assert_eq!(pulse.percent(), 65);
+    let (_, result) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "decrease_volume", "arguments": "{\"step\": \"30%\"}"})),
+        )
+        .await;
+    assert_eq!(result["data"]["after"], 35, "{result}");
+    assert_eq!(pulse.percent(), 35);
+    let (_, refused) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "increase_volume", "arguments": {"step": 80}})),
+        )
+        .await;
+    assert_eq!(refused["error_type"], "validation", "{refused}");
+    assert_eq!(pulse.percent(), 35, "a refused call changes nothing");
 }

@@ -1,5 +1,6 @@
 //! Devices for Deskmate's system tools, each behind a trait with a real backend and a
-//! simulated one: [`mixer::Mixer`] (PulseAudio on Linux).
+//! simulated one: [`mixer::Mixer`] (PulseAudio on Linux). [`Backends`] bundles one of each;
+//! [`system_tools`] builds the system tools on them, in the order they are listed.
 //!
 //! **Only this crate calls OS audio, camera and notification APIs.**
 
@@ -7,4 +8,49 @@ pub mod error;
 pub mod mixer;
 pub mod volume;
 
+use std::sync::Arc;
+
+use deskmate_tools::Tool;
+
 pub use error::DeviceError;
+
+/// The device backends the system tools use.
+#[derive(Debug, Clone)]
+pub struct Backends {
+    /// The output volume.
+    pub mixer: Arc<dyn mixer::Mixer>,
+}
+
+impl Backends {
+    /// This computer's devices.
+    pub fn system() -> Self {
+        Self {
+            mixer: system_mixer(),
+        }
+    }
+
+    /// In-memory devices: evaluations and tests never touch the real ones.
+    pub fn simulated() -> Self {
+        Self {
+            mixer: Arc::new(mixer::SimulatedMixer::new(50)),
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn system_mixer() -> Arc<dyn mixer::Mixer> {
+    Arc::new(mixer::PulseMixer::new())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn system_mixer() -> Arc<dyn mixer::Mixer> {
+    Arc::new(mixer::UnsupportedMixer)
+}
+
+/// The system tools on these backends.
+pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(volume::increase_volume(backends.mixer.clone())),
+        Arc::new(volume::decrease_volume(backends.mixer.clone())),
+    ]
+}

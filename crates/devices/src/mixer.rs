@@ -64,6 +64,23 @@ impl Mixer for SimulatedMixer {
     }
 }
 
+/// A mixer for an OS without a backend: every call says so.
+#[derive(Debug, Default)]
+pub struct UnsupportedMixer;
+
+impl Mixer for UnsupportedMixer {
+    fn volume(&self) -> Result<VolumeState, DeviceError> {
+        Err(DeviceError::Unsupported {
+            what: "volume control",
+            os: std::env::consts::OS,
+        })
+    }
+
+    fn set_volume(&self, _percent: u32) -> Result<VolumeState, DeviceError> {
+        self.volume()
+    }
+}
+
 #[cfg(target_os = "linux")]
 pub use pulse::PulseMixer;
 

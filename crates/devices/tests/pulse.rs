@@ -3,98 +3,14 @@
 
 #![cfg(target_os = "linux")]
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use deskmate_devices::mixer::{Mixer, PulseMixer};
 use deskmate_devices::{DeviceError, volume};
+use deskmate_testkit::pulse::PulseServer as Pulse;
 use deskmate_tools::{Tool, ToolContext};
 use serde_json::json;
-
-/// A private PulseAudio daemon with a default null sink `ci_sink`; killed on drop.
-struct Pulse {
-    child: Child,
-    runtime: tempfile::TempDir,
-}
-
-impl Pulse {
-    fn start() -> Self {
-        let runtime = tempfile::tempdir().expect("runtime dir");
-        let config = runtime.path().join("ci.pa");
-        std::fs::write(
-            &config,
-            "load-module module-native-protocol-unix\n\
-             load-module module-null-sink sink_name=ci_sink\n\
-             set-default-sink ci_sink\n",
-        )
-        .expect("ci.pa");
-        let child = Command::new("pulseaudio")
-            .args(["-n", "-F"])
-            .arg(&config)
-            .args([
-                "--daemonize=no",
-                "--exit-idle-time=-1",
-                "--disallow-exit",
-                "--log-target=stderr",
-            ])
-            .env("XDG_RUNTIME_DIR", runtime.path())
-            .env("HOME", runtime.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pulseaudio (apt install pulseaudio)");
-        let pulse = Self { child, runtime };
-        let started = Instant::now();
-        while pulse.pactl(&["info"]).is_none() {
-            assert!(
-                started.elapsed() < Duration::from_secs(15),
-                "pulseaudio did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        pulse
-    }
-
-    fn socket(&self) -> PathBuf {
-        self.runtime.path().join("pulse").join("native")
-    }
-
-    fn server(&self) -> String {
-        format!("unix:{}", self.socket().display())
-    }
-
-    fn pactl(&self, args: &[&str]) -> Option<String> {
-        let output = Command::new("pactl")
-            .args(args)
-            .env("PULSE_SERVER", self.server())
-            .output()
-            .ok()?;
-        output
-            .status
-            .success()
-            .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
-    }
-
-    /// The sink's volume as pactl reports it, in percent.
-    fn percent(&self) -> u32 {
-        let text = self
-            .pactl(&["get-sink-volume", "ci_sink"])
-            .unwrap_or_default();
-        text.split('/')
-            .nth(1)
-            .and_then(|p| p.trim().trim_end_matches('%').trim().parse().ok())
-            .unwrap_or_else(|| panic!("no volume in {text:?}"))
-    }
-}
-
-impl Drop for Pulse {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn the_mixer_reads_and_sets_the_default_sink_as_pactl_sees_it() {
