@@ -4,9 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 # A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
-# sandbox; libpulse-dev builds the mixer, and the tests start a real PulseAudio daemon.
+# sandbox; libpulse-dev builds the mixer; the tests start a real PulseAudio daemon and a
+# desktop session (D-Bus, Xvfb, dunst).
 # A no-op when already installed.
-apt_install build-essential pkg-config python3 libpulse-dev pulseaudio pulseaudio-utils
+apt_install build-essential pkg-config python3 libpulse-dev pulseaudio pulseaudio-utils \
+  dbus dbus-x11 xvfb xauth dunst libnotify-bin
 require_cargo
 # The real local servers the tests start: llama-server (built once, cached) with
 # SmolLM2-135M, and faster-whisper-server with whisper-base. A no-op when cached.

@@ -512,3 +512,62 @@ async fn volume_tools_over_http_change_the_sink_pactl_sees() {
     assert_eq!(refused["error_type"], "validation", "{refused}");
     assert_eq!(pulse.percent(), 35, "a refused call changes nothing");
 }
+
+/// QA's check of text_msg_prompt: called over HTTP, the notification arrives at the
+/// session's notification server (dunst's history); without one, a clear not_found.
+#[tokio::test]
+async fn text_msg_prompt_over_http_reaches_the_notification_server() {
+    let desktop = deskmate_testkit::desktop::DesktopSession::start();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start_env(
+        dir.path(),
+        "off",
+        Stdio::null(),
+        &[
+            ("DBUS_SESSION_BUS_ADDRESS", desktop.bus_address()),
+            ("DISPLAY", desktop.display().to_string()),
+        ],
+    );
+    let client = Server::client();
+    let (status, result) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "text_msg_prompt",
+                        "arguments": {"title": "Reminder", "message": "会议 10 点开始", "urgency": "critical"}})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["data"]["server"], "dunst");
+    assert_eq!(result["data"]["desktop"], true);
+    assert_eq!(
+        desktop.notifications(),
+        [("Reminder".to_string(), "会议 10 点开始".to_string())]
+    );
+    drop(server);
+
+    // No notification server on the bus (and no app window): not_found, quickly.
+    let bare = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start_env(
+        bare.path(),
+        "off",
+        Stdio::null(),
+        &[(
+            "DBUS_SESSION_BUS_ADDRESS",
+            format!("unix:path={}/no-bus", bare.path().display()),
+        )],
+    );
+    let started = std::time::Instant::now();
+    let (_, result) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "text_msg_prompt", "arguments": {"message": "hello"}})),
+        )
+        .await;
+    assert_eq!(result["error_type"], "not_found", "{result}");
+    assert!(started.elapsed() < Duration::from_secs(6));
+}

@@ -5,7 +5,9 @@
 //! **Only this crate calls OS audio, camera and notification APIs.**
 
 pub mod error;
+pub mod message;
 pub mod mixer;
+pub mod notify;
 pub mod volume;
 
 use std::sync::Arc;
@@ -19,6 +21,10 @@ pub use error::DeviceError;
 pub struct Backends {
     /// The output volume.
     pub mixer: Arc<dyn mixer::Mixer>,
+    /// Desktop notifications.
+    pub notifier: Arc<dyn notify::Notifier>,
+    /// Messages for the app's own window.
+    pub in_app: tokio::sync::broadcast::Sender<message::InAppMessage>,
 }
 
 impl Backends {
@@ -26,6 +32,8 @@ impl Backends {
     pub fn system() -> Self {
         Self {
             mixer: system_mixer(),
+            notifier: Arc::new(notify::DesktopNotifier),
+            in_app: tokio::sync::broadcast::channel(32).0,
         }
     }
 
@@ -33,6 +41,8 @@ impl Backends {
     pub fn simulated() -> Self {
         Self {
             mixer: Arc::new(mixer::SimulatedMixer::new(50)),
+            notifier: Arc::new(notify::SimulatedNotifier::default()),
+            in_app: tokio::sync::broadcast::channel(32).0,
         }
     }
 }
@@ -52,5 +62,9 @@ pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
     vec![
         Arc::new(volume::increase_volume(backends.mixer.clone())),
         Arc::new(volume::decrease_volume(backends.mixer.clone())),
+        Arc::new(message::text_msg_prompt(
+            backends.notifier.clone(),
+            backends.in_app.clone(),
+        )),
     ]
 }

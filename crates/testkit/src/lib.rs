@@ -6,6 +6,7 @@
 //! stall, a stream that stops early), records the request body, and `GET /v1/models`
 //! lists the configured model names. Recorded real answers live in `testdata/llm/`.
 
+pub mod desktop;
 pub mod pulse;
 
 use std::collections::VecDeque;

@@ -1,0 +1,109 @@
+//! `text_msg_prompt`: a desktop notification plus an in-app message event.
+
+use std::sync::Arc;
+
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_tools::FnTool;
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::broadcast;
+
+use crate::notify::{Notice, Notifier, Urgency};
+use crate::volume::device_error;
+
+/// A message for the app's own window (the GUI shows it; the API can stream it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InAppMessage {
+    /// Title.
+    pub title: String,
+    /// Text.
+    pub body: String,
+    /// How urgent.
+    pub urgency: Urgency,
+}
+
+/// The tool on a notifier and the app's message channel.
+pub fn text_msg_prompt(
+    notifier: Arc<dyn Notifier>,
+    in_app: broadcast::Sender<InAppMessage>,
+) -> FnTool {
+    FnTool::blocking(spec(), move |args| show(notifier.as_ref(), &in_app, args))
+}
+
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "text_msg_prompt".into(),
+        name: Localized::new("文本消息提示", "Text message prompt"),
+        description: "Shows a short text message to the user as a desktop notification and in \
+            Deskmate's window. Use it when the user asks to be shown or reminded of something in \
+            writing. Returns the notification id and where it was shown."
+            .into(),
+        category: Category::System,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["message"],
+            "properties": {
+                "message": {"type": "string", "minLength": 1, "maxLength": 1000,
+                            "description": "The text to show."},
+                "title": {"type": "string", "minLength": 1, "maxLength": 100, "default": "Deskmate",
+                          "description": "A short title (default 'Deskmate')."},
+                "urgency": {"type": "string", "enum": ["low", "normal", "critical"], "default": "normal",
+                            "description": "low, normal or critical (stays until dismissed)."}
+            }
+        }),
+        side_effect: SideEffect::Write,
+        idempotent: false,
+        timeout_ms: 5_000,
+        compensation: None,
+    }
+}
+
+fn show(
+    notifier: &dyn Notifier,
+    in_app: &broadcast::Sender<InAppMessage>,
+    args: &Value,
+) -> Result<Value, ToolError> {
+    let text = |key: &str, default: &str| {
+        args.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or(default)
+            .to_string()
+    };
+    let urgency = match args.get("urgency").and_then(Value::as_str) {
+        Some("low") => Urgency::Low,
+        Some("critical") => Urgency::Critical,
+        _ => Urgency::Normal,
+    };
+    let notice = Notice {
+        title: text("title", "Deskmate"),
+        body: text("message", ""),
+        urgency,
+    };
+    let in_window = in_app
+        .send(InAppMessage {
+            title: notice.title.clone(),
+            body: notice.body.clone(),
+            urgency,
+        })
+        .is_ok();
+    match notifier.notify(&notice) {
+        Ok(shown) => Ok(json!({
+            "id": shown.id,
+            "server": shown.server,
+            "title": notice.title,
+            "urgency": urgency,
+            "desktop": true,
+            "in_app": in_window,
+        })),
+        // The app's window showed it: that is enough, and the result says so.
+        Err(error) if in_window => Ok(json!({
+            "title": notice.title,
+            "urgency": urgency,
+            "desktop": false,
+            "in_app": true,
+            "note": error.to_string(),
+        })),
+        Err(error) => Err(device_error(error)),
+    }
+}
