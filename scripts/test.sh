@@ -4,10 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 # A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
-# sandbox; libpulse-dev builds the mixer; the tests start a real PulseAudio daemon and a
+# sandbox; libpulse-dev and libasound2-dev build the mixer and the speaker (ALSA goes to
+# PulseAudio through libasound2-plugins); the tests start a real PulseAudio daemon and a
 # desktop session (D-Bus, Xvfb, dunst).
 # A no-op when already installed.
-apt_install build-essential pkg-config python3 libpulse-dev pulseaudio pulseaudio-utils \
+apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins \
+  pulseaudio pulseaudio-utils espeak-ng \
   dbus dbus-x11 xvfb xauth dunst libnotify-bin
 require_cargo
 # The real local servers the tests start: llama-server (built once, cached) with

@@ -62,6 +62,7 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "knowledge",
             "increase_volume",
             "decrease_volume",
+            "voice_msg_prompt",
             "text_msg_prompt",
             "search",
             "weather",

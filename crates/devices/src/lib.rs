@@ -8,6 +8,8 @@ pub mod error;
 pub mod message;
 pub mod mixer;
 pub mod notify;
+pub mod speaker;
+pub mod voice;
 pub mod volume;
 
 use std::sync::Arc;
@@ -25,6 +27,8 @@ pub struct Backends {
     pub notifier: Arc<dyn notify::Notifier>,
     /// Messages for the app's own window.
     pub in_app: tokio::sync::broadcast::Sender<message::InAppMessage>,
+    /// Speech.
+    pub speaker: Arc<dyn speaker::Speaker>,
 }
 
 impl Backends {
@@ -34,6 +38,7 @@ impl Backends {
             mixer: system_mixer(),
             notifier: Arc::new(notify::DesktopNotifier),
             in_app: tokio::sync::broadcast::channel(32).0,
+            speaker: Arc::new(speaker::SystemSpeaker),
         }
     }
 
@@ -43,6 +48,7 @@ impl Backends {
             mixer: Arc::new(mixer::SimulatedMixer::new(50)),
             notifier: Arc::new(notify::SimulatedNotifier::default()),
             in_app: tokio::sync::broadcast::channel(32).0,
+            speaker: Arc::new(speaker::SimulatedSpeaker::default()),
         }
     }
 }
@@ -62,6 +68,7 @@ pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
     vec![
         Arc::new(volume::increase_volume(backends.mixer.clone())),
         Arc::new(volume::decrease_volume(backends.mixer.clone())),
+        Arc::new(voice::voice_msg_prompt(backends.speaker.clone())),
         Arc::new(message::text_msg_prompt(
             backends.notifier.clone(),
             backends.in_app.clone(),

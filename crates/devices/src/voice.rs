@@ -1,0 +1,72 @@
+//! `voice_msg_prompt`: speak a message on the default output, return once it was played.
+
+use std::sync::Arc;
+
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_tools::FnTool;
+use serde_json::{Value, json};
+
+use crate::speaker::{Language, Speaker, Speech};
+use crate::volume::device_error;
+
+/// The tool on a speaker.
+pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
+    FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args))
+}
+
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "voice_msg_prompt".into(),
+        name: Localized::new("语音消息提示", "Voice message prompt"),
+        description: "Speaks a short message aloud on the computer's default audio output (text \
+            to speech, Chinese or English voice) and returns when it has been played, with its \
+            duration. Use it when the user asks Deskmate to say or read something out loud."
+            .into(),
+        category: Category::System,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["message"],
+            "properties": {
+                "message": {"type": "string", "minLength": 1, "maxLength": 1000,
+                            "description": "What to say."},
+                "language": {"type": "string", "enum": ["zh", "en"],
+                             "description": "Voice language; by default Chinese when the message has Chinese characters, else English."},
+                "rate": {"type": "integer", "minimum": 80, "maximum": 300, "default": 160,
+                         "description": "Speaking rate in words per minute (default 160)."}
+            }
+        }),
+        side_effect: SideEffect::Write,
+        idempotent: false,
+        timeout_ms: 60_000,
+        compensation: None,
+    }
+}
+
+fn speak(speaker: &dyn Speaker, args: &Value) -> Result<Value, ToolError> {
+    let text = args
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let language = match args.get("language").and_then(Value::as_str) {
+        Some("zh") => Language::Zh,
+        Some("en") => Language::En,
+        _ if text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) => Language::Zh,
+        _ => Language::En,
+    };
+    let rate = args.get("rate").and_then(Value::as_u64).unwrap_or(160) as u32;
+    let spoken = speaker
+        .speak(&Speech {
+            text: text.to_string(),
+            language,
+            rate,
+        })
+        .map_err(device_error)?;
+    Ok(json!({
+        "spoken": true,
+        "duration_ms": spoken.duration_ms,
+        "device": spoken.device,
+        "voice": spoken.voice,
+        "language": language,
+    }))
+}
