@@ -267,8 +267,42 @@ fn open_service(
     data_dir: &std::path::Path,
     confirmer: Arc<dyn Confirmer>,
 ) -> Result<Deskmate, deskmate_service::Error> {
-    let devices = deskmate_devices::system_tools(&deskmate_devices::Backends::system());
+    open_service_with(data_dir, confirmer, None)
+}
+
+/// The same, with a prompt broker that answers choice questions (serve, the GUI).
+fn open_service_with(
+    data_dir: &std::path::Path,
+    confirmer: Arc<dyn Confirmer>,
+    prompts: Option<Arc<PromptBroker>>,
+) -> Result<Deskmate, deskmate_service::Error> {
+    let mut backends = deskmate_devices::Backends::system();
+    backends.chooser = prompts.map(|broker| {
+        let chooser: Arc<dyn deskmate_devices::choice::Chooser> = Arc::new(BrokerChooser(broker));
+        chooser
+    });
+    let devices = deskmate_devices::system_tools(&backends);
     Deskmate::open_with_tools(data_dir, confirmer, devices)
+}
+
+/// Choice questions go through the prompt broker (a GUI dialog, or the API's answer).
+#[derive(Debug)]
+struct BrokerChooser(Arc<PromptBroker>);
+
+#[async_trait::async_trait]
+impl deskmate_devices::choice::Chooser for BrokerChooser {
+    async fn choose(
+        &self,
+        question: &str,
+        options: &[String],
+        timeout: std::time::Duration,
+    ) -> Option<usize> {
+        self.0
+            .choose(question, options, timeout)
+            .await
+            .ok()
+            .map(|(index, _)| index)
+    }
 }
 
 /// Starts the local servers of the models a command will use (the given ids, else the
@@ -460,7 +494,11 @@ async fn serve(
     }
     // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
     let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
-    let deskmate = Arc::new(open_service(data_dir, prompts.clone())?);
+    let deskmate = Arc::new(open_service_with(
+        data_dir,
+        prompts.clone(),
+        Some(prompts.clone()),
+    )?);
     let sidecars = match local::manifest(local_models) {
         Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
         None => Vec::new(),

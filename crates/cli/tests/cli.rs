@@ -64,6 +64,7 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "decrease_volume",
             "voice_msg_prompt",
             "text_msg_prompt",
+            "text_choice_prompt",
             "search",
             "weather",
             "translate"

@@ -571,3 +571,85 @@ async fn text_msg_prompt_over_http_reaches_the_notification_server() {
     assert_eq!(result["error_type"], "not_found", "{result}");
     assert!(started.elapsed() < Duration::from_secs(6));
 }
+
+/// text_choice_prompt on a headless server: the question waits in /prompts, an answer
+/// over HTTP returns the choice to the call; unanswered, it times out and is withdrawn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_choice_prompt_waits_for_an_answer_over_http() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start(dir.path());
+    let client = Server::client();
+    let ask = |arguments: Value| {
+        let (client, url, token) = (client.clone(), server.url.clone(), server.token.clone());
+        tokio::spawn(async move {
+            client
+                .post(format!("{url}/tools/call"))
+                .bearer_auth(token)
+                .json(&json!({"tool": "text_choice_prompt", "arguments": arguments}))
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("{e}"))
+                .json::<Value>()
+                .await
+                .unwrap_or(Value::Null)
+        })
+    };
+    let call =
+        ask(json!({"question": "Export the report now?", "options": ["Yes", "No", "Later"]}));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let prompt = loop {
+        let (_, body) = server
+            .send(&client, reqwest::Method::GET, "/prompts", None)
+            .await;
+        if let Some(prompt) = body["list"].as_array().and_then(|l| l.first()).cloned() {
+            break prompt;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the question never appeared"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(prompt["kind"], "choice");
+    assert_eq!(prompt["question"], "Export the report now?");
+    assert_eq!(prompt["options"], json!(["Yes", "No", "Later"]));
+    let id = prompt["id"].as_str().unwrap_or_default().to_string();
+    let (status, _) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            &format!("/prompts/{id}/answer"),
+            Some(json!({"choice": "later"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let result = call.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(
+        (
+            result["data"]["choice"].clone(),
+            result["data"]["index"].clone()
+        ),
+        (json!("Later"), json!(2))
+    );
+
+    // One option only (after duplicates are removed) is refused before anything is asked.
+    let (_, refused) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "text_choice_prompt", "arguments": {"question": "?", "options": ["Yes", "yes "]}})),
+        )
+        .await;
+    assert_eq!(refused["error_type"], "validation", "{refused}");
+
+    // Nobody answers: a timeout error, and the question is gone.
+    let call = ask(json!({"question": "Anyone?", "options": ["A", "B"], "timeout_s": 5}));
+    let result = call.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result["error_type"], "timeout", "{result}");
+    let (_, pending) = server
+        .send(&client, reqwest::Method::GET, "/prompts", None)
+        .await;
+    assert_eq!(pending["list"], json!([]));
+}

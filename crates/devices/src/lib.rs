@@ -4,6 +4,7 @@
 //!
 //! **Only this crate calls OS audio, camera and notification APIs.**
 
+pub mod choice;
 pub mod error;
 pub mod message;
 pub mod mixer;
@@ -29,6 +30,8 @@ pub struct Backends {
     pub in_app: tokio::sync::broadcast::Sender<message::InAppMessage>,
     /// Speech.
     pub speaker: Arc<dyn speaker::Speaker>,
+    /// Who answers choice questions (none: a one-off command nobody watches).
+    pub chooser: Option<Arc<dyn choice::Chooser>>,
 }
 
 impl Backends {
@@ -39,6 +42,7 @@ impl Backends {
             notifier: Arc::new(notify::DesktopNotifier),
             in_app: tokio::sync::broadcast::channel(32).0,
             speaker: Arc::new(speaker::SystemSpeaker),
+            chooser: None,
         }
     }
 
@@ -49,6 +53,7 @@ impl Backends {
             notifier: Arc::new(notify::SimulatedNotifier::default()),
             in_app: tokio::sync::broadcast::channel(32).0,
             speaker: Arc::new(speaker::SimulatedSpeaker::default()),
+            chooser: None,
         }
     }
 }
@@ -73,5 +78,6 @@ pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
             backends.notifier.clone(),
             backends.in_app.clone(),
         )),
+        Arc::new(choice::text_choice_prompt(backends.chooser.clone())),
     ]
 }
