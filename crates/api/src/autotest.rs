@@ -91,7 +91,7 @@ pub async fn run(
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<RunQuery>,
 ) -> Result<Response, AppError> {
-    let autotest = Autotest::new(state.deskmate.clone());
+    let autotest = Autotest::new(state.deskmate.clone()).with_devices(state.devices.clone());
     let request = RunRequest {
         llm_model_id: query.llm_model_id,
         asr_model_id: query.asr_model_id,

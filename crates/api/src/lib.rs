@@ -40,7 +40,7 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 type CachedList = (Arc<Registry>, Bytes);
 
 /// What every handler shares.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct AppState {
     /// The service.
     pub deskmate: Arc<Deskmate>,
@@ -50,6 +50,17 @@ pub struct AppState {
     pub prompts: Arc<PromptBroker>,
     /// The tool list as served, for the registry it was built from.
     list_cache: Arc<Mutex<Option<CachedList>>>,
+    /// Device readiness for the autotest (set by the front end that owns the devices).
+    pub devices: Option<deskmate_autotest::DeviceProbe>,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("prompts", &self.prompts)
+            .field("devices", &self.devices.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl AppState {
@@ -64,6 +75,7 @@ impl AppState {
             token: token.into(),
             prompts,
             list_cache: Arc::new(Mutex::new(None)),
+            devices: None,
         }
     }
 

@@ -102,11 +102,25 @@ impl Default for Limits {
     }
 }
 
+/// Reports each device's readiness as (device, what was found | what is wrong); it may
+/// block (it asks the OS), and runs on the blocking pool.
+pub type DeviceProbe = Arc<dyn Fn() -> Vec<(String, Result<String, String>)> + Send + Sync>;
+
 /// Runs the checks.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Autotest {
     deskmate: Arc<Deskmate>,
     limits: Limits,
+    devices: Option<DeviceProbe>,
+}
+
+impl std::fmt::Debug for Autotest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Autotest")
+            .field("limits", &self.limits)
+            .field("devices", &self.devices.is_some())
+            .finish()
+    }
 }
 
 /// Receives each check as it finishes.
@@ -162,7 +176,15 @@ impl Autotest {
         Self {
             deskmate,
             limits: Limits::default(),
+            devices: None,
         }
+    }
+
+    /// Adds one check per device to the full run.
+    #[must_use]
+    pub fn with_devices(mut self, probe: Option<DeviceProbe>) -> Self {
+        self.devices = probe;
+        self
     }
 
     /// Uses these limits.
@@ -226,6 +248,15 @@ impl Autotest {
             .await;
         }
         self.tools(&mut checks);
+        if let Some(probe) = self.devices.clone() {
+            let probed = Instant::now();
+            let results = tokio::task::spawn_blocking(move || probe())
+                .await
+                .unwrap_or_default();
+            for (device, outcome) in results {
+                checks.record(&format!("Device: {device}"), probed, outcome);
+            }
+        }
         self.finish("full", started_at, started, checks.tests)
     }
 

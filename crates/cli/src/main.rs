@@ -88,6 +88,9 @@ enum Command {
         /// Skip the ASR checks.
         #[arg(long)]
         no_asr: bool,
+        /// Skip the device checks.
+        #[arg(long)]
+        no_devices: bool,
         /// Print the result object as JSON.
         #[arg(long)]
         json: bool,
@@ -172,9 +175,15 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             asr,
             no_llm,
             no_asr,
+            no_devices,
             json,
         } => {
-            let deskmate = Arc::new(open_service(&data_dir, Arc::new(NoConfirmer))?);
+            let backends = system_backends(None);
+            let deskmate = Arc::new(open_service_on(
+                &data_dir,
+                Arc::new(NoConfirmer),
+                &backends,
+            )?);
             let local = start_local_for(
                 &deskmate,
                 &data_dir,
@@ -198,6 +207,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
             };
             let result = deskmate_autotest::Autotest::new(deskmate)
+                .with_devices((!no_devices).then(|| device_probe(backends)))
                 .run(&request, &mut show)
                 .await;
             local::stop(local).await;
@@ -267,22 +277,50 @@ fn open_service(
     data_dir: &std::path::Path,
     confirmer: Arc<dyn Confirmer>,
 ) -> Result<Deskmate, deskmate_service::Error> {
-    open_service_with(data_dir, confirmer, None)
+    open_service_on(data_dir, confirmer, &system_backends(None))
 }
 
-/// The same, with a prompt broker that answers choice questions (serve, the GUI).
-fn open_service_with(
-    data_dir: &std::path::Path,
-    confirmer: Arc<dyn Confirmer>,
-    prompts: Option<Arc<PromptBroker>>,
-) -> Result<Deskmate, deskmate_service::Error> {
+/// This computer's devices; choice questions go to `prompts` when there is a broker.
+fn system_backends(prompts: Option<Arc<PromptBroker>>) -> deskmate_devices::Backends {
     let mut backends = deskmate_devices::Backends::system();
     backends.chooser = prompts.map(|broker| {
         let chooser: Arc<dyn deskmate_devices::choice::Chooser> = Arc::new(BrokerChooser(broker));
         chooser
     });
-    let devices = deskmate_devices::system_tools(&backends);
-    Deskmate::open_with_tools(data_dir, confirmer, devices)
+    backends
+}
+
+/// The service with the built-in tools and the system tools on these devices.
+fn open_service_on(
+    data_dir: &std::path::Path,
+    confirmer: Arc<dyn Confirmer>,
+    backends: &deskmate_devices::Backends,
+) -> Result<Deskmate, deskmate_service::Error> {
+    Deskmate::open_with_tools(
+        data_dir,
+        confirmer,
+        deskmate_devices::system_tools(backends),
+    )
+}
+
+/// The devices' readiness, as the autotest reports it.
+fn device_probe(backends: deskmate_devices::Backends) -> deskmate_autotest::DeviceProbe {
+    Arc::new(move || {
+        backends
+            .probe()
+            .into_iter()
+            .map(|r| {
+                (
+                    r.device,
+                    if r.ready {
+                        Ok(r.message)
+                    } else {
+                        Err(r.message)
+                    },
+                )
+            })
+            .collect()
+    })
 }
 
 /// Choice questions go through the prompt broker (a GUI dialog, or the API's answer).
@@ -494,17 +532,16 @@ async fn serve(
     }
     // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
     let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
-    let deskmate = Arc::new(open_service_with(
-        data_dir,
-        prompts.clone(),
-        Some(prompts.clone()),
-    )?);
+    let backends = system_backends(Some(prompts.clone()));
+    let deskmate = Arc::new(open_service_on(data_dir, prompts.clone(), &backends)?);
     let sidecars = match local::manifest(local_models) {
         Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
         None => Vec::new(),
     };
     let token = deskmate_api::load_or_create_token(data_dir)?;
-    let app = deskmate_api::app(deskmate_api::AppState::new(deskmate, token, prompts));
+    let mut state = deskmate_api::AppState::new(deskmate, token, prompts);
+    state.devices = Some(device_probe(backends));
+    let app = deskmate_api::app(state);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
     // The first line is the URL, so scripts can read where the server is. A reader that

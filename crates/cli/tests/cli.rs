@@ -245,7 +245,10 @@ async fn chat_runs_one_turn_against_the_configured_model() {
 #[test]
 fn autotest_prints_seed_004s_result_and_exits_by_outcome() {
     let dir = data_dir();
-    let tools_only = deskmate(dir.path(), &["autotest", "--no-llm", "--no-asr", "--json"]);
+    let tools_only = deskmate(
+        dir.path(),
+        &["autotest", "--no-llm", "--no-asr", "--no-devices", "--json"],
+    );
     assert_eq!(tools_only.status.code(), Some(0));
     let result = json_out(&tools_only);
     for key in ["id", "started_at", "duration_ms", "tests", "summary"] {

@@ -653,3 +653,73 @@ async fn text_choice_prompt_waits_for_an_answer_over_http() {
         .await;
     assert_eq!(pending["list"], json!([]));
 }
+
+/// The autotest's device checks on real OS components: the mixer (PulseAudio null sink),
+/// the speaker (espeak-ng and the output device), the notification server (dunst); and a
+/// clear failure for each when they are missing.
+#[test]
+fn autotest_checks_every_device() {
+    let pulse = deskmate_testkit::pulse::PulseServer::start();
+    let desktop = deskmate_testkit::desktop::DesktopSession::start();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let run = |envs: &[(&str, String)]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_deskmate"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["autotest", "--no-llm", "--no-asr", "--json"])
+            .env("DESKMATE_LOCAL", "off")
+            .env_remove("PULSE_SERVER")
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .envs(envs.iter().map(|(k, v)| (*k, v.as_str())))
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let result: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        let devices: Vec<(String, bool, String)> = result["tests"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter(|c| {
+                        c["name"]
+                            .as_str()
+                            .is_some_and(|n| n.starts_with("Device: "))
+                    })
+                    .map(|c| {
+                        (
+                            c["name"].as_str().unwrap_or_default().to_string(),
+                            c["passed"].as_bool().unwrap_or(false),
+                            c["message"].as_str().unwrap_or_default().to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        (output.status.code(), devices)
+    };
+    let (code, devices) = run(&[
+        ("PULSE_SERVER", pulse.server()),
+        ("DBUS_SESSION_BUS_ADDRESS", desktop.bus_address()),
+    ]);
+    assert_eq!(code, Some(0), "{devices:?}");
+    let names: Vec<&str> = devices.iter().map(|d| d.0.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Device: Mixer", "Device: Speaker", "Device: Notifications"]
+    );
+    assert!(devices[0].2.contains("ci_sink"), "{devices:?}");
+    assert!(devices[2].2.contains("dunst"), "{devices:?}");
+
+    let missing = dir.path().join("none");
+    let (code, devices) = run(&[
+        ("PULSE_SERVER", format!("unix:{}", missing.display())),
+        (
+            "DBUS_SESSION_BUS_ADDRESS",
+            format!("unix:path={}", missing.display()),
+        ),
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(
+        !devices[0].1 && devices[0].2.contains("running"),
+        "{devices:?}"
+    );
+    assert!(!devices[2].1, "{devices:?}");
+}

@@ -68,6 +68,69 @@ fn system_mixer() -> Arc<dyn mixer::Mixer> {
     Arc::new(mixer::UnsupportedMixer)
 }
 
+/// One device's readiness (the autotest shows one check per device).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Readiness {
+    /// The device (`Mixer`, `Notifications`, …).
+    pub device: String,
+    /// Whether it can be used now.
+    pub ready: bool,
+    /// What was found, or what is missing and how to fix it.
+    pub message: String,
+}
+
+impl Backends {
+    /// Asks every backend whether it works here and now (blocking: a few OS calls).
+    pub fn probe(&self) -> Vec<Readiness> {
+        let check = |device: &str, outcome: Result<String, DeviceError>| Readiness {
+            device: device.into(),
+            ready: outcome.is_ok(),
+            message: outcome.unwrap_or_else(|e| e.to_string()),
+        };
+        let mut found = vec![
+            check(
+                "Mixer",
+                self.mixer
+                    .volume()
+                    .map(|v| format!("default output {} at {}%", v.device, v.percent)),
+            ),
+            check("Speaker", self.speaker.probe()),
+            check(
+                "Notifications",
+                self.notifier
+                    .probe()
+                    .map(|name| format!("notification server: {name}")),
+            ),
+        ];
+        // Only a process with a window or a server can answer choice questions at all.
+        if self.chooser.is_some() {
+            found.push(check(
+                "Choice dialogs",
+                Ok("answered in the app or with POST /api/v1/prompts/{id}/answer".into()),
+            ));
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simulated_devices_are_ready() {
+        let probed = Backends::simulated().probe();
+        assert_eq!(
+            probed
+                .iter()
+                .map(|r| (r.device.as_str(), r.ready))
+                .collect::<Vec<_>>(),
+            [("Mixer", true), ("Speaker", true), ("Notifications", true)]
+        );
+        assert_eq!(probed[0].message, "default output simulated-output at 50%");
+    }
+}
+
 /// The system tools on these backends.
 pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
     vec![

@@ -55,6 +55,8 @@ pub struct Spoken {
 pub trait Speaker: Send + Sync + std::fmt::Debug {
     /// Says it.
     fn speak(&self, speech: &Speech) -> Result<Spoken, DeviceError>;
+    /// Whether it can speak here: the voice engine and the output device.
+    fn probe(&self) -> Result<String, DeviceError>;
 }
 
 /// 16-bit mono PCM.
@@ -161,6 +163,10 @@ impl Speaker for SimulatedSpeaker {
             voice: speech.language.voice().into(),
         })
     }
+
+    fn probe(&self) -> Result<String, DeviceError> {
+        Ok("simulated speaker".into())
+    }
 }
 
 /// espeak-ng, played with cpal on the default output device.
@@ -176,6 +182,27 @@ impl Speaker for SystemSpeaker {
             device,
             voice: speech.language.voice().into(),
         })
+    }
+
+    fn probe(&self) -> Result<String, DeviceError> {
+        let version = Command::new("espeak-ng")
+            .arg("--version")
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| {
+                String::from_utf8_lossy(&o.stdout)
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .ok_or(DeviceError::NotFound {
+                what: "text-to-speech",
+                detail: "espeak-ng is not installed".into(),
+            })?;
+        let output = playback::output_name()?;
+        Ok(format!("{version}; output: {output}"))
     }
 }
 
@@ -217,6 +244,26 @@ mod playback {
                 (a + (b - a) * frac) / 32768.0
             })
             .collect()
+    }
+
+    /// The default output device's name, if it can play.
+    pub(super) fn output_name() -> Result<String, DeviceError> {
+        let device = cpal::default_host()
+            .default_output_device()
+            .ok_or(DeviceError::NotFound {
+                what: WHAT,
+                detail: "no default output device".into(),
+            })?;
+        device
+            .default_output_config()
+            .map_err(|e| DeviceError::NotFound {
+                what: WHAT,
+                detail: format!("{e}; is a sound server running?"),
+            })?;
+        Ok(device
+            .description()
+            .map(|d| d.name().to_string())
+            .unwrap_or_else(|_| "default".into()))
     }
 
     pub(super) fn play(wav: &Wav) -> Result<String, DeviceError> {
