@@ -113,6 +113,20 @@ impl Backends {
     }
 }
 
+/// The system tools on these backends.
+pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(volume::increase_volume(backends.mixer.clone())),
+        Arc::new(volume::decrease_volume(backends.mixer.clone())),
+        Arc::new(voice::voice_msg_prompt(backends.speaker.clone())),
+        Arc::new(message::text_msg_prompt(
+            backends.notifier.clone(),
+            backends.in_app.clone(),
+        )),
+        Arc::new(choice::text_choice_prompt(backends.chooser.clone())),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,18 +143,4 @@ mod tests {
         );
         assert_eq!(probed[0].message, "default output simulated-output at 50%");
     }
-}
-
-/// The system tools on these backends.
-pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
-    vec![
-        Arc::new(volume::increase_volume(backends.mixer.clone())),
-        Arc::new(volume::decrease_volume(backends.mixer.clone())),
-        Arc::new(voice::voice_msg_prompt(backends.speaker.clone())),
-        Arc::new(message::text_msg_prompt(
-            backends.notifier.clone(),
-            backends.in_app.clone(),
-        )),
-        Arc::new(choice::text_choice_prompt(backends.chooser.clone())),
-    ]
 }
