@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 
 apt_install build-essential pkg-config ca-certificates python3 python3-venv libpulse-dev \
-  libasound2-dev libasound2-plugins espeak-ng
+  libasound2-dev libasound2-plugins libclang1-14 espeak-ng
 require_cargo
 # Local models (the default assistant Qwen2.5-Coder-1.5B, SmolLM2-135M, whisper-base) and
 # their servers, cached under ~/.cache/deskmate; skip with DESKMATE_NO_LOCAL_MODELS=1.

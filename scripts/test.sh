@@ -5,10 +5,11 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 # A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
 # sandbox; libpulse-dev and libasound2-dev build the mixer and the speaker (ALSA goes to
-# PulseAudio through libasound2-plugins); the tests start a real PulseAudio daemon and a
+# PulseAudio through libasound2-plugins); libclang lets nokhwa generate its V4L2 bindings;
+# the tests start a real PulseAudio daemon and a
 # desktop session (D-Bus, Xvfb, dunst).
 # A no-op when already installed.
-apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins \
+apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
   pulseaudio pulseaudio-utils espeak-ng \
   dbus dbus-x11 xvfb xauth dunst libnotify-bin
 require_cargo

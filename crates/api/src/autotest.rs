@@ -29,6 +29,8 @@ pub struct RunQuery {
     test_llm: Option<bool>,
     /// Check the ASR (default true).
     test_asr: Option<bool>,
+    /// Check the devices (default true).
+    test_devices: Option<bool>,
 }
 
 enum Step {
@@ -91,7 +93,11 @@ pub async fn run(
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<RunQuery>,
 ) -> Result<Response, AppError> {
-    let autotest = Autotest::new(state.deskmate.clone()).with_devices(state.devices.clone());
+    let devices = state
+        .devices
+        .clone()
+        .filter(|_| query.test_devices.unwrap_or(true));
+    let autotest = Autotest::new(state.deskmate.clone()).with_devices(devices);
     let request = RunRequest {
         llm_model_id: query.llm_model_id,
         asr_model_id: query.asr_model_id,

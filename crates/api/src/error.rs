@@ -32,6 +32,9 @@ pub enum AppError {
     /// 422: valid JSON that breaks the rules, one entry per field.
     #[error("invalid input")]
     Invalid(Vec<FieldError>),
+    /// 503: a device or server is busy or failed; trying again later may work.
+    #[error("{0}")]
+    Unavailable(String),
     /// 500: logged with its cause, answered generically.
     #[error("internal error")]
     Internal(String),
@@ -76,6 +79,10 @@ impl IntoResponse for AppError {
             Self::Invalid(errors) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 json!({"detail": "invalid input", "errors": errors, "hint": errors.first().map(|e| e.hint.clone())}),
+            ),
+            Self::Unavailable(detail) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                json!({"detail": detail, "hint": "try again in a moment"}),
             ),
             Self::Internal(cause) => {
                 tracing::error!(%cause, "internal error answering a request");

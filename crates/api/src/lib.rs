@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod autotest;
 pub mod chat;
+pub mod devices;
 pub mod error;
 pub mod extract;
 pub mod kb;
@@ -52,6 +53,20 @@ pub struct AppState {
     list_cache: Arc<Mutex<Option<CachedList>>>,
     /// Device readiness for the autotest (set by the front end that owns the devices).
     pub devices: Option<deskmate_autotest::DeviceProbe>,
+    /// The camera's current frame as JPEG (set by the front end that owns the camera).
+    pub camera_frame: Option<CameraFrame>,
+}
+
+/// Takes the camera's current frame: JPEG bytes, or why there is none.
+pub type CameraFrame = Arc<dyn Fn() -> Result<Vec<u8>, FrameError> + Send + Sync>;
+
+/// Why there is no frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrameError {
+    /// The camera is off (404).
+    Off(String),
+    /// The camera is busy or failed (503).
+    Unavailable(String),
 }
 
 impl std::fmt::Debug for AppState {
@@ -76,6 +91,7 @@ impl AppState {
             prompts,
             list_cache: Arc::new(Mutex::new(None)),
             devices: None,
+            camera_frame: None,
         }
     }
 
@@ -149,6 +165,7 @@ pub fn app(state: AppState) -> Router {
                 .delete(models::delete_asr),
         )
         .route("/api/v1/chat", post(chat::chat))
+        .route("/api/v1/devices/camera/frame", get(devices::camera_frame))
         .route("/api/v1/tools/autotest", post(autotest::run))
         .route("/api/v1/tools/autotest/llm/{model_id}", post(autotest::llm))
         .route("/api/v1/tools/autotest/asr/{model_id}", post(autotest::asr))

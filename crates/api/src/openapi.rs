@@ -5,7 +5,9 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{audit, autotest, chat, kb, models, prompts, resources, secrets, settings, tools};
+use crate::{
+    audit, autotest, chat, devices, kb, models, prompts, resources, secrets, settings, tools,
+};
 
 /// The document.
 #[derive(Debug, OpenApi)]
@@ -17,7 +19,7 @@ use crate::{audit, autotest, chat, kb, models, prompts, resources, secrets, sett
         audit::list, prompts::list, prompts::answer,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
-        settings::list, settings::set, chat::chat,
+        settings::list, settings::set, chat::chat, devices::camera_frame,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::test_message,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,

@@ -303,6 +303,20 @@ fn open_service_on(
     )
 }
 
+/// The camera's current frame for GET /api/v1/devices/camera/frame.
+fn camera_frame(camera: Arc<dyn deskmate_devices::camera::Camera>) -> deskmate_api::CameraFrame {
+    Arc::new(move || {
+        if camera.state().is_none() {
+            return Err(deskmate_api::FrameError::Off(
+                "The camera is off: turn it on with turn_on_camera".into(),
+            ));
+        }
+        camera
+            .frame_jpeg()
+            .map_err(|e| deskmate_api::FrameError::Unavailable(e.to_string()))
+    })
+}
+
 /// The devices' readiness, as the autotest reports it.
 fn device_probe(backends: deskmate_devices::Backends) -> deskmate_autotest::DeviceProbe {
     Arc::new(move || {
@@ -540,6 +554,7 @@ async fn serve(
     };
     let token = deskmate_api::load_or_create_token(data_dir)?;
     let mut state = deskmate_api::AppState::new(deskmate, token, prompts);
+    state.camera_frame = Some(camera_frame(backends.camera.clone()));
     state.devices = Some(device_probe(backends));
     let app = deskmate_api::app(state);
     let listener = tokio::net::TcpListener::bind(addr).await?;

@@ -60,6 +60,8 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "sas_round_rate",
             "append_audit",
             "knowledge",
+            "turn_on_camera",
+            "turn_off_camera",
             "increase_volume",
             "decrease_volume",
             "voice_msg_prompt",

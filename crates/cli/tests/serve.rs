@@ -429,7 +429,12 @@ async fn serve_runs_the_local_models_as_sidecars_and_stops_them() {
     let deadline = std::time::Instant::now() + Duration::from_secs(240);
     let result = loop {
         let (status, result) = server
-            .send(&client, reqwest::Method::POST, "/tools/autotest", None)
+            .send(
+                &client,
+                reqwest::Method::POST,
+                "/tools/autotest?test_devices=false",
+                None,
+            )
             .await;
         assert_eq!(status, 200, "{result}");
         if result["summary"]["failed"] == 0 {
@@ -699,12 +704,25 @@ fn autotest_checks_every_device() {
         ("PULSE_SERVER", pulse.server()),
         ("DBUS_SESSION_BUS_ADDRESS", desktop.bus_address()),
     ]);
-    assert_eq!(code, Some(0), "{devices:?}");
+    let has_camera = std::fs::read_dir("/dev")
+        .map(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("video"))
+        })
+        .unwrap_or(false);
+    assert_eq!(code, Some(if has_camera { 0 } else { 1 }), "{devices:?}");
     let names: Vec<&str> = devices.iter().map(|d| d.0.as_str()).collect();
     assert_eq!(
         names,
-        ["Device: Mixer", "Device: Speaker", "Device: Notifications"]
+        [
+            "Device: Mixer",
+            "Device: Speaker",
+            "Device: Notifications",
+            "Device: Camera"
+        ]
     );
+    assert!(devices[..3].iter().all(|d| d.1), "{devices:?}");
+    assert_eq!(devices[3].1, has_camera, "{devices:?}");
     assert!(devices[0].2.contains("ci_sink"), "{devices:?}");
     assert!(devices[2].2.contains("dunst"), "{devices:?}");
 
@@ -722,4 +740,55 @@ fn autotest_checks_every_device() {
         "{devices:?}"
     );
     assert!(!devices[2].1, "{devices:?}");
+}
+
+/// The camera on a machine without one, over HTTP: turn_on_camera is a clear not_found
+/// that says not to retry, turn_off_camera is a harmless no-op, and there is no frame.
+#[tokio::test]
+async fn camera_tools_over_http_without_a_camera() {
+    let has_camera = std::fs::read_dir("/dev")
+        .map(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("video"))
+        })
+        .unwrap_or(false);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start(dir.path());
+    let client = Server::client();
+    let call = |tool: &'static str| Some(json!({"tool": tool, "arguments": {}}));
+    let (_, off) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            call("turn_off_camera"),
+        )
+        .await;
+    assert_eq!(
+        (off["ok"].clone(), off["data"]["was_on"].clone()),
+        (json!(true), json!(false)),
+        "{off}"
+    );
+    let (status, frame) = server
+        .send(&client, reqwest::Method::GET, "/devices/camera/frame", None)
+        .await;
+    assert_eq!(status, 404, "{frame}");
+    assert!(frame["detail"].as_str().is_some_and(|d| d.contains("off")));
+    if has_camera {
+        return;
+    }
+    let (_, on) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            call("turn_on_camera"),
+        )
+        .await;
+    assert_eq!(on["error_type"], "not_found", "{on}");
+    assert!(
+        on["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("do not retry"))
+    );
 }

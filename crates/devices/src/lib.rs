@@ -4,6 +4,8 @@
 //!
 //! **Only this crate calls OS audio, camera and notification APIs.**
 
+pub mod camera;
+pub mod camera_tools;
 pub mod choice;
 pub mod error;
 pub mod message;
@@ -32,6 +34,8 @@ pub struct Backends {
     pub speaker: Arc<dyn speaker::Speaker>,
     /// Who answers choice questions (none: a one-off command nobody watches).
     pub chooser: Option<Arc<dyn choice::Chooser>>,
+    /// The camera.
+    pub camera: Arc<dyn camera::Camera>,
 }
 
 impl Backends {
@@ -43,6 +47,7 @@ impl Backends {
             in_app: tokio::sync::broadcast::channel(32).0,
             speaker: Arc::new(speaker::SystemSpeaker),
             chooser: None,
+            camera: Arc::new(camera::NokhwaCamera::default()),
         }
     }
 
@@ -54,6 +59,7 @@ impl Backends {
             in_app: tokio::sync::broadcast::channel(32).0,
             speaker: Arc::new(speaker::SimulatedSpeaker::default()),
             chooser: None,
+            camera: Arc::new(camera::SimulatedCamera::default()),
         }
     }
 }
@@ -101,6 +107,22 @@ impl Backends {
                     .probe()
                     .map(|name| format!("notification server: {name}")),
             ),
+            check(
+                "Camera",
+                self.camera
+                    .list()
+                    .and_then(|cameras| match cameras.first() {
+                        Some(first) => Ok(format!(
+                            "{} camera(s); first: {}",
+                            cameras.len(),
+                            first.name
+                        )),
+                        None => Err(DeviceError::NotFound {
+                            what: "camera",
+                            detail: "no camera is connected".into(),
+                        }),
+                    }),
+            ),
         ];
         // Only a process with a window or a server can answer choice questions at all.
         if self.chooser.is_some() {
@@ -116,6 +138,8 @@ impl Backends {
 /// The system tools on these backends.
 pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
     vec![
+        Arc::new(camera_tools::turn_on_camera(backends.camera.clone())),
+        Arc::new(camera_tools::turn_off_camera(backends.camera.clone())),
         Arc::new(volume::increase_volume(backends.mixer.clone())),
         Arc::new(volume::decrease_volume(backends.mixer.clone())),
         Arc::new(voice::voice_msg_prompt(backends.speaker.clone())),
@@ -139,7 +163,12 @@ mod tests {
                 .iter()
                 .map(|r| (r.device.as_str(), r.ready))
                 .collect::<Vec<_>>(),
-            [("Mixer", true), ("Speaker", true), ("Notifications", true)]
+            [
+                ("Mixer", true),
+                ("Speaker", true),
+                ("Notifications", true),
+                ("Camera", true)
+            ]
         );
         assert_eq!(probed[0].message, "default output simulated-output at 50%");
     }

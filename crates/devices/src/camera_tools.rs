@@ -1,0 +1,143 @@
+//! `turn_on_camera` / `turn_off_camera`: open the camera and keep its stream running until
+//! it is turned off; both idempotent; each undoes the other.
+
+use std::sync::Arc;
+
+use deskmate_core::{Category, Compensation, Localized, SideEffect, ToolSpec};
+use deskmate_tools::FnTool;
+use serde_json::{Value, json};
+
+use crate::camera::Camera;
+use crate::volume::device_error;
+
+/// `turn_on_camera` on this camera.
+pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
+    FnTool::blocking(on_spec(), move |args| {
+        let index = args.get("index").and_then(Value::as_u64).map(|i| i as u32);
+        let (on, already) = camera.turn_on(index).map_err(|e| {
+            let error = device_error(e);
+            if error.error_type == deskmate_core::ErrorType::NotFound {
+                error.with_hint("no camera is available here: tell the user; do not retry")
+            } else {
+                error
+            }
+        })?;
+        Ok(json!({
+            "on": true,
+            "already_on": already,
+            "device": on.device,
+            "index": on.index,
+            "resolution": format!("{}x{}", on.width, on.height),
+            "width": on.width,
+            "height": on.height,
+            "preview": "GET /api/v1/devices/camera/frame",
+            "undo": {},
+        }))
+    })
+}
+
+/// `turn_off_camera` on this camera.
+pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
+    FnTool::blocking(off_spec(), move |_args| {
+        let was = camera.turn_off().map_err(device_error)?;
+        Ok(match was {
+            Some(on) => {
+                json!({"on": false, "was_on": true, "device": on.device, "undo": {"index": on.index}})
+            }
+            None => json!({"on": false, "was_on": false}),
+        })
+    })
+}
+
+fn on_spec() -> ToolSpec {
+    ToolSpec {
+        id: "turn_on_camera".into(),
+        name: Localized::new("打开摄像头", "Turn on camera"),
+        description: "Turns the camera on and keeps it streaming until turn_off_camera (a preview \
+            frame is at GET /api/v1/devices/camera/frame). Use it when the user asks to open or \
+            start the camera. Turning on a camera that is on changes nothing. Returns the device \
+            and its resolution."
+            .into(),
+        category: Category::System,
+        parameters: json!({
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "index": {"type": "integer", "minimum": 0, "maximum": 63,
+                          "description": "Which camera (default: the first one)."}
+            }
+        }),
+        side_effect: SideEffect::Write,
+        idempotent: true,
+        timeout_ms: 10_000,
+        compensation: Some(Compensation {
+            tool: "turn_off_camera".into(),
+            description: "turns the camera off again".into(),
+        }),
+    }
+}
+
+fn off_spec() -> ToolSpec {
+    ToolSpec {
+        id: "turn_off_camera".into(),
+        name: Localized::new("关闭摄像头", "Turn off camera"),
+        description: "Turns the camera off and releases it. Use it when the user asks to close or \
+            stop the camera. Turning off a camera that is off changes nothing."
+            .into(),
+        category: Category::System,
+        parameters: json!({"type": "object", "additionalProperties": false, "properties": {}}),
+        side_effect: SideEffect::Write,
+        idempotent: true,
+        timeout_ms: 10_000,
+        compensation: Some(Compensation {
+            tool: "turn_on_camera".into(),
+            description: "turns the same camera on again".into(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::SimulatedCamera;
+    use deskmate_tools::{Tool, ToolContext};
+
+    #[tokio::test]
+    async fn the_camera_state_machine_is_idempotent_both_ways() {
+        let camera: Arc<dyn Camera> = Arc::new(SimulatedCamera::default());
+        let (on, off) = (
+            turn_on_camera(camera.clone()),
+            turn_off_camera(camera.clone()),
+        );
+        async fn run(tool: &FnTool, args: Value) -> Result<Value, deskmate_core::ToolError> {
+            tool.run(args, ToolContext::new("t")).await
+        }
+        assert!(camera.frame_jpeg().is_err(), "no frame while off");
+        let first = run(&on, json!({})).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (first["already_on"].clone(), first["resolution"].clone()),
+            (json!(false), json!("320x240"))
+        );
+        let again = run(&on, json!({})).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again["already_on"], true);
+        let a = camera.frame_jpeg().unwrap_or_default();
+        let b = camera.frame_jpeg().unwrap_or_default();
+        assert!(
+            a.starts_with(&[0xFF, 0xD8, 0xFF]) && a != b,
+            "frames are JPEG and they change"
+        );
+        let closed = run(&off, json!({})).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (closed["was_on"].clone(), closed["undo"].clone()),
+            (json!(true), json!({"index": 0}))
+        );
+        let closed = run(&off, json!({})).await.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(closed["was_on"], false);
+        assert!(camera.state().is_none());
+        let missing = run(&on, json!({"index": 3}))
+            .await
+            .err()
+            .map(|e| e.error_type);
+        assert_eq!(missing, Some(deskmate_core::ErrorType::NotFound));
+    }
+}
