@@ -2,6 +2,9 @@
 # fresh clone on a warm machine reuses them).
 DESKMATE_CACHE="${DESKMATE_CACHE:-$HOME/.cache/deskmate}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$DESKMATE_CACHE/target}"
+# Incremental compilation data grows by gigabytes per change and a test run gains little
+# from it; it is off unless the caller sets it.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 mkdir -p "$DESKMATE_CACHE"
 
 # The toolchain must be new enough for edition 2024 and the std APIs the code uses.
