@@ -4,8 +4,8 @@
 use std::time::Instant;
 
 use deskmate_llm::{AsrClient, AsrRequest, Endpoint};
+use deskmate_service::Deskmate;
 use deskmate_service::models::valid_language;
-use deskmate_service::{Deskmate, ServiceError};
 
 use crate::llm::explain;
 use crate::{Checks, Limits};
@@ -54,34 +54,15 @@ pub(crate) async fn check(
     limits: Limits,
     checks: &mut Checks<'_>,
 ) {
-    let started = Instant::now();
-    let model = match deskmate.asr_model_record(model_id) {
-        Ok(model) => {
-            checks.record(
-                "Model Existence",
-                started,
-                Ok(format!("Found model: {}", model.name)),
-            );
-            model
-        }
-        Err(e) => {
-            let why = match (&e, model_id) {
-                (ServiceError::NotFound { .. }, Some(id)) => format!("no ASR model with id '{id}' in the database"),
-                (ServiceError::NotFound { .. }, None) => {
-                    "no ASR model is configured: run scripts/setup.sh for the local one, or add one under Models".into()
-                }
-                _ => e.to_string(),
-            };
-            checks.record("Model Existence", started, Err(why));
-            for name in ["Hotwords Config", "API Availability", "Language Config"] {
-                checks.record(
-                    name,
-                    Instant::now(),
-                    Err("not run: the model does not exist".into()),
-                );
-            }
-            return;
-        }
+    let found = deskmate.asr_model_record(model_id);
+    let Some(model) = checks.existence(
+        "ASR",
+        model_id,
+        found,
+        |m| m.name.clone(),
+        &["Hotwords Config", "API Availability", "Language Config"],
+    ) else {
+        return;
     };
 
     let started = Instant::now();

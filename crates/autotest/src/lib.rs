@@ -144,6 +144,49 @@ pub(crate) struct Checks<'a> {
 }
 
 impl<'a> Checks<'a> {
+    /// Model Existence: the model, or a failed check (with the checks that then cannot
+    /// run marked as not run).
+    pub(crate) fn existence<M>(
+        &mut self,
+        kind: &str,
+        model_id: Option<&str>,
+        found: Result<M, ServiceError>,
+        name: impl Fn(&M) -> String,
+        after: &[&str],
+    ) -> Option<M> {
+        let started = Instant::now();
+        match found {
+            Ok(model) => {
+                self.record(
+                    "Model Existence",
+                    started,
+                    Ok(format!("Found model: {}", name(&model))),
+                );
+                Some(model)
+            }
+            Err(e) => {
+                let why = match (&e, model_id) {
+                    (ServiceError::NotFound { .. }, Some(id)) => {
+                        format!("no {kind} model with id '{id}' in the database")
+                    }
+                    (ServiceError::NotFound { .. }, None) => format!(
+                        "no {kind} model is configured: run scripts/setup.sh for the local one, or add one under Models"
+                    ),
+                    _ => e.to_string(),
+                };
+                self.record("Model Existence", started, Err(why));
+                for check in after {
+                    self.record(
+                        check,
+                        Instant::now(),
+                        Err("not run: the model does not exist".into()),
+                    );
+                }
+                None
+            }
+        }
+    }
+
     fn new(on_check: OnCheck<'a>) -> Self {
         Self {
             tests: Vec::new(),

@@ -74,34 +74,15 @@ pub(crate) async fn check(
     limits: Limits,
     checks: &mut Checks<'_>,
 ) {
-    let started = Instant::now();
-    let model = match deskmate.llm_model_record(model_id) {
-        Ok(model) => {
-            checks.record(
-                "Model Existence",
-                started,
-                Ok(format!("Found model: {}", model.name)),
-            );
-            model
-        }
-        Err(e) => {
-            let why = match (&e, model_id) {
-                (ServiceError::NotFound { .. }, Some(id)) => format!("no LLM model with id '{id}' in the database"),
-                (ServiceError::NotFound { .. }, None) => {
-                    "no LLM model is configured: run scripts/setup.sh for the local one, or add one under Models".into()
-                }
-                _ => e.to_string(),
-            };
-            checks.record("Model Existence", started, Err(why));
-            for name in ["API Connection", "Temperature Setting", "Streaming Support"] {
-                checks.record(
-                    name,
-                    Instant::now(),
-                    Err("not run: the model does not exist".into()),
-                );
-            }
-            return;
-        }
+    let found = deskmate.llm_model_record(model_id);
+    let Some(model) = checks.existence(
+        "LLM",
+        model_id,
+        found,
+        |m| m.name.clone(),
+        &["API Connection", "Temperature Setting", "Streaming Support"],
+    ) else {
+        return;
     };
     let client = match client(
         deskmate,

@@ -31,6 +31,22 @@ pub enum KeyChange {
     Set(String),
 }
 
+/// What an existing model is called (for updates).
+struct Identity<'a> {
+    id: &'a str,
+    name: &'a str,
+    base_url: &'a str,
+    model: &'a str,
+}
+
+/// The fields every model has, as read.
+struct Common {
+    id: String,
+    name: Option<String>,
+    base_url: Option<String>,
+    model: Option<String>,
+}
+
 /// Reads and checks the fields of a JSON object against a whitelist.
 struct Fields<'a> {
     body: &'a Map<String, Value>,
@@ -141,6 +157,53 @@ impl<'a> Fields<'a> {
         Some(url)
     }
 
+    /// The fields every model has: a new or kept id, name, base URL and model name
+    /// (required on create, kept from `existing` on update).
+    fn common(&mut self, kind: &str, existing: Option<Identity<'_>>) -> Common {
+        let id = match (&existing, self.body.get("id")) {
+            (Some(e), Some(v)) if v.as_str() != Some(e.id) => {
+                self.errors
+                    .push(field("/id", "the id cannot change", "leave id out"));
+                e.id.to_string()
+            }
+            (Some(e), _) => e.id.to_string(),
+            (None, Some(Value::String(id))) => {
+                if let Err(e) = check_id(id) {
+                    self.errors.push(e);
+                }
+                id.clone()
+            }
+            (None, Some(_)) => {
+                self.errors
+                    .push(field("/id", "id must be a string", "or leave it out"));
+                String::new()
+            }
+            (None, None) => new_id(kind),
+        };
+        let name = self.text("name", existing.as_ref().map(|e| e.name.to_string()), 100);
+        let base_url = self.base_url(existing.as_ref().map(|e| e.base_url.to_string()));
+        let model = self.text("model", existing.as_ref().map(|e| e.model.to_string()), 200);
+        for (key, present) in [
+            ("name", name.is_some()),
+            ("base_url", base_url.is_some()),
+            ("model", model.is_some()),
+        ] {
+            if !present && existing.is_none() && !self.body.contains_key(key) {
+                self.errors.push(field(
+                    &format!("/{key}"),
+                    format!("{key} is required"),
+                    format!("e.g. \"{}\"", example(key)),
+                ));
+            }
+        }
+        Common {
+            id,
+            name,
+            base_url,
+            model,
+        }
+    }
+
     fn finish<T>(self, value: T) -> Result<T, Vec<FieldError>> {
         if self.errors.is_empty() {
             Ok(value)
@@ -205,42 +268,20 @@ pub fn llm_input(
     existing: Option<&LlmModel>,
 ) -> Result<(LlmModel, KeyChange), Vec<FieldError>> {
     let mut f = Fields::new(input, &LLM_WRITABLE)?;
-    let id = match (existing, f.body.get("id")) {
-        (Some(e), Some(v)) if v.as_str() != Some(e.id.as_str()) => {
-            f.errors
-                .push(field("/id", "the id cannot change", "leave id out"));
-            e.id.clone()
-        }
-        (Some(e), _) => e.id.clone(),
-        (None, Some(Value::String(id))) => {
-            if let Err(e) = check_id(id) {
-                f.errors.push(e);
-            }
-            id.clone()
-        }
-        (None, Some(_)) => {
-            f.errors
-                .push(field("/id", "id must be a string", "or leave it out"));
-            String::new()
-        }
-        (None, None) => new_id("llm"),
-    };
-    let name = f.text("name", existing.map(|e| e.name.clone()), 100);
-    let base_url = f.base_url(existing.map(|e| e.base_url.clone()));
-    let model = f.text("model", existing.map(|e| e.model.clone()), 200);
-    for (key, present) in [
-        ("name", name.is_some()),
-        ("base_url", base_url.is_some()),
-        ("model", model.is_some()),
-    ] {
-        if !present && existing.is_none() && !f.body.contains_key(key) {
-            f.errors.push(field(
-                &format!("/{key}"),
-                format!("{key} is required"),
-                format!("e.g. \"{}\"", example(key)),
-            ));
-        }
-    }
+    let Common {
+        id,
+        name,
+        base_url,
+        model,
+    } = f.common(
+        "llm",
+        existing.map(|e| Identity {
+            id: &e.id,
+            name: &e.name,
+            base_url: &e.base_url,
+            model: &e.model,
+        }),
+    );
     let temperature = f.number(
         "temperature",
         existing.map_or(0.7, |e| e.temperature),
@@ -299,42 +340,20 @@ pub fn asr_input(
     existing: Option<&AsrModel>,
 ) -> Result<(AsrModel, KeyChange), Vec<FieldError>> {
     let mut f = Fields::new(input, &ASR_WRITABLE)?;
-    let id = match (existing, f.body.get("id")) {
-        (Some(e), Some(v)) if v.as_str() != Some(e.id.as_str()) => {
-            f.errors
-                .push(field("/id", "the id cannot change", "leave id out"));
-            e.id.clone()
-        }
-        (Some(e), _) => e.id.clone(),
-        (None, Some(Value::String(id))) => {
-            if let Err(e) = check_id(id) {
-                f.errors.push(e);
-            }
-            id.clone()
-        }
-        (None, Some(_)) => {
-            f.errors
-                .push(field("/id", "id must be a string", "or leave it out"));
-            String::new()
-        }
-        (None, None) => new_id("asr"),
-    };
-    let name = f.text("name", existing.map(|e| e.name.clone()), 100);
-    let base_url = f.base_url(existing.map(|e| e.base_url.clone()));
-    let model = f.text("model", existing.map(|e| e.model.clone()), 200);
-    for (key, present) in [
-        ("name", name.is_some()),
-        ("base_url", base_url.is_some()),
-        ("model", model.is_some()),
-    ] {
-        if !present && existing.is_none() && !f.body.contains_key(key) {
-            f.errors.push(field(
-                &format!("/{key}"),
-                format!("{key} is required"),
-                format!("e.g. \"{}\"", example(key)),
-            ));
-        }
-    }
+    let Common {
+        id,
+        name,
+        base_url,
+        model,
+    } = f.common(
+        "asr",
+        existing.map(|e| Identity {
+            id: &e.id,
+            name: &e.name,
+            base_url: &e.base_url,
+            model: &e.model,
+        }),
+    );
     let language = match f.body.get("language") {
         None => existing.and_then(|e| e.language.clone()),
         Some(Value::Null) => None,
