@@ -4,6 +4,7 @@
 //!
 //! **Only this crate calls OS audio, camera and notification APIs.**
 
+pub mod answer;
 pub mod camera;
 pub mod camera_tools;
 pub mod choice;
