@@ -98,7 +98,7 @@ pub fn option_named(heard: &str, options: &[String]) -> Option<usize> {
             let option = &normalized[i];
             !option.is_empty()
                 && (padded.contains(&format!(" {option} "))
-                    || (option.chars().any(|c| !c.is_ascii()) && answer.contains(option.as_str())))
+                    || (!option.is_ascii() && answer.contains(option.as_str())))
         })
         .collect();
     if inside.len() == 1 {
