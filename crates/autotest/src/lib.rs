@@ -102,9 +102,20 @@ impl Default for Limits {
     }
 }
 
-/// Reports each device's readiness as (device, what was found | what is wrong); it may
-/// block (it asks the OS), and runs on the blocking pool.
-pub type DeviceProbe = Arc<dyn Fn() -> Vec<(String, Result<String, String>)> + Send + Sync>;
+/// One device's readiness, as a probe reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceCheck {
+    /// The device (`Mixer`, `Camera`, …).
+    pub device: String,
+    /// Whether it can be used now.
+    pub ready: bool,
+    /// What was found, or what is wrong and how to fix it.
+    pub message: String,
+}
+
+/// Reports each device's readiness; it may block (it asks the OS), and runs on the
+/// blocking pool.
+pub type DeviceProbe = Arc<dyn Fn() -> Vec<DeviceCheck> + Send + Sync>;
 
 /// Runs the checks.
 #[derive(Clone)]
@@ -296,8 +307,13 @@ impl Autotest {
             let results = tokio::task::spawn_blocking(move || probe())
                 .await
                 .unwrap_or_default();
-            for (device, outcome) in results {
-                checks.record(&format!("Device: {device}"), probed, outcome);
+            for check in results {
+                let outcome = if check.ready {
+                    Ok(check.message)
+                } else {
+                    Err(check.message)
+                };
+                checks.record(&format!("Device: {}", check.device), probed, outcome);
             }
         }
         self.finish("full", started_at, started, checks.tests)

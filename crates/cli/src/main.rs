@@ -323,15 +323,10 @@ fn device_probe(backends: deskmate_devices::Backends) -> deskmate_autotest::Devi
         backends
             .probe()
             .into_iter()
-            .map(|r| {
-                (
-                    r.device,
-                    if r.ready {
-                        Ok(r.message)
-                    } else {
-                        Err(r.message)
-                    },
-                )
+            .map(|r| deskmate_autotest::DeviceCheck {
+                device: r.device,
+                ready: r.ready,
+                message: r.message,
             })
             .collect()
     })

@@ -66,6 +66,11 @@ pub struct SidecarStatus {
     pub pid: Option<u32>,
 }
 
+/// A sidecar that did not get ready in time, with its status then.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} is not ready: {:?}", .0.name, .0.state)]
+pub struct NotReady(pub SidecarStatus);
+
 /// Called with the base URL when the server becomes ready, `None` when it goes away.
 pub type OnUrl = Arc<dyn Fn(Option<String>) + Send + Sync>;
 
@@ -121,7 +126,7 @@ impl Sidecar {
     }
 
     /// Waits until the server is ready; returns its base URL.
-    pub async fn wait_ready(&self, timeout: Duration) -> Result<String, String> {
+    pub async fn wait_ready(&self, timeout: Duration) -> Result<String, NotReady> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let status = self.status();
@@ -129,7 +134,7 @@ impl Sidecar {
                 return Ok(url.clone());
             }
             if tokio::time::Instant::now() >= deadline {
-                return Err(format!("{} is not ready: {:?}", status.name, status.state));
+                return Err(NotReady(status));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

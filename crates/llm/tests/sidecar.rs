@@ -88,6 +88,7 @@ async fn a_program_that_cannot_start_keeps_retrying_with_a_reason() {
         .wait_ready(Duration::from_millis(1500))
         .await
         .err()
+        .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(
         error.contains("cannot start /nonexistent/llama-server"),
