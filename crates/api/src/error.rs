@@ -53,6 +53,7 @@ impl From<ServiceError> for AppError {
             }
             ServiceError::Invalid(errors) => Self::Invalid(errors),
             ServiceError::Forbidden(message) => Self::Forbidden(message),
+            ServiceError::Model(e) => Self::Unavailable(e.to_string()),
             other => Self::Internal(other.to_string()),
         }
     }

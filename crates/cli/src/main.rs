@@ -179,11 +179,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
         } => {
             let backends = system_backends(None);
-            let deskmate = Arc::new(open_service_on(
-                &data_dir,
-                Arc::new(NoConfirmer),
-                &backends,
-            )?);
+            let deskmate = open_service_on(&data_dir, Arc::new(NoConfirmer), &backends)?;
             let local = start_local_for(
                 &deskmate,
                 &data_dir,
@@ -276,7 +272,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn open_service(
     data_dir: &std::path::Path,
     confirmer: Arc<dyn Confirmer>,
-) -> Result<Deskmate, deskmate_service::Error> {
+) -> Result<Arc<Deskmate>, deskmate_service::Error> {
     open_service_on(data_dir, confirmer, &system_backends(None))
 }
 
@@ -295,12 +291,52 @@ fn open_service_on(
     data_dir: &std::path::Path,
     confirmer: Arc<dyn Confirmer>,
     backends: &deskmate_devices::Backends,
-) -> Result<Deskmate, deskmate_service::Error> {
-    Deskmate::open_with_tools(
+) -> Result<Arc<Deskmate>, deskmate_service::Error> {
+    let deskmate = Arc::new(Deskmate::open_with_tools(
         data_dir,
         confirmer,
         deskmate_devices::system_tools(backends),
-    )
+    )?);
+    backends
+        .transcriber
+        .set(Arc::new(DefaultAsr(Arc::downgrade(&deskmate))));
+    Ok(deskmate)
+}
+
+/// Speech recognition with the service's default ASR model (for voice_choice_prompt).
+#[derive(Debug)]
+struct DefaultAsr(std::sync::Weak<Deskmate>);
+
+#[async_trait::async_trait]
+impl deskmate_devices::microphone::Transcriber for DefaultAsr {
+    async fn transcribe(
+        &self,
+        wav: Vec<u8>,
+        language: Option<&str>,
+        hints: &[String],
+    ) -> Result<String, deskmate_devices::DeviceError> {
+        let failed = |detail: String| deskmate_devices::DeviceError::Failed {
+            what: "speech recognition",
+            detail,
+        };
+        let deskmate = self
+            .0
+            .upgrade()
+            .ok_or_else(|| failed("the service is shutting down".into()))?;
+        deskmate
+            .transcribe(wav, language, hints)
+            .await
+            .map_err(|e| match e {
+                deskmate_service::ServiceError::NotFound { .. } => {
+                    deskmate_devices::DeviceError::NotFound {
+                        what: "speech recognition",
+                        detail: "no ASR model is configured; add one with POST /api/v1/models/asr"
+                            .into(),
+                    }
+                }
+                other => failed(other.to_string()),
+            })
+    }
 }
 
 /// The camera's current frame for GET /api/v1/devices/camera/frame.
@@ -408,7 +444,7 @@ async fn chat(
     } else {
         Arc::new(NoConfirmer)
     };
-    let deskmate = Arc::new(open_service(data_dir, confirmer)?);
+    let deskmate = open_service(data_dir, confirmer)?;
     let local = start_local_for(&deskmate, data_dir, model_id.as_deref(), None).await;
     let turn = ChatTurn {
         message,
@@ -542,7 +578,7 @@ async fn serve(
     // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
     let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
     let backends = system_backends(Some(prompts.clone()));
-    let deskmate = Arc::new(open_service_on(data_dir, prompts.clone(), &backends)?);
+    let deskmate = open_service_on(data_dir, prompts.clone(), &backends)?;
     let sidecars = match local::manifest(local_models) {
         Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
         None => Vec::new(),

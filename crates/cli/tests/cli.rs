@@ -67,6 +67,7 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "voice_msg_prompt",
             "text_msg_prompt",
             "text_choice_prompt",
+            "voice_choice_prompt",
             "search",
             "weather",
             "translate"

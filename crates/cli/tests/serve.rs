@@ -659,6 +659,122 @@ async fn text_choice_prompt_waits_for_an_answer_over_http() {
     assert_eq!(pending["list"], json!([]));
 }
 
+/// voice_choice_prompt on a headless server with real devices: the question is said on
+/// the default sink, the answer is spoken (espeak-ng) into a virtual microphone (a null
+/// sink's monitor as the default source), recorded with cpal, transcribed by the local
+/// whisper server that serve runs, and matched to the option it names. The dialog the
+/// question also opened is withdrawn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn voice_choice_prompt_hears_the_answer_from_a_virtual_microphone() {
+    let pulse = deskmate_testkit::pulse::PulseServer::start();
+    pulse.add_microphone();
+    let installed = deskmate_service::local::default_manifest_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_else(|| {
+            panic!("the local models are not installed: run scripts/setup-models.sh tests")
+        });
+    let mut manifest: Value = serde_json::from_str(&installed).unwrap_or_else(|e| panic!("{e}"));
+    manifest["llm"] = json!([]);
+    let whisper = manifest["asr"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        !whisper.is_empty(),
+        "an ASR server is installed: {manifest}"
+    );
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("local-models.json");
+    std::fs::write(&path, manifest.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let answer = dir.path().join("answer.wav");
+    let spoken = Command::new("espeak-ng")
+        .args(["-v", "en-us", "-s", "140", "-w"])
+        .arg(&answer)
+        .arg("the second one")
+        .status()
+        .unwrap_or_else(|e| panic!("espeak-ng: {e}"));
+    assert!(spoken.success());
+
+    let data = dir.path().join("data");
+    let server = Server::start_env(
+        &data,
+        &path.display().to_string(),
+        Stdio::null(),
+        &[("PULSE_SERVER", pulse.server())],
+    );
+    let client = Server::client();
+    // The whisper server is up and has loaded its model.
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    loop {
+        let (_, result) = server
+            .send(
+                &client,
+                reqwest::Method::POST,
+                &format!("/tools/autotest/asr/{whisper}"),
+                None,
+            )
+            .await;
+        if result["summary"]["failed"] == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "whisper never got ready: {result:#}"
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+
+    let call = {
+        let (client, url, token) = (client.clone(), server.url.clone(), server.token.clone());
+        tokio::spawn(async move {
+            client
+                .post(format!("{url}/tools/call"))
+                .bearer_auth(token)
+                .json(&json!({"tool": "voice_choice_prompt", "arguments": {
+                    "question": "Which color should the lamp be?",
+                    "options": ["Red", "Green", "Blue"],
+                    "timeout_s": 90,
+                }}))
+                .send()
+                .await
+                .unwrap_or_else(|e| panic!("{e}"))
+                .json::<Value>()
+                .await
+                .unwrap_or(Value::Null)
+        })
+    };
+    // The person answers, and repeats it until Deskmate has heard.
+    let mut asked = false;
+    let deadline = std::time::Instant::now() + Duration::from_secs(100);
+    while !call.is_finished() {
+        assert!(std::time::Instant::now() < deadline, "never answered");
+        let (_, pending) = server
+            .send(&client, reqwest::Method::GET, "/prompts", None)
+            .await;
+        asked |= pending["list"][0]["question"] == "Which color should the lamp be?";
+        let (pulse_ref, answer) = (&pulse, answer.clone());
+        let played = tokio::task::block_in_place(|| pulse_ref.say_into_microphone(&answer));
+        assert!(played, "paplay failed");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+    }
+    let result = call.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["data"]["via"], "voice", "{result}");
+    assert_eq!(
+        (
+            result["data"]["choice"].clone(),
+            result["data"]["index"].clone()
+        ),
+        (json!("Green"), json!(1)),
+        "{result}"
+    );
+    assert!(asked, "the question was also open as a dialog");
+    let (_, pending) = server
+        .send(&client, reqwest::Method::GET, "/prompts", None)
+        .await;
+    assert_eq!(pending["list"], json!([]), "the dialog was withdrawn");
+}
+
 /// The autotest's device checks on real OS components: the mixer (PulseAudio null sink),
 /// the speaker (espeak-ng and the output device), the notification server (dunst); and a
 /// clear failure for each when they are missing.
@@ -717,14 +833,15 @@ fn autotest_checks_every_device() {
         [
             "Device: Mixer",
             "Device: Speaker",
+            "Device: Microphone",
             "Device: Notifications",
             "Device: Camera"
         ]
     );
-    assert!(devices[..3].iter().all(|d| d.1), "{devices:?}");
-    assert_eq!(devices[3].1, has_camera, "{devices:?}");
+    assert!(devices[..4].iter().all(|d| d.1), "{devices:?}");
+    assert_eq!(devices[4].1, has_camera, "{devices:?}");
     assert!(devices[0].2.contains("ci_sink"), "{devices:?}");
-    assert!(devices[2].2.contains("dunst"), "{devices:?}");
+    assert!(devices[3].2.contains("dunst"), "{devices:?}");
 
     let missing = dir.path().join("none");
     let (code, devices) = run(&[
@@ -739,7 +856,7 @@ fn autotest_checks_every_device() {
         !devices[0].1 && devices[0].2.contains("running"),
         "{devices:?}"
     );
-    assert!(!devices[2].1, "{devices:?}");
+    assert!(!devices[3].1, "{devices:?}");
 }
 
 /// The camera on a machine without one, over HTTP: turn_on_camera is a clear not_found

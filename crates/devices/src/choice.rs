@@ -43,48 +43,44 @@ pub fn text_choice_prompt(chooser: Option<Arc<dyn Chooser>>) -> TextChoicePrompt
     }
 }
 
-fn spec() -> ToolSpec {
-    ToolSpec {
-        id: "text_choice_prompt".into(),
-        name: Localized::new("文本选项提示", "Text choice prompt"),
-        description:
-            "Shows the user a question with 2 to 10 distinct options in a dialog and waits \
-            for their choice (or times out). Use it when you need the user to decide between \
-            alternatives before going on. Returns the chosen option and its index (0-based)."
-                .into(),
-        category: Category::System,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["question", "options"],
-            "properties": {
-                "question": {"type": "string", "minLength": 1, "maxLength": 500,
-                             "description": "The question, e.g. 'Continue the export?'"},
-                "options": {"type": "array", "minItems": 2, "maxItems": 10, "uniqueItems": true,
-                            "items": {"type": "string", "minLength": 1, "maxLength": 100},
-                            "description": "2-10 distinct answers, e.g. [\"Yes\", \"No\"]."},
-                "timeout_s": {"type": "integer", "minimum": 5, "maximum": 600, "default": 60,
-                              "description": "Seconds to wait for the answer (default 60)."}
-            }
-        }),
-        side_effect: SideEffect::Read,
-        idempotent: false,
-        timeout_ms: 605_000,
-        compensation: None,
+/// The parameters of a choice question, with `more` of a tool's own.
+pub(crate) fn parameters(more: Value) -> Value {
+    let mut schema = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["question", "options"],
+        "properties": {
+            "question": {"type": "string", "minLength": 1, "maxLength": 500,
+                         "description": "The question, e.g. 'Continue the export?'"},
+            "options": {"type": "array", "minItems": 2, "maxItems": 10, "uniqueItems": true,
+                        "items": {"type": "string", "minLength": 1, "maxLength": 100},
+                        "description": "2-10 distinct answers, e.g. [\"Yes\", \"No\"]."},
+            "timeout_s": {"type": "integer", "minimum": 5, "maximum": 600, "default": 60,
+                          "description": "Seconds to wait for the answer (default 60)."}
+        }
+    });
+    if let (Some(all), Value::Object(more)) = (schema["properties"].as_object_mut(), more) {
+        all.extend(more);
     }
+    schema
 }
 
-#[async_trait]
-impl Tool for TextChoicePrompt {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
+/// A choice question as the guard let it through.
+#[derive(Debug)]
+pub(crate) struct Question {
+    pub question: String,
+    pub options: Vec<String>,
+    pub seconds: u64,
+}
 
-    async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
+impl Question {
+    /// Reads the arguments; options must differ beyond case.
+    pub(crate) fn read(args: &Value) -> Result<Self, ToolError> {
         let question = args
             .get("question")
             .and_then(Value::as_str)
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .to_string();
         let options: Vec<String> = args
             .get("options")
             .and_then(Value::as_array)
@@ -107,28 +103,85 @@ impl Tool for TextChoicePrompt {
             }
             seen.push(folded);
         }
+        Ok(Self {
+            question,
+            options,
+            seconds,
+        })
+    }
+
+    /// The error when nobody chose in time.
+    pub(crate) fn timed_out(&self, heard: &[String]) -> ToolError {
+        let mut message = format!("nobody chose an option within {} s", self.seconds);
+        if !heard.is_empty() {
+            message.push_str(&format!(
+                "; heard {} but it names no single option",
+                heard
+                    .iter()
+                    .map(|h| format!("\"{h}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        ToolError::new(ErrorType::Timeout, message)
+            .with_hint("ask again later, or go on without the answer and say so")
+    }
+}
+
+/// The error when the turn was cancelled while the question was open.
+pub(crate) fn withdrawn() -> ToolError {
+    ToolError::new(
+        ErrorType::Timeout,
+        "the question was withdrawn: the call was cancelled",
+    )
+}
+
+fn spec() -> ToolSpec {
+    ToolSpec {
+        id: "text_choice_prompt".into(),
+        name: Localized::new("文本选项提示", "Text choice prompt"),
+        description:
+            "Shows the user a question with 2 to 10 distinct options in a dialog and waits \
+            for their choice (or times out). Use it when you need the user to decide between \
+            alternatives before going on. Returns the chosen option and its index (0-based)."
+                .into(),
+        category: Category::System,
+        parameters: parameters(json!({})),
+        side_effect: SideEffect::Read,
+        idempotent: false,
+        timeout_ms: 605_000,
+        compensation: None,
+    }
+}
+
+#[async_trait]
+impl Tool for TextChoicePrompt {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
+        let asked = Question::read(&args)?;
         let Some(chooser) = &self.chooser else {
             return Err(ToolError::not_found("nobody can be asked here: no window and no server")
                 .with_hint("run Deskmate's app or `deskmate serve` (answer with POST /api/v1/prompts/{id}/answer)"));
         };
-        let asked = chooser.choose(question, &options, Duration::from_secs(seconds));
+        let answer = chooser.choose(
+            &asked.question,
+            &asked.options,
+            Duration::from_secs(asked.seconds),
+        );
         let answer = tokio::select! {
-            answer = asked => answer,
+            answer = answer => answer,
             // The turn was cancelled: dropping the question withdraws it.
-            () = ctx.cancel.cancelled() => {
-                return Err(ToolError::new(ErrorType::Timeout, "the question was withdrawn: the call was cancelled"));
-            }
+            () = ctx.cancel.cancelled() => return Err(withdrawn()),
         };
         match answer {
-            Some(index) if index < options.len() => Ok(json!({
-                "choice": options[index],
+            Some(index) if index < asked.options.len() => Ok(json!({
+                "choice": asked.options[index],
                 "index": index,
             })),
-            _ => Err(ToolError::new(
-                ErrorType::Timeout,
-                format!("nobody chose an option within {seconds} s"),
-            )
-            .with_hint("ask again later, or go on without the answer and say so")),
+            _ => Err(asked.timed_out(&[])),
         }
     }
 }

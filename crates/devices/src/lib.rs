@@ -1,5 +1,7 @@
 //! Devices for Deskmate's system tools, each behind a trait with a real backend and a
-//! simulated one: [`mixer::Mixer`] (PulseAudio on Linux). [`Backends`] bundles one of each;
+//! simulated one: [`mixer::Mixer`] (PulseAudio on Linux), [`speaker::Speaker`],
+//! [`microphone::Microphone`], [`notify::Notifier`], [`camera::Camera`]. [`Backends`]
+//! bundles one of each;
 //! [`system_tools`] builds the system tools on them, in the order they are listed.
 //!
 //! **Only this crate calls OS audio, camera and notification APIs.**
@@ -10,10 +12,12 @@ pub mod camera_tools;
 pub mod choice;
 pub mod error;
 pub mod message;
+pub mod microphone;
 pub mod mixer;
 pub mod notify;
 pub mod speaker;
 pub mod voice;
+pub mod voice_choice;
 pub mod volume;
 
 use std::sync::Arc;
@@ -37,6 +41,10 @@ pub struct Backends {
     pub chooser: Option<Arc<dyn choice::Chooser>>,
     /// The camera.
     pub camera: Arc<dyn camera::Camera>,
+    /// Hears spoken answers.
+    pub microphone: Arc<dyn microphone::Microphone>,
+    /// Understands them (provided once the service that knows the ASR models is open).
+    pub transcriber: microphone::TranscriberSlot,
 }
 
 impl Backends {
@@ -49,6 +57,8 @@ impl Backends {
             speaker: Arc::new(speaker::SystemSpeaker),
             chooser: None,
             camera: Arc::new(camera::NokhwaCamera::default()),
+            microphone: Arc::new(microphone::SystemMicrophone),
+            transcriber: microphone::TranscriberSlot::default(),
         }
     }
 
@@ -61,6 +71,8 @@ impl Backends {
             speaker: Arc::new(speaker::SimulatedSpeaker::default()),
             chooser: None,
             camera: Arc::new(camera::SimulatedCamera::default()),
+            microphone: Arc::new(microphone::SimulatedMicrophone::default()),
+            transcriber: microphone::TranscriberSlot::default(),
         }
     }
 }
@@ -102,6 +114,7 @@ impl Backends {
                     .map(|v| format!("default output {} at {}%", v.device, v.percent)),
             ),
             check("Speaker", self.speaker.probe()),
+            check("Microphone", self.microphone.probe()),
             check(
                 "Notifications",
                 self.notifier
@@ -149,6 +162,12 @@ pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
             backends.in_app.clone(),
         )),
         Arc::new(choice::text_choice_prompt(backends.chooser.clone())),
+        Arc::new(voice_choice::voice_choice_prompt(voice_choice::Ears {
+            speaker: backends.speaker.clone(),
+            microphone: backends.microphone.clone(),
+            transcriber: backends.transcriber.clone(),
+            chooser: backends.chooser.clone(),
+        })),
     ]
 }
 
@@ -167,6 +186,7 @@ mod tests {
             [
                 ("Mixer", true),
                 ("Speaker", true),
+                ("Microphone", true),
                 ("Notifications", true),
                 ("Camera", true)
             ]

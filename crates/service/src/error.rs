@@ -59,4 +59,7 @@ pub enum ServiceError {
     /// The secrets file failed.
     #[error(transparent)]
     Secrets(#[from] crate::secrets::SecretsError),
+    /// A model server could not be reached or answered badly.
+    #[error(transparent)]
+    Model(#[from] deskmate_llm::LlmError),
 }

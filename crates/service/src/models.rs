@@ -615,6 +615,30 @@ impl Deskmate {
         }
     }
 
+    /// Transcribes speech (a WAV's bytes) with the default ASR model: in the model's
+    /// language, else `language`; `hints` join the model's hotwords.
+    pub async fn transcribe(
+        &self,
+        audio: Vec<u8>,
+        language: Option<&str>,
+        hints: &[String],
+    ) -> Result<String, ServiceError> {
+        let model = self.asr_model_record(None)?;
+        let base = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
+        let client =
+            deskmate_llm::Endpoint::new(&base, self.model_api_key(model.api_key_ref.as_deref()))
+                .and_then(deskmate_llm::AsrClient::new)?;
+        let mut hotwords = model.hotwords.clone();
+        hotwords.extend(hints.iter().cloned());
+        hotwords.truncate(100);
+        let request = deskmate_llm::AsrRequest {
+            model: model.model.clone(),
+            language: model.language.clone().or(language.map(str::to_string)),
+            hotwords,
+        };
+        Ok(client.transcribe(&request, audio, "speech.wav").await?.text)
+    }
+
     /// One LLM model (key masked).
     pub fn llm_model(&self, id: &str) -> Result<Value, ServiceError> {
         Ok(llm_view(&self.llm_model_record(Some(id))?))

@@ -69,6 +69,27 @@ impl PulseServer {
             .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
     }
 
+    /// Adds a virtual microphone: a second null sink, `mic_sink`, whose monitor becomes
+    /// the default source. What is played into it is what the microphone hears.
+    pub fn add_microphone(&self) {
+        self.pactl(&["load-module", "module-null-sink", "sink_name=mic_sink"])
+            .unwrap_or_else(|| panic!("pactl: cannot load the microphone's null sink"));
+        self.pactl(&["set-default-source", "mic_sink.monitor"])
+            .unwrap_or_else(|| panic!("pactl: cannot make mic_sink.monitor the default source"));
+    }
+
+    /// Plays a WAV file into the virtual microphone (`paplay`); returns when it was played.
+    pub fn say_into_microphone(&self, wav: &std::path::Path) -> bool {
+        Command::new("paplay")
+            .arg("--device=mic_sink")
+            .arg(wav)
+            .env("PULSE_SERVER", self.server())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
     /// The null sink's volume as `pactl` reports it, in percent.
     pub fn percent(&self) -> u32 {
         let text = self
