@@ -9,6 +9,7 @@ pub mod autotest;
 pub mod chat;
 pub mod devices;
 pub mod error;
+pub mod events;
 pub mod extract;
 pub mod kb;
 pub mod models;
@@ -55,7 +56,14 @@ pub struct AppState {
     pub devices: Option<deskmate_autotest::DeviceProbe>,
     /// The camera's current frame as JPEG (set by the front end that owns the camera).
     pub camera_frame: Option<CameraFrame>,
+    /// In-app messages for `/events` (set by the front end that owns the devices).
+    pub messages: Option<MessageFeed>,
 }
+
+/// Subscribes to the in-app messages: each call is one listener (a window that is open),
+/// for as long as it keeps the stream.
+pub type MessageFeed =
+    Arc<dyn Fn() -> futures_util::stream::BoxStream<'static, serde_json::Value> + Send + Sync>;
 
 /// Takes the camera's current frame: JPEG bytes, or why there is none.
 pub type CameraFrame = Arc<dyn Fn() -> Result<Vec<u8>, FrameError> + Send + Sync>;
@@ -92,6 +100,7 @@ impl AppState {
             list_cache: Arc::new(Mutex::new(None)),
             devices: None,
             camera_frame: None,
+            messages: None,
         }
     }
 
@@ -166,6 +175,7 @@ pub fn app(state: AppState) -> Router {
         )
         .route("/api/v1/chat", post(chat::chat))
         .route("/api/v1/devices/camera/frame", get(devices::camera_frame))
+        .route("/api/v1/events", get(events::events))
         .route("/api/v1/tools/autotest", post(autotest::run))
         .route("/api/v1/tools/autotest/llm/{model_id}", post(autotest::llm))
         .route("/api/v1/tools/autotest/asr/{model_id}", post(autotest::asr))

@@ -6,7 +6,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    audit, autotest, chat, devices, kb, models, prompts, resources, secrets, settings, tools,
+    audit, autotest, chat, devices, events, kb, models, prompts, resources, secrets, settings,
+    tools,
 };
 
 /// The document.
@@ -19,7 +20,7 @@ use crate::{
         audit::list, prompts::list, prompts::answer,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
-        settings::list, settings::set, chat::chat, devices::camera_frame,
+        settings::list, settings::set, chat::chat, devices::camera_frame, events::events,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::test_message,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,

@@ -903,6 +903,75 @@ async fn chat_streams_tokens_tool_calls_results_and_done() {
     );
 }
 
+/// `/events` pushes new prompts and in-app messages to a window that listens.
+#[tokio::test]
+async fn events_stream_new_prompts_and_in_app_messages() {
+    use futures_util::StreamExt;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let prompts = PromptBroker::new(std::time::Duration::from_secs(5));
+    let deskmate = Arc::new(
+        Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let mut state = AppState::new(deskmate, TOKEN, prompts.clone());
+    let messages = tokio::sync::broadcast::channel::<Value>(8).0;
+    let feed = messages.clone();
+    state.messages = Some(Arc::new(move || {
+        futures_util::stream::unfold(feed.subscribe(), |mut rx| async move {
+            rx.recv().await.ok().map(|m| (m, rx))
+        })
+        .boxed()
+    }));
+    let response = app(state)
+        .oneshot(
+            request("GET", "/api/v1/events", None)
+                .body(Body::empty())
+                .unwrap_or_else(|e| panic!("{e}")),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body().into_data_stream();
+
+    let asked = {
+        let prompts = prompts.clone();
+        tokio::spawn(async move {
+            prompts
+                .choose(
+                    "Tea or coffee?",
+                    &["Tea".to_string(), "Coffee".to_string()],
+                    std::time::Duration::from_secs(5),
+                )
+                .await
+        })
+    };
+    let mut text = String::new();
+    let mut events = Vec::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while events.len() < 2 {
+        if events.len() == 1 && messages.receiver_count() > 0 {
+            let _ = messages
+                .send(json!({"title": "Reminder", "body": "Stand up", "urgency": "normal"}));
+        }
+        let chunk = tokio::time::timeout_at(deadline, body.next())
+            .await
+            .unwrap_or_else(|_| panic!("events so far: {events:?}"))
+            .unwrap_or_else(|| panic!("the stream ended"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        events = sse_events(&text);
+    }
+    assert_eq!(events[0].0, "prompt", "{events:?}");
+    assert_eq!(events[0].1["question"], "Tea or coffee?");
+    assert_eq!(events[1].0, "message", "{events:?}");
+    assert_eq!(events[1].1["body"], "Stand up");
+    let id = events[0].1["id"].as_str().unwrap_or_default().to_string();
+    prompts
+        .answer_json(&id, &json!({"index": 1}))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let chosen = asked.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(chosen.ok().map(|c| c.0), Some(1));
+}
+
 #[tokio::test]
 async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
     let f = fixture();
@@ -1010,6 +1079,24 @@ async fn the_openapi_document_matches_what_is_served() {
                 .replace("{tool_id}", "calculator")
                 .replace("{id}", "999")
                 .replace("{name}", "n");
+            if uri == "/api/v1/events" {
+                // A stream that never ends: its headers are the answer.
+                let response = f
+                    .app
+                    .clone()
+                    .oneshot(
+                        request("GET", &uri, None)
+                            .body(Body::empty())
+                            .unwrap_or_else(|e| panic!("{e}")),
+                    )
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(
+                    response.headers()[header::CONTENT_TYPE],
+                    "text/event-stream"
+                );
+                continue;
+            }
             let body = matches!(method.as_str(), "post" | "put").then(|| json!({}));
             let (status, answer) = call(&f.app, &method.to_uppercase(), &uri, body).await;
             let detail = answer["detail"].as_str().unwrap_or_default();
@@ -1019,7 +1106,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 42, "every route of app() is documented");
+    assert_eq!(operations, 43, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

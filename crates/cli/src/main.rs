@@ -339,6 +339,29 @@ impl deskmate_devices::microphone::Transcriber for DefaultAsr {
     }
 }
 
+/// The in-app messages (text_msg_prompt) as JSON, for GET /api/v1/events: each open
+/// stream is one listener, so a message counts as shown in the app only while one is open.
+fn message_feed(
+    in_app: tokio::sync::broadcast::Sender<deskmate_devices::message::InAppMessage>,
+) -> deskmate_api::MessageFeed {
+    use futures_util::StreamExt;
+    Arc::new(move || {
+        futures_util::stream::unfold(in_app.subscribe(), |mut messages| async move {
+            loop {
+                match messages.recv().await {
+                    Ok(message) => {
+                        let value = serde_json::to_value(&message).unwrap_or_default();
+                        return Some((value, messages));
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        })
+        .boxed()
+    })
+}
+
 /// The camera's current frame for GET /api/v1/devices/camera/frame.
 fn camera_frame(camera: Arc<dyn deskmate_devices::camera::Camera>) -> deskmate_api::CameraFrame {
     Arc::new(move || {
@@ -586,6 +609,7 @@ async fn serve(
     let token = deskmate_api::load_or_create_token(data_dir)?;
     let mut state = deskmate_api::AppState::new(deskmate, token, prompts);
     state.camera_frame = Some(camera_frame(backends.camera.clone()));
+    state.messages = Some(message_feed(backends.in_app.clone()));
     state.devices = Some(device_probe(backends));
     let app = deskmate_api::app(state);
     let listener = tokio::net::TcpListener::bind(addr).await?;

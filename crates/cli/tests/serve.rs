@@ -575,6 +575,45 @@ async fn text_msg_prompt_over_http_reaches_the_notification_server() {
         .await;
     assert_eq!(result["error_type"], "not_found", "{result}");
     assert!(started.elapsed() < Duration::from_secs(6));
+
+    // The app's window listens on /events: the message reaches it there, and that counts
+    // as shown even without a notification server.
+    let mut events = client
+        .get(format!("{}/events", server.url))
+        .bearer_auth(&server.token)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(events.status(), 200);
+    // The stream is open once its first bytes could be sent; give the server a moment.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, result) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/tools/call",
+            Some(json!({"tool": "text_msg_prompt", "arguments": {"title": "Hi", "message": "窗口里的消息"}})),
+        )
+        .await;
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(
+        (
+            result["data"]["desktop"].clone(),
+            result["data"]["in_app"].clone()
+        ),
+        (json!(false), json!(true)),
+        "{result}"
+    );
+    let mut text = String::new();
+    while !text.contains("窗口里的消息") {
+        let chunk = tokio::time::timeout(Duration::from_secs(5), events.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("no message event: {text:?}"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("the stream ended: {text:?}"));
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(text.contains("event: message"), "{text}");
 }
 
 /// text_choice_prompt on a headless server: the question waits in /prompts, an answer
