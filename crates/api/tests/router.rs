@@ -24,8 +24,11 @@ fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let datasets = dir.path().join("datasets");
     std::fs::create_dir_all(&datasets).unwrap_or_else(|e| panic!("{e}"));
-    let adsl =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cdisc/adsl.csv");
+    let adsl = std::path::Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../testdata/cdisc/adsl.csv");
     std::fs::copy(adsl, datasets.join("adsl.csv")).unwrap_or_else(|e| panic!("{e}"));
     let prompts = PromptBroker::new(std::time::Duration::from_secs(5));
     let deskmate = Arc::new(

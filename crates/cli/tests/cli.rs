@@ -11,7 +11,11 @@ fn data_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let datasets = dir.path().join("datasets");
     std::fs::create_dir_all(&datasets).unwrap_or_else(|e| panic!("{e}"));
-    let adsl = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cdisc/adsl.csv");
+    let adsl = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../testdata/cdisc/adsl.csv");
     std::fs::copy(adsl, datasets.join("adsl.csv")).unwrap_or_else(|e| panic!("{e}"));
     dir
 }
@@ -73,7 +77,11 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "translate"
         ]
     );
-    let golden: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tools.json");
+    let golden: PathBuf = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("tests/golden/tools.json");
     let text = serde_json::to_string_pretty(&specs).unwrap_or_default() + "\n";
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&golden, &text).unwrap_or_else(|e| panic!("{e}"));
@@ -154,8 +162,11 @@ fn code_interpreter_fails_closed_until_weaker_mode_is_allowed() {
     let dir = data_dir();
     let exe = Path::new(env!("CARGO_BIN_EXE_deskmate"));
     let helper = exe.with_file_name("deskmate-sandbox");
-    let filter =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sandbox/no_landlock.py");
+    let filter = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../testdata/sandbox/no_landlock.py");
     let wrapper = dir.path().join("no-landlock");
     std::fs::write(
         &wrapper,

@@ -555,8 +555,11 @@ fn set_mode(path: &Path, mode: u32) {
 /// what a kernel built without Landlock answers.
 #[cfg(target_arch = "x86_64")]
 fn helper_without_landlock(dir: &Path) -> PathBuf {
-    let filter =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sandbox/no_landlock.py");
+    let filter = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../testdata/sandbox/no_landlock.py");
     let wrapper = dir.join("no-landlock");
     let script = format!(
         "#!/bin/sh\nexec /usr/bin/python3 '{}' '{HELPER}' \"$@\"\n",

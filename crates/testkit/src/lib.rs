@@ -298,9 +298,12 @@ pub fn cut(body: &[u8], split: &Split) -> Vec<Vec<u8>> {
 
 /// A recorded model answer from `testdata/llm/` (the repository's test data).
 pub fn recorded(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata/llm")
-        .join(name);
+    let path = PathBuf::from(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../testdata/llm")
+    .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

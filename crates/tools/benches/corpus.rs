@@ -23,7 +23,11 @@ pub struct Corpus {
 }
 
 pub fn load() -> Corpus {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../..");
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let datasets = dir.path().join("datasets");
     std::fs::create_dir_all(&datasets).unwrap_or_else(|e| panic!("{e}"));

@@ -84,8 +84,11 @@ fn main() {
 }
 
 fn kinds() -> Vec<String> {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/guard_corpus.jsonl");
+    let path = std::path::Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../bench/guard_corpus.jsonl");
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()

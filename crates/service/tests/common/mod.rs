@@ -6,7 +6,11 @@ use std::path::{Path, PathBuf};
 
 /// The repository's copy of the CDISC pilot ADSL.
 pub fn adsl_source() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/cdisc/adsl.csv")
+    Path::new(
+        &std::env::var("CARGO_MANIFEST_DIR")
+            .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string()),
+    )
+    .join("../../testdata/cdisc/adsl.csv")
 }
 
 /// A fresh data dir with `datasets/adsl.csv`.
