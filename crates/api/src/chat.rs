@@ -49,6 +49,7 @@ pub async fn chat(
         message: body.message,
         model_id: body.model_id,
         conversation_id: body.conversation_id,
+        tools: None,
     };
     state.deskmate.check_turn(&turn)?;
     let (tx, rx) = mpsc::unbounded_channel::<AgentEvent>();

@@ -9,6 +9,7 @@
 //! as they finish.
 
 mod asr;
+pub mod eval;
 mod llm;
 
 use std::sync::Arc;

@@ -100,6 +100,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
                 message: "Say hello in five words.".into(),
                 model_id: Some(SMOLLM2.into()),
                 conversation_id: None,
+                tools: None,
             },
             &tx,
             &CancellationToken::new(),

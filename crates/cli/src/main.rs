@@ -473,6 +473,7 @@ async fn chat(
         message,
         model_id,
         conversation_id,
+        tools: None,
     };
     if let Err(err) = deskmate.check_turn(&turn) {
         eprintln!("deskmate: {err}");

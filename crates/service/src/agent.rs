@@ -29,6 +29,8 @@ pub struct ChatTurn {
     pub model_id: Option<String>,
     /// The conversation to continue; a new one when absent.
     pub conversation_id: Option<String>,
+    /// Only these tools are offered (and run) in this turn; every enabled tool when absent.
+    pub tools: Option<Vec<String>>,
 }
 
 /// How a call of the turn ended.
@@ -264,9 +266,11 @@ impl Deskmate {
         messages.push(user.clone());
         let mut new_messages = vec![user];
 
+        let offered = turn.tools.as_deref();
         let tools: Vec<ToolDef> = self
             .enabled_specs()
             .iter()
+            .filter(|s| offered.is_none_or(|ids| ids.contains(&s.id)))
             .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
             .collect();
         let base_url = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
@@ -340,7 +344,7 @@ impl Deskmate {
                 messages.push(assistant.clone());
                 new_messages.push(assistant);
                 let outcomes = tokio::select! {
-                    outcomes = self.run_calls(&calls, extracted.as_ref(), &conversation_id, events) => outcomes,
+                    outcomes = self.run_calls(&calls, extracted.as_ref(), offered, &conversation_id, events) => outcomes,
                     () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
                 };
                 let mut repeated = None;
@@ -453,11 +457,24 @@ impl Deskmate {
         &self,
         calls: &[ToolCall],
         extracted: Option<&Extracted>,
+        offered: Option<&[String]>,
         conversation_id: &str,
         events: &UnboundedSender<AgentEvent>,
     ) -> Vec<(ToolCall, CallStatus, ToolResult)> {
         let registry = self.registry();
         let mut requests = Vec::new();
+        // A tool the turn did not offer is not run, whatever the registry has.
+        let refused: Vec<Option<ToolError>> = calls
+            .iter()
+            .map(|call| {
+                let ids = offered?;
+                deskmate_core::resolve::resolve_name(
+                    &call.function.name,
+                    ids.iter().map(String::as_str),
+                )
+                .err()
+            })
+            .collect();
         for (i, call) in calls.iter().enumerate() {
             emit(
                 events,
@@ -543,13 +560,21 @@ impl Deskmate {
             }
         }
 
-        let mut outcomes: Vec<Option<(CallStatus, ToolResult)>> = vec![None; calls.len()];
+        let mut outcomes: Vec<Option<(CallStatus, ToolResult)>> = refused
+            .iter()
+            .map(|r| {
+                r.clone()
+                    .map(|error| (CallStatus::Failed, ToolResult::failure(error)))
+            })
+            .collect();
         let reads = requests
             .iter()
             .enumerate()
-            .filter(|(_, (_, spec))| {
-                spec.as_ref()
-                    .is_none_or(|s| s.side_effect == SideEffect::Read)
+            .filter(|(i, (_, spec))| {
+                refused[*i].is_none()
+                    && spec
+                        .as_ref()
+                        .is_none_or(|s| s.side_effect == SideEffect::Read)
             })
             .map(|(i, (request, _))| {
                 let request = request.clone();
@@ -560,9 +585,10 @@ impl Deskmate {
             let mut results = Vec::new();
             let mut failed = false;
             for (i, (request, spec)) in requests.iter().enumerate() {
-                if spec
-                    .as_ref()
-                    .is_none_or(|s| s.side_effect == SideEffect::Read)
+                if refused[i].is_some()
+                    || spec
+                        .as_ref()
+                        .is_none_or(|s| s.side_effect == SideEffect::Read)
                 {
                     continue;
                 }

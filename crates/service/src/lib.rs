@@ -129,7 +129,8 @@ impl Deskmate {
     }
 
     /// Opens the service with extra tools beside the built-in ones (device tools bound to
-    /// their backends, test tools); they are kept through every registry rebuild.
+    /// their backends, test tools); they are kept through every registry rebuild, and one
+    /// with a built-in tool's id replaces it.
     pub fn open_with_tools(
         data_dir: &Path,
         confirmer: Arc<dyn hooks::Confirmer>,
@@ -632,8 +633,9 @@ impl Stored {
             .unwrap_or(false);
         let mut registry = Registry::builtin(&config)?;
         registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
+        // Extra tools come last and replace a built-in tool of the same id.
         for tool in &self.extra {
-            registry.push(tool.clone())?;
+            registry.replace_or_push(tool.clone())?;
         }
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;

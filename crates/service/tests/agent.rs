@@ -102,6 +102,7 @@ async fn turn(
                 message: message.into(),
                 model_id: None,
                 conversation_id: conversation,
+                tools: None,
             },
             &tx,
             &CancellationToken::new(),
@@ -383,6 +384,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
                 message: "hi".into(),
                 model_id: Some("nope".into()),
                 conversation_id: None,
+                tools: None,
             },
             &tx,
             &cancel,
@@ -402,6 +404,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
                 message: "hi".into(),
                 model_id: Some(f.model_id.clone()),
                 conversation_id: Some("missing".into()),
+                tools: None,
             },
             &tx,
             &cancel,
@@ -498,4 +501,54 @@ async fn an_irreversible_call_in_a_batch_asks_once_for_the_whole_batch() {
             assert_eq!(results(&events)[0].2["error_type"], "denied");
         }
     }
+}
+
+/// A turn limited to some tools offers only those, and a call to another tool (even one
+/// the registry has) is not run: not_found, with the offered tools as options.
+#[tokio::test]
+async fn a_turn_limited_to_some_tools_runs_no_other() {
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[
+                ("counter_add", r#"{"delta": 5}"#),
+                ("calculator", r#"{"expression": "2+2"}"#),
+            ],
+        )))
+        .push(Script::Json(completion(Some("Only the sum."), &[])));
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    f.deskmate
+        .chat(
+            ChatTurn {
+                message: "add 5 and compute 2+2".into(),
+                tools: Some(vec!["calculator".into()]),
+                ..ChatTurn::default()
+            },
+            &tx,
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(tx);
+    let mut events = Vec::new();
+    while let Some(event) = rx.recv().await {
+        events.push(event);
+    }
+    let offered: Vec<String> = f.server.requests()[0]["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter_map(|d| d["function"]["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(offered, ["calculator"]);
+    let results = results(&events);
+    assert_eq!(results[0].1, CallStatus::Failed);
+    assert_eq!(results[0].2["error_type"], "not_found", "{:?}", results[0]);
+    assert_eq!(results[0].2["options"], json!(["calculator"]));
+    assert_eq!(f.counter.load(Ordering::SeqCst), 0, "counter_add never ran");
+    assert_eq!(results[1].1, CallStatus::Done);
+    assert_eq!(results[1].2["data"]["result"], json!(4));
 }

@@ -47,21 +47,37 @@ impl Store {
         Ok(())
     }
 
-    /// Runs, newest first, a page at a time, with the total.
+    /// Autotest runs (not evaluations), newest first, a page at a time, with the total.
     pub fn list_autotest_runs(
         &self,
+        page: u32,
+        limit: u32,
+    ) -> Result<(u64, Vec<AutotestRun>), Error> {
+        self.list_runs(false, page, limit)
+    }
+
+    /// Tool-call evaluations (kind `eval`), newest first, a page at a time, with the total.
+    pub fn list_eval_runs(&self, page: u32, limit: u32) -> Result<(u64, Vec<AutotestRun>), Error> {
+        self.list_runs(true, page, limit)
+    }
+
+    fn list_runs(
+        &self,
+        eval: bool,
         page: u32,
         limit: u32,
     ) -> Result<(u64, Vec<AutotestRun>), Error> {
         let limit = limit.clamp(1, 200);
         let offset = u64::from(page.max(1) - 1) * u64::from(limit);
         let conn = self.conn()?;
-        let count = "SELECT count(*) FROM autotest_runs";
-        let total: i64 = conn.query_row(count, [], |r| r.get(0)).sql(count)?;
+        let count = "SELECT count(*) FROM autotest_runs WHERE (kind = 'eval') = ?1";
+        let total: i64 = conn.query_row(count, [eval], |r| r.get(0)).sql(count)?;
         let sql = "SELECT id, kind, started_at, duration_ms, passed, failed, result FROM autotest_runs \
-                   ORDER BY started_at DESC, rowid DESC LIMIT ?1 OFFSET ?2";
+                   WHERE (kind = 'eval') = ?3 ORDER BY started_at DESC, rowid DESC LIMIT ?1 OFFSET ?2";
         let mut statement = conn.prepare_cached(sql).sql(sql)?;
-        let rows = statement.query_map(params![limit, offset], read).sql(sql)?;
+        let rows = statement
+            .query_map(params![limit, offset, eval], read)
+            .sql(sql)?;
         let mut out = Vec::new();
         for row in rows {
             out.push(parse(row.sql(sql)?)?);
@@ -142,6 +158,26 @@ mod tests {
             store.autotest_run("a").ok().flatten().map(|r| r.result),
             Some(json!({"id": "a"}))
         );
+        // Evaluations are listed on their own.
+        store
+            .insert_autotest_run(&AutotestRun {
+                id: "e".into(),
+                kind: "eval".into(),
+                started_at: 2000.0,
+                duration_ms: 9,
+                passed: 100,
+                failed: 20,
+                result: json!({"id": "e"}),
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (total, _) = store
+            .list_autotest_runs(1, 10)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(total, 3);
+        let (total, evals) = store
+            .list_eval_runs(1, 10)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((total, evals[0].id.as_str()), (1, "e"));
         assert!(
             store
                 .insert_autotest_run(&AutotestRun {

@@ -209,6 +209,20 @@ impl Registry {
         Ok(())
     }
 
+    /// Adds a tool, or replaces the one with the same id (an embedding app's own version
+    /// of a built-in tool, an evaluation's wrapper).
+    pub fn replace_or_push(&mut self, tool: Arc<dyn Tool>) -> Result<(), Error> {
+        self.guard.insert(tool.spec().clone())?;
+        match self.by_id.get(&tool.spec().id) {
+            Some(&i) => self.tools[i] = tool,
+            None => {
+                self.by_id.insert(tool.spec().id.clone(), self.tools.len());
+                self.tools.push(tool);
+            }
+        }
+        Ok(())
+    }
+
     /// The built-in tools for a configuration.
     pub fn builtin(config: &ToolConfig) -> Result<Self, Error> {
         Self::new(builtin_tools(config))

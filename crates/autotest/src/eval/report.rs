@@ -1,0 +1,360 @@
+//! Metrics over case results (seed 003's, with its weights) and the report: JSON and a
+//! markdown table per category.
+
+use serde::Serialize;
+
+use super::run::{CaseResult, EvalModel};
+use super::suite::CaseCategory;
+
+/// A turn slower than this scores 0 on latency; faster ones score linearly toward 1.
+pub const LATENCY_BUDGET_MS: f64 = 10_000.0;
+
+/// The metrics.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Calls to offered tools that were valid as emitted, of all such calls (1 when none).
+    pub schema_compliance: f64,
+    /// Cases with a call to a tool not offered, or any call where none fits.
+    pub hallucination_rate: f64,
+    /// Median turn time.
+    pub latency_p50_ms: u64,
+    /// 95th percentile turn time.
+    pub latency_p95_ms: u64,
+    /// Error-recovery cases passed (`None`: no such case).
+    pub error_recovery: Option<f64>,
+    /// Atomicity cases whose failure hit a group of writes and left no partial state
+    /// (`None`: no case got that far).
+    pub parallel_atomicity: Option<f64>,
+    /// The same for a raw executor (no compensation, no skipping).
+    pub parallel_atomicity_raw: Option<f64>,
+    /// Atomicity cases where the failure hit a group of writes.
+    pub atomicity_measured: usize,
+    /// Seed 003's weighted score (a missing metric counts as 0).
+    pub overall: f64,
+    /// Cases passed with the guard.
+    pub task_success: f64,
+    /// Cases that would have passed with raw execution (calls valid as emitted only).
+    pub task_success_raw: f64,
+    /// `task_success - task_success_raw`, in percentage points.
+    pub guard_lift_points: f64,
+    /// Calls the model made.
+    pub calls: usize,
+    /// Calls to tools not offered.
+    pub hallucinated_calls: usize,
+}
+
+/// The nearest-rank percentile of sorted values.
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn ratio(part: usize, whole: usize) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
+/// The metrics of a set of results.
+pub fn metrics(results: &[CaseResult]) -> Metrics {
+    let calls: Vec<_> = results.iter().flat_map(|r| &r.calls).collect();
+    let to_offered: Vec<_> = calls.iter().filter(|c| c.tool.is_some()).collect();
+    let schema_compliance = ratio(
+        to_offered.iter().filter(|c| c.valid_as_emitted).count(),
+        to_offered.len(),
+    )
+    .unwrap_or(1.0);
+    let hallucination_rate = ratio(
+        results.iter().filter(|r| r.hallucinated).count(),
+        results.len(),
+    )
+    .unwrap_or(0.0);
+    let mut latencies: Vec<u64> = results.iter().map(|r| r.latency_ms).collect();
+    latencies.sort_unstable();
+    let of = |category: CaseCategory| results.iter().filter(move |r| r.category == category);
+    let recovery: Vec<_> = of(CaseCategory::ErrorRecovery).collect();
+    let error_recovery = ratio(recovery.iter().filter(|r| r.passed).count(), recovery.len());
+    let measured: Vec<_> = of(CaseCategory::Atomicity)
+        .filter(|r| r.atomic.is_some())
+        .collect();
+    let parallel_atomicity = ratio(
+        measured.iter().filter(|r| r.atomic == Some(true)).count(),
+        measured.len(),
+    );
+    let parallel_atomicity_raw = ratio(
+        measured
+            .iter()
+            .filter(|r| r.atomic_raw == Some(true))
+            .count(),
+        measured.len(),
+    );
+    let latency_p95_ms = percentile(&latencies, 95.0);
+    let latency_score = 1.0 - (latency_p95_ms as f64 / LATENCY_BUDGET_MS).min(1.0);
+    let overall = schema_compliance * 0.25
+        + (1.0 - hallucination_rate) * 0.25
+        + error_recovery.unwrap_or(0.0) * 0.20
+        + parallel_atomicity.unwrap_or(0.0) * 0.15
+        + latency_score * 0.15;
+    let task_success =
+        ratio(results.iter().filter(|r| r.passed).count(), results.len()).unwrap_or(0.0);
+    let task_success_raw = ratio(
+        results.iter().filter(|r| r.passed_raw).count(),
+        results.len(),
+    )
+    .unwrap_or(0.0);
+    Metrics {
+        schema_compliance,
+        hallucination_rate,
+        latency_p50_ms: percentile(&latencies, 50.0),
+        latency_p95_ms,
+        error_recovery,
+        parallel_atomicity,
+        parallel_atomicity_raw,
+        atomicity_measured: measured.len(),
+        overall,
+        task_success,
+        task_success_raw,
+        guard_lift_points: (task_success - task_success_raw) * 100.0,
+        calls: calls.len(),
+        hallucinated_calls: calls.iter().filter(|c| c.tool.is_none()).count(),
+    }
+}
+
+/// One row of the per-category table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CategoryRow {
+    /// The category.
+    pub category: CaseCategory,
+    /// Cases.
+    pub cases: usize,
+    /// Passed with the guard.
+    pub passed: usize,
+    /// Would have passed raw.
+    pub passed_raw: usize,
+    /// Median turn time.
+    pub latency_p50_ms: u64,
+}
+
+/// The per-category table (categories without cases left out).
+pub fn by_category(results: &[CaseResult]) -> Vec<CategoryRow> {
+    CaseCategory::ALL
+        .iter()
+        .filter_map(|&category| {
+            let rows: Vec<_> = results.iter().filter(|r| r.category == category).collect();
+            if rows.is_empty() {
+                return None;
+            }
+            let mut latencies: Vec<u64> = rows.iter().map(|r| r.latency_ms).collect();
+            latencies.sort_unstable();
+            Some(CategoryRow {
+                category,
+                cases: rows.len(),
+                passed: rows.iter().filter(|r| r.passed).count(),
+                passed_raw: rows.iter().filter(|r| r.passed_raw).count(),
+                latency_p50_ms: percentile(&latencies, 50.0),
+            })
+        })
+        .collect()
+}
+
+/// A finished evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalReport {
+    /// Run id.
+    pub id: String,
+    /// The model.
+    pub model: EvalModel,
+    /// The suite's name.
+    pub suite: String,
+    /// Unix seconds.
+    pub started_at: f64,
+    /// Total time.
+    pub duration_ms: u64,
+    /// The metrics.
+    pub metrics: Metrics,
+    /// Per category.
+    pub by_category: Vec<CategoryRow>,
+    /// Every case.
+    pub results: Vec<CaseResult>,
+}
+
+fn percent(value: f64) -> String {
+    format!("{:.1}%", value * 100.0)
+}
+
+fn optional(value: Option<f64>) -> String {
+    value.map_or_else(|| "n/a".to_string(), percent)
+}
+
+impl EvalReport {
+    /// The report as markdown: the metrics, then a table per category.
+    pub fn markdown(&self) -> String {
+        let m = &self.metrics;
+        let mut out = format!(
+            "## Tool-call evaluation: {} ({}), suite `{}`, {} cases\n\n",
+            self.model.name,
+            self.model.model,
+            self.suite,
+            self.results.len()
+        );
+        out.push_str("| metric | value |\n|---|---|\n");
+        let rows = [
+            ("overall (seed 003 weights)", format!("{:.3}", m.overall)),
+            ("schema_compliance", percent(m.schema_compliance)),
+            ("hallucination_rate", percent(m.hallucination_rate)),
+            ("latency_p50", format!("{} ms", m.latency_p50_ms)),
+            ("latency_p95", format!("{} ms", m.latency_p95_ms)),
+            ("error_recovery", optional(m.error_recovery)),
+            (
+                "parallel_atomicity (guard / raw)",
+                format!(
+                    "{} / {} (of {} cases where a write group failed)",
+                    optional(m.parallel_atomicity),
+                    optional(m.parallel_atomicity_raw),
+                    m.atomicity_measured
+                ),
+            ),
+            ("task success with the guard", percent(m.task_success)),
+            (
+                "task success raw (valid as emitted)",
+                percent(m.task_success_raw),
+            ),
+            ("guard lift", format!("{:+.1} points", m.guard_lift_points)),
+            (
+                "calls (to tools not offered)",
+                format!("{} ({})", m.calls, m.hallucinated_calls),
+            ),
+        ];
+        for (name, value) in rows {
+            out.push_str(&format!("| {name} | {value} |\n"));
+        }
+        out.push_str(
+            "\n| category | cases | passed (guard) | passed (raw) | p50 latency |\n|---|---|---|---|---|\n",
+        );
+        for row in &self.by_category {
+            out.push_str(&format!(
+                "| {} | {} | {} ({}) | {} ({}) | {} ms |\n",
+                row.category.as_str(),
+                row.cases,
+                row.passed,
+                percent(ratio(row.passed, row.cases).unwrap_or(0.0)),
+                row.passed_raw,
+                percent(ratio(row.passed_raw, row.cases).unwrap_or(0.0)),
+                row.latency_p50_ms
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::run::CallRecord;
+    use super::*;
+    use deskmate_service::agent::CallStatus;
+
+    fn call(tool: Option<&str>, valid: bool) -> CallRecord {
+        CallRecord {
+            name: tool.unwrap_or("made_up").into(),
+            arguments: "{}".into(),
+            extracted: None,
+            step: 1,
+            status: Some(CallStatus::Done),
+            error: None,
+            error_type: None,
+            tool: tool.map(str::to_string),
+            normalized: None,
+            repairs: Vec::new(),
+            valid_as_emitted: valid,
+            write: false,
+        }
+    }
+
+    fn case(category: CaseCategory, passed: bool, raw: bool, latency_ms: u64) -> CaseResult {
+        CaseResult {
+            id: format!("{}-{latency_ms}", category.as_str()),
+            category,
+            lang: "en".into(),
+            passed,
+            passed_raw: raw,
+            reason: None,
+            calls: Vec::new(),
+            reply: String::new(),
+            latency_ms,
+            hallucinated: false,
+            failure_fired: false,
+            atomic: None,
+            atomic_raw: None,
+        }
+    }
+
+    #[test]
+    fn metrics_on_known_results() {
+        let mut results = vec![
+            case(CaseCategory::Simple, true, true, 1000),
+            case(CaseCategory::Simple, true, false, 2000),
+            case(CaseCategory::Irrelevance, false, false, 3000),
+            case(CaseCategory::ErrorRecovery, true, true, 4000),
+            case(CaseCategory::ErrorRecovery, false, false, 5000),
+            case(CaseCategory::Atomicity, true, false, 6000),
+            case(CaseCategory::Atomicity, false, false, 7000),
+            case(CaseCategory::Atomicity, false, false, 8000),
+        ];
+        // Calls: 3 valid and 1 repaired to offered tools, 1 to a tool not offered.
+        results[0].calls = vec![call(Some("calculator"), true)];
+        results[1].calls = vec![call(Some("calculator"), false)];
+        results[2].calls = vec![call(None, false)];
+        results[2].hallucinated = true;
+        results[3].calls = vec![call(Some("current_time"), true), call(Some("x"), true)];
+        results[5].atomic = Some(true);
+        results[5].atomic_raw = Some(false);
+        results[6].atomic = Some(false);
+        results[6].atomic_raw = Some(false);
+        // results[7]: the failure never hit a group: not measured.
+        let m = metrics(&results);
+        assert_eq!(m.schema_compliance, 0.75);
+        assert_eq!(m.hallucination_rate, 0.125);
+        assert_eq!((m.latency_p50_ms, m.latency_p95_ms), (4000, 8000));
+        assert_eq!(m.error_recovery, Some(0.5));
+        assert_eq!(m.parallel_atomicity, Some(0.5));
+        assert_eq!(m.parallel_atomicity_raw, Some(0.0));
+        assert_eq!(m.atomicity_measured, 2);
+        assert_eq!((m.task_success, m.task_success_raw), (0.5, 0.25));
+        assert!((m.guard_lift_points - 25.0).abs() < 1e-9);
+        assert_eq!((m.calls, m.hallucinated_calls), (5, 1));
+        // 0.25*0.75 + 0.25*0.875 + 0.20*0.5 + 0.15*0.5 + 0.15*(1 - 8000/10000)
+        let expected = 0.1875 + 0.21875 + 0.1 + 0.075 + 0.15 * 0.2;
+        assert!((m.overall - expected).abs() < 1e-9, "{}", m.overall);
+
+        let table = by_category(&results);
+        let simple = &table[0];
+        assert_eq!(
+            (
+                simple.category,
+                simple.cases,
+                simple.passed,
+                simple.passed_raw
+            ),
+            (CaseCategory::Simple, 2, 2, 1)
+        );
+        assert_eq!(table.len(), 4, "empty categories are left out");
+    }
+
+    #[test]
+    fn empty_and_edge_inputs() {
+        let m = metrics(&[]);
+        assert_eq!(m.schema_compliance, 1.0, "no calls: nothing was malformed");
+        assert_eq!((m.error_recovery, m.parallel_atomicity), (None, None));
+        assert_eq!((m.latency_p50_ms, m.latency_p95_ms), (0, 0));
+        // Slower than the budget scores 0 on latency; nothing else is measured.
+        let slow = metrics(&[case(CaseCategory::Irrelevance, true, true, 60_000)]);
+        assert!(
+            (slow.overall - (0.25 + 0.25)).abs() < 1e-9,
+            "{}",
+            slow.overall
+        );
+        assert_eq!(percentile(&[5], 95.0), 5);
+        assert_eq!(percentile(&[1, 2, 3, 4], 50.0), 2);
+    }
+}

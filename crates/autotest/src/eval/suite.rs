@@ -1,0 +1,351 @@
+//! The suite format: JSONL, one case per line (blank lines and lines starting with `#`
+//! are skipped). See `docs/EVAL.md` for the fields; [`parse_suite`] checks each line and
+//! says which line is wrong and why.
+
+use std::collections::{BTreeMap, HashSet};
+
+use deskmate_core::ErrorType;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The suite bundled with Deskmate (`crates/autotest/suites/default.jsonl`).
+pub const DEFAULT_SUITE: &str = include_str!("../../suites/default.jsonl");
+
+/// What a case tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseCategory {
+    /// One call to the one fitting tool.
+    Simple,
+    /// One call, choosing among several tools.
+    Multiple,
+    /// The same tool called several times at once.
+    Parallel,
+    /// Several tools called at once.
+    ParallelMultiple,
+    /// No tool fits: no call.
+    Irrelevance,
+    /// Phrasing that invites malformed arguments.
+    Malformed,
+    /// The first call fails (scripted); the model must fix it.
+    ErrorRecovery,
+    /// A group of writes where one fails (scripted): nothing may be left half done.
+    Atomicity,
+}
+
+impl CaseCategory {
+    /// Every category, in report order.
+    pub const ALL: [Self; 8] = [
+        Self::Simple,
+        Self::Multiple,
+        Self::Parallel,
+        Self::ParallelMultiple,
+        Self::Irrelevance,
+        Self::Malformed,
+        Self::ErrorRecovery,
+        Self::Atomicity,
+    ];
+
+    /// The name in the suite and the report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Simple => "simple",
+            Self::Multiple => "multiple",
+            Self::Parallel => "parallel",
+            Self::ParallelMultiple => "parallel_multiple",
+            Self::Irrelevance => "irrelevance",
+            Self::Malformed => "malformed",
+            Self::ErrorRecovery => "error_recovery",
+            Self::Atomicity => "atomicity",
+        }
+    }
+}
+
+/// A message of the conversation (only the user's, one per case).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteMessage {
+    /// `user`.
+    pub role: String,
+    /// What they said.
+    pub content: String,
+}
+
+/// A tool offered in a case: one of Deskmate's by id, or a stub defined inline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OfferedTool {
+    /// A Deskmate tool.
+    Id(String),
+    /// A stub that answers `{"ok": true}` (for distractors and tools Deskmate lacks).
+    Inline(InlineTool),
+}
+
+impl OfferedTool {
+    /// The tool's id.
+    pub fn id(&self) -> &str {
+        match self {
+            Self::Id(id) => id,
+            Self::Inline(tool) => &tool.name,
+        }
+    }
+}
+
+/// An inline tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InlineTool {
+    /// Its id.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Its JSON Schema.
+    pub parameters: Value,
+}
+
+/// An expected call: for each argument, the acceptable values (`null`: may be omitted).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedCall {
+    /// The tool.
+    pub tool: String,
+    /// Acceptable values per argument.
+    #[serde(default)]
+    pub args: BTreeMap<String, Vec<Value>>,
+}
+
+/// The first call to `tool` fails with this error, whatever its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedFailure {
+    /// The tool whose first call fails.
+    pub tool: String,
+    /// The error's type.
+    pub error_type: ErrorType,
+    /// The error's message.
+    pub message: String,
+    /// How to fix the call.
+    #[serde(default)]
+    pub hint: Option<String>,
+}
+
+/// One case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Unique in the suite.
+    pub id: String,
+    /// What it tests.
+    pub category: CaseCategory,
+    /// `en` or `zh`.
+    pub lang: String,
+    /// The user's message (exactly one).
+    pub messages: Vec<SuiteMessage>,
+    /// The tools offered.
+    pub tools: Vec<OfferedTool>,
+    /// The calls expected (empty: no call).
+    pub expect: Vec<ExpectedCall>,
+    /// A scripted failure (error recovery, atomicity).
+    #[serde(default)]
+    pub fail_first: Option<ScriptedFailure>,
+    /// What the case is about.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl Case {
+    /// The user's message.
+    pub fn message(&self) -> &str {
+        self.messages.first().map_or("", |m| m.content.as_str())
+    }
+
+    /// The ids of the offered tools.
+    pub fn offered(&self) -> Vec<String> {
+        self.tools.iter().map(|t| t.id().to_string()).collect()
+    }
+}
+
+/// A suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suite {
+    /// Its name (the file name, or `default`).
+    pub name: String,
+    /// Its cases, in file order.
+    pub cases: Vec<Case>,
+}
+
+/// A line of a suite that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("suite line {line}: {message}")]
+pub struct SuiteError {
+    /// 1-based.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads a suite; every case is checked on its own (a known tool set is checked when it
+/// runs).
+pub fn parse_suite(name: &str, text: &str) -> Result<Suite, SuiteError> {
+    let mut cases = Vec::new();
+    let mut ids = HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let fail = |message: String| SuiteError {
+            line: line_no,
+            message,
+        };
+        let case: Case = serde_json::from_str(trimmed).map_err(|e| fail(e.to_string()))?;
+        check_case(&case).map_err(fail)?;
+        if !ids.insert(case.id.clone()) {
+            return Err(fail(format!("duplicate id {}", case.id)));
+        }
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return Err(SuiteError {
+            line: 0,
+            message: "the suite has no cases".into(),
+        });
+    }
+    Ok(Suite {
+        name: name.to_string(),
+        cases,
+    })
+}
+
+fn check_case(case: &Case) -> Result<(), String> {
+    if case.id.trim().is_empty() {
+        return Err("id is empty".into());
+    }
+    let id = &case.id;
+    if !matches!(case.lang.as_str(), "en" | "zh") {
+        return Err(format!("{id}: lang must be en or zh"));
+    }
+    match case.messages.as_slice() {
+        [m] if m.role == "user" && !m.content.trim().is_empty() => {}
+        _ => return Err(format!("{id}: messages must be exactly one user message")),
+    }
+    if case.tools.is_empty() {
+        return Err(format!("{id}: no tools offered"));
+    }
+    let offered = case.offered();
+    let mut seen = HashSet::new();
+    for tool in &offered {
+        if !seen.insert(tool) {
+            return Err(format!("{id}: tool {tool} offered twice"));
+        }
+    }
+    for call in &case.expect {
+        if !offered.contains(&call.tool) {
+            return Err(format!("{id}: expected tool {} is not offered", call.tool));
+        }
+        if let Some((arg, _)) = call.args.iter().find(|(_, values)| values.is_empty()) {
+            return Err(format!("{id}: {}.{arg} has no acceptable value", call.tool));
+        }
+    }
+    let irrelevant = case.category == CaseCategory::Irrelevance;
+    if irrelevant != case.expect.is_empty() {
+        return Err(format!(
+            "{id}: irrelevance cases and only they expect no call"
+        ));
+    }
+    let scripted = matches!(
+        case.category,
+        CaseCategory::ErrorRecovery | CaseCategory::Atomicity
+    );
+    match &case.fail_first {
+        Some(failure) if !scripted => {
+            return Err(format!(
+                "{id}: fail_first ({}) is only for error_recovery and atomicity",
+                failure.tool
+            ));
+        }
+        Some(failure) if !offered.contains(&failure.tool) => {
+            return Err(format!(
+                "{id}: fail_first tool {} is not offered",
+                failure.tool
+            ));
+        }
+        None if scripted => return Err(format!("{id}: needs fail_first")),
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundled_suite_is_valid_and_covers_every_category_in_both_languages() {
+        let suite = parse_suite("default", DEFAULT_SUITE).unwrap_or_else(|e| panic!("{e}"));
+        assert!(suite.cases.len() >= 120, "{} cases", suite.cases.len());
+        for category in CaseCategory::ALL {
+            for lang in ["en", "zh"] {
+                assert!(
+                    suite
+                        .cases
+                        .iter()
+                        .any(|c| c.category == category && c.lang == lang),
+                    "no {lang} case for {}",
+                    category.as_str()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bad_lines_say_where_and_why() {
+        let good = r#"{"id": "a", "category": "simple", "lang": "en", "messages": [{"role": "user", "content": "hi"}], "tools": ["calculator"], "expect": [{"tool": "calculator", "args": {"expression": ["1+1"]}}]}"#;
+        let cases = [
+            (
+                good.replace(r#""lang": "en""#, r#""lang": "fr""#),
+                "lang must be en or zh",
+            ),
+            (
+                good.replace(r#""tool": "calculator", "args""#, r#""tool": "weather", "args""#),
+                "expected tool weather is not offered",
+            ),
+            (
+                good.replace(r#""category": "simple""#, r#""category": "irrelevance""#),
+                "irrelevance cases and only they",
+            ),
+            (
+                good.replace(r#"["1+1"]"#, "[]"),
+                "has no acceptable value",
+            ),
+            (
+                good.replace(r#""expect""#, r#""expected""#),
+                "unknown field",
+            ),
+            (
+                good.replace(r#""role": "user""#, r#""role": "system""#),
+                "exactly one user message",
+            ),
+            (
+                good.replace(
+                    r#""expect""#,
+                    r#""fail_first": {"tool": "calculator", "error_type": "transient", "message": "busy"}, "expect""#,
+                ),
+                "only for error_recovery and atomicity",
+            ),
+        ];
+        for (line, why) in cases {
+            let text = format!("# a comment\n\n{line}\n");
+            let error = parse_suite("t", &text)
+                .err()
+                .unwrap_or_else(|| panic!("accepted {line}"));
+            assert_eq!(error.line, 3, "{error}");
+            assert!(error.message.contains(why), "{error} vs {why}");
+        }
+        let twice = format!("{good}\n{good}");
+        let error = parse_suite("t", &twice).err().unwrap_or_else(|| panic!());
+        assert_eq!((error.line, error.message.as_str()), (2, "duplicate id a"));
+        assert!(parse_suite("t", "\n# nothing\n").is_err());
+    }
+}

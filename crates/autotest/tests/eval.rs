@@ -1,0 +1,298 @@
+//! The evaluator end to end on hand-made model outputs with known answers: a scripted
+//! OpenAI-compatible server answers each case's requests in order, the cases run through
+//! the real agent loop and guard, and every metric is checked against what the outputs
+//! must give.
+
+use std::time::Duration;
+
+use deskmate_autotest::eval::{self, CaseCategory, EvalOptions, parse_suite};
+use deskmate_service::Deskmate;
+use deskmate_testkit::{Script, ScriptedServer, completion};
+use serde_json::json;
+
+fn line(value: serde_json::Value) -> String {
+    value.to_string()
+}
+
+fn case(
+    id: &str,
+    category: &str,
+    message: &str,
+    tools: serde_json::Value,
+    expect: serde_json::Value,
+) -> serde_json::Value {
+    json!({"id": id, "category": category, "lang": "en",
+           "messages": [{"role": "user", "content": message}],
+           "tools": tools, "expect": expect})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_metric_on_known_outputs() {
+    let server = ScriptedServer::start(&["scripted"]).await;
+    let volume = json!(["increase_volume", "decrease_volume"]);
+    let up20 = json!([{"tool": "increase_volume", "args": {"step": [20]}}]);
+    let times = json!([
+        {"tool": "current_time", "args": {"timezone": ["Asia/Tokyo"]}},
+        {"tool": "current_time", "args": {"timezone": ["Europe/London"]}}
+    ]);
+    let mut recovery = case(
+        "recovery",
+        "error_recovery",
+        "what time is it in Beijing?",
+        json!(["current_time"]),
+        json!([{"tool": "current_time", "args": {"timezone": ["Asia/Shanghai"]}}]),
+    );
+    recovery["fail_first"] = json!({"tool": "current_time", "error_type": "validation",
+        "message": "unknown timezone", "hint": "use an IANA name such as Asia/Shanghai"});
+    let mut atomic = case(
+        "atomic",
+        "atomicity",
+        "volume up 20 and camera on",
+        json!(["increase_volume", "turn_on_camera"]),
+        json!([{"tool": "increase_volume", "args": {"step": [20]}}, {"tool": "turn_on_camera", "args": {"index": [null, 0]}}]),
+    );
+    atomic["fail_first"] = json!({"tool": "turn_on_camera", "error_type": "transient", "message": "the camera is busy"});
+    let suite = [
+        // 1. Right call, valid as emitted.
+        case(
+            "exact",
+            "simple",
+            "volume up by 20",
+            volume.clone(),
+            up20.clone(),
+        ),
+        // 2. Wrong type ("20%" for an integer): the guard repairs it, raw fails.
+        case(
+            "repaired",
+            "malformed",
+            "volume up by 20%",
+            volume.clone(),
+            up20.clone(),
+        ),
+        // 3. Two calls in the other order.
+        case(
+            "order",
+            "parallel",
+            "time in Tokyo and London?",
+            json!(["current_time"]),
+            times.clone(),
+        ),
+        // 4. An extra call.
+        case(
+            "extra",
+            "simple",
+            "volume up by 20",
+            volume.clone(),
+            up20.clone(),
+        ),
+        // 5. No call where one was needed.
+        case(
+            "none",
+            "simple",
+            "volume up by 20",
+            volume.clone(),
+            up20.clone(),
+        ),
+        // 6. A call where none fits.
+        case(
+            "irrelevant-call",
+            "irrelevance",
+            "thanks!",
+            volume.clone(),
+            json!([]),
+        ),
+        // 7. No call where none fits.
+        case(
+            "irrelevant-ok",
+            "irrelevance",
+            "thanks!",
+            volume.clone(),
+            json!([]),
+        ),
+        // 8. A tool that does not exist.
+        case(
+            "phantom",
+            "simple",
+            "volume up by 20",
+            volume.clone(),
+            up20.clone(),
+        ),
+        // 9. Error recovery: the scripted failure, then the corrected call.
+        recovery,
+        // 10. Atomicity: the camera fails after the volume went up: it is put back.
+        atomic,
+        // 11. The model never answers: the case times out.
+        case(
+            "stall",
+            "simple",
+            "volume up by 20",
+            volume.clone(),
+            up20.clone(),
+        ),
+    ]
+    .into_iter()
+    .map(line)
+    .collect::<Vec<_>>()
+    .join("\n");
+    let suite = parse_suite("known", &suite).unwrap_or_else(|e| panic!("{e}"));
+
+    let text = |t: &str| Script::Json(completion(Some(t), &[]));
+    let calls = |c: &[(&str, &str)]| Script::Json(completion(None, c));
+    server
+        .push(calls(&[("increase_volume", r#"{"step": 20}"#)]))
+        .push(text("Done."))
+        .push(calls(&[("increase_volume", r#"{"step": "20%"}"#)]))
+        .push(text("Done."))
+        .push(calls(&[
+            ("current_time", r#"{"timezone": "Europe/London"}"#),
+            ("current_time", r#"{"timezone": "Asia/Tokyo"}"#),
+        ]))
+        .push(text("Here."))
+        .push(calls(&[
+            ("increase_volume", r#"{"step": 20}"#),
+            ("decrease_volume", r#"{"step": 5}"#),
+        ]))
+        .push(text("Done."))
+        .push(text("I would turn it up, but I won't."))
+        .push(calls(&[("increase_volume", "{}")]))
+        .push(text("Done."))
+        .push(text("You're welcome!"))
+        .push(calls(&[("set_master_volume", r#"{"level": 70}"#)]))
+        .push(text("Sorry."))
+        .push(calls(&[("current_time", r#"{"timezone": "Beijing"}"#)]))
+        .push(calls(&[(
+            "current_time",
+            r#"{"timezone": "Asia/Shanghai"}"#,
+        )]))
+        .push(text("It is noon."))
+        .push(calls(&[
+            ("increase_volume", r#"{"step": 20}"#),
+            ("turn_on_camera", "{}"),
+        ]))
+        .push(text("The camera is busy."))
+        .push(Script::Stall);
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let created = deskmate
+        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    let options = EvalOptions {
+        case_timeout: Duration::from_secs(3),
+        ..EvalOptions::default()
+    };
+    let mut seen = Vec::new();
+    let report = eval::evaluate(&deskmate, &model_id, &suite, &options, |r, i, n| {
+        seen.push((r.id.clone(), i, n));
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(seen.len(), 11);
+    assert_eq!(seen[10], ("stall".to_string(), 11, 11));
+
+    let by_id = |id: &str| {
+        report
+            .results
+            .iter()
+            .find(|r| r.id == id)
+            .unwrap_or_else(|| panic!("no result for {id}"))
+    };
+    let outcome = |id: &str| {
+        let r = by_id(id);
+        (r.passed, r.passed_raw, r.hallucinated)
+    };
+    assert_eq!(outcome("exact"), (true, true, false));
+    assert_eq!(outcome("repaired"), (true, false, false));
+    assert_eq!(
+        by_id("repaired").calls[0].normalized,
+        Some(json!({"step": 20}))
+    );
+    assert_eq!(outcome("order"), (true, true, false));
+    assert_eq!(outcome("extra"), (false, false, false));
+    assert!(
+        by_id("extra")
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("2 call(s) made")),
+        "{:?}",
+        by_id("extra").reason
+    );
+    assert_eq!(outcome("none"), (false, false, false));
+    assert_eq!(by_id("none").reason.as_deref(), Some("no tool was called"));
+    assert_eq!(outcome("irrelevant-call"), (false, false, true));
+    assert_eq!(outcome("irrelevant-ok"), (true, true, false));
+    assert_eq!(outcome("phantom"), (false, false, true));
+    let recovered = by_id("recovery");
+    assert_eq!((recovered.passed, recovered.failure_fired), (true, true));
+    assert_eq!(recovered.calls.len(), 2);
+    let atomic = by_id("atomic");
+    assert!(atomic.passed, "{:?}", atomic.reason);
+    assert_eq!(
+        (atomic.atomic, atomic.atomic_raw),
+        (Some(true), Some(false))
+    );
+    let stalled = by_id("stall");
+    assert!(!stalled.passed);
+    assert!(
+        stalled
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("timed out")),
+        "{:?}",
+        stalled.reason
+    );
+    assert!(stalled.latency_ms >= 3000);
+
+    let m = &report.metrics;
+    // Calls to offered tools: exact 1, repaired 1 (invalid), order 2, extra 2, none 0,
+    // irrelevant-call 1 ({} is valid), recovery 2, atomic 2 → 10 valid of 11.
+    assert_eq!((m.calls, m.hallucinated_calls), (12, 1));
+    assert!(
+        (m.schema_compliance - 10.0 / 11.0).abs() < 1e-9,
+        "{}",
+        m.schema_compliance
+    );
+    assert!((m.hallucination_rate - 2.0 / 11.0).abs() < 1e-9);
+    assert_eq!(m.error_recovery, Some(1.0));
+    assert_eq!(
+        (m.parallel_atomicity, m.parallel_atomicity_raw),
+        (Some(1.0), Some(0.0))
+    );
+    // Passed: exact, repaired, order, irrelevant-ok, recovery, atomic = 6 of 11; raw
+    // loses "repaired" (its call was not valid as emitted): 5 of 11.
+    assert!(
+        (m.task_success - 6.0 / 11.0).abs() < 1e-9,
+        "{}",
+        m.task_success
+    );
+    assert!(
+        (m.task_success_raw - 5.0 / 11.0).abs() < 1e-9,
+        "{}",
+        m.task_success_raw
+    );
+    assert!((m.guard_lift_points - 100.0 / 11.0).abs() < 1e-9);
+    assert!(m.latency_p95_ms >= 3000, "the stalled case is the slowest");
+    let table = report.markdown();
+    assert!(table.contains("| simple | 5 |"), "{table}");
+    assert!(
+        table.contains("| error_recovery | 1 | 1 (100.0%)"),
+        "{table}"
+    );
+    assert_eq!(report.by_category[0].category, CaseCategory::Simple);
+
+    // Stored with the history, apart from the autotest runs.
+    let store = deskmate.store().unwrap_or_else(|| panic!("a store"));
+    let (total, runs) = store
+        .list_eval_runs(1, 10)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(total, 1);
+    assert_eq!(runs[0].passed, 6);
+    assert!(
+        runs[0].result["markdown"]
+            .as_str()
+            .is_some_and(|t| t.contains("guard lift"))
+    );
+    assert_eq!(store.list_autotest_runs(1, 10).map(|r| r.0).ok(), Some(0));
+}
