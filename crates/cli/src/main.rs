@@ -95,6 +95,33 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Evaluate a model's tool calling: the bundled suite (or --suite FILE) through the
+    /// agent loop and guard on simulated devices; prints each case to stderr and the
+    /// metrics as a markdown table (or the report as JSON). The report is stored.
+    Eval {
+        /// The LLM model id (as registered in this data dir).
+        #[arg(long)]
+        model: String,
+        /// A suite file (JSONL, see docs/EVAL.md); the bundled suite by default.
+        #[arg(long)]
+        suite: Option<PathBuf>,
+        /// Only these categories (simple, multiple, parallel, parallel_multiple,
+        /// irrelevance, malformed, error_recovery, atomicity); repeatable.
+        #[arg(long)]
+        category: Vec<String>,
+        /// At most this many cases.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Longest turn per case, in seconds.
+        #[arg(long, default_value_t = 180)]
+        case_timeout: u64,
+        /// Most tokens per model answer during the evaluation.
+        #[arg(long, default_value_t = 256)]
+        max_tokens: i64,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show the settings, one setting, or set one (`settings sandbox.allow_weaker true`).
     Settings {
         /// The setting's key; omitted lists every setting.
@@ -183,8 +210,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let local = start_local_for(
                 &deskmate,
                 &data_dir,
-                llm.as_deref().filter(|_| !no_llm),
-                asr.as_deref().filter(|_| !no_asr),
+                (!no_llm).then_some(llm.as_deref()),
+                (!no_asr).then_some(asr.as_deref()),
             )
             .await;
             let request = deskmate_autotest::RunRequest {
@@ -226,6 +253,29 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Command::Eval {
+            model,
+            suite,
+            category,
+            limit,
+            case_timeout,
+            max_tokens,
+            json,
+        } => {
+            let options = deskmate_autotest::eval::EvalOptions {
+                case_timeout: std::time::Duration::from_secs(case_timeout.max(1)),
+                categories: category
+                    .iter()
+                    .map(|c| {
+                        serde_json::from_value(Value::String(c.clone()))
+                            .map_err(|_| anyhow::anyhow!("unknown category '{c}'"))
+                    })
+                    .collect::<anyhow::Result<_>>()?,
+                limit,
+                max_tokens,
+            };
+            eval(&data_dir, &model, suite.as_deref(), &options, json).await
+        }
         Command::Chat {
             message,
             model,
@@ -266,6 +316,55 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+/// `deskmate eval`: runs a suite on a registered model and prints the report.
+async fn eval(
+    data_dir: &std::path::Path,
+    model: &str,
+    suite: Option<&std::path::Path>,
+    options: &deskmate_autotest::eval::EvalOptions,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    use deskmate_autotest::eval;
+    let suite = match suite {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let name = path
+                .file_name()
+                .map_or_else(|| "suite".into(), |n| n.to_string_lossy().into_owned());
+            eval::parse_suite(&name, &text)?
+        }
+        None => eval::parse_suite("default", eval::DEFAULT_SUITE)?,
+    };
+    let deskmate = open_service(data_dir, Arc::new(NoConfirmer))?;
+    // Registers the local models too, so a managed model's id is known after it.
+    let local = start_local_for(&deskmate, data_dir, Some(Some(model)), None).await;
+    if let Err(e) = deskmate.llm_model_record(Some(model)) {
+        local::stop(local).await;
+        return Err(e.into());
+    }
+    let report = eval::evaluate(&deskmate, model, &suite, options, |result, i, n| {
+        let mark = if result.passed { "PASS" } else { "FAIL" };
+        let why = result.reason.as_deref().unwrap_or("");
+        eprintln!(
+            "[{i}/{n}] {mark} {:<28} {:>6} ms {why}",
+            result.id, result.latency_ms
+        );
+    })
+    .await;
+    local::stop(local).await;
+    let report = report?;
+    if json {
+        let mut value = serde_json::to_value(&report)?;
+        value["markdown"] = Value::String(report.markdown());
+        print_json(&value)?;
+    } else {
+        println!("{}", report.markdown());
+        println!("report {} stored in {}", report.id, data_dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The service with the built-in tools and the system tools on this computer's devices.
@@ -411,13 +510,16 @@ impl deskmate_devices::choice::Chooser for BrokerChooser {
     }
 }
 
-/// Starts the local servers of the models a command will use (the given ids, else the
-/// defaults) when they are managed ones, and waits until they are ready.
+/// Which model of a kind a command uses: none, the default (`Some(None)`), or one id.
+type Uses<'a> = Option<Option<&'a str>>;
+
+/// Starts the local servers of the models a command will use when they are managed ones,
+/// and waits until they are ready.
 async fn start_local_for(
     deskmate: &Arc<Deskmate>,
     data_dir: &std::path::Path,
-    llm: Option<&str>,
-    asr: Option<&str>,
+    llm: Uses<'_>,
+    asr: Uses<'_>,
 ) -> Vec<(String, deskmate_llm::sidecar::Sidecar)> {
     let choice = std::env::var("DESKMATE_LOCAL").unwrap_or_else(|_| "auto".into());
     // Quietly: a user with only remote models has no manifest and needs no warning.
@@ -435,12 +537,12 @@ async fn start_local_for(
         eprintln!("deskmate: cannot register the local models: {e}");
     }
     let mut ids = Vec::new();
-    if let Ok(model) = deskmate.llm_model_record(llm)
+    if let Some(Ok(model)) = llm.map(|id| deskmate.llm_model_record(id))
         && model.managed.is_some()
     {
         ids.push(model.id);
     }
-    if let Ok(model) = deskmate.asr_model_record(asr)
+    if let Some(Ok(model)) = asr.map(|id| deskmate.asr_model_record(id))
         && model.managed.is_some()
     {
         ids.push(model.id);
@@ -468,7 +570,7 @@ async fn chat(
         Arc::new(NoConfirmer)
     };
     let deskmate = open_service(data_dir, confirmer)?;
-    let local = start_local_for(&deskmate, data_dir, model_id.as_deref(), None).await;
+    let local = start_local_for(&deskmate, data_dir, Some(model_id.as_deref()), None).await;
     let turn = ChatTurn {
         message,
         model_id,

@@ -26,6 +26,9 @@ pub struct EvalOptions {
     pub categories: Vec<CaseCategory>,
     /// At most this many cases (after the category filter).
     pub limit: Option<usize>,
+    /// At most this many tokens per model answer (the model's own limit when lower): a
+    /// call or a short reply fits in far fewer, and a model that rambles costs minutes.
+    pub max_tokens: i64,
 }
 
 impl Default for EvalOptions {
@@ -34,6 +37,7 @@ impl Default for EvalOptions {
             case_timeout: Duration::from_secs(180),
             categories: Vec::new(),
             limit: None,
+            max_tokens: 256,
         }
     }
 }
@@ -57,7 +61,8 @@ pub async fn evaluate(
     options: &EvalOptions,
     mut on_case: impl FnMut(&CaseResult, usize, usize),
 ) -> Result<EvalReport, ServiceError> {
-    let model = EvalModel::from_service(deskmate, model_id)?;
+    let mut model = EvalModel::from_service(deskmate, model_id)?;
+    model.max_tokens = model.max_tokens.min(options.max_tokens.max(16));
     let cases = select(suite, options);
     let started_at = SystemTime::now()
         .duration_since(UNIX_EPOCH)
