@@ -33,9 +33,12 @@ pub struct RunQuery {
     test_devices: Option<bool>,
 }
 
-enum Step {
-    Check(TestCase),
-    Done(Result<AutotestResult, ServiceError>),
+/// What a long-running job reports: items as they finish, then its result.
+pub(crate) enum Step<C, R> {
+    /// One item (a check, an evaluated case).
+    Item(C),
+    /// The result.
+    Done(Result<R, ServiceError>),
 }
 
 fn wants_stream(headers: &HeaderMap) -> bool {
@@ -45,13 +48,20 @@ fn wants_stream(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.contains("text/event-stream"))
 }
 
-/// Runs `work` and answers JSON, or SSE when the client asks for it.
-async fn answer<F, Fut>(headers: &HeaderMap, work: F) -> Result<Response, AppError>
+/// Runs `work` and answers its result as JSON, or SSE when the client asks for it: an
+/// `item` event per item, then `done` (or `error`). The work goes on if the client leaves.
+pub(crate) async fn answer<C, R, F, Fut>(
+    headers: &HeaderMap,
+    item: &'static str,
+    work: F,
+) -> Result<Response, AppError>
 where
-    F: FnOnce(mpsc::UnboundedSender<Step>) -> Fut + Send + 'static,
+    C: serde::Serialize + Send + 'static,
+    R: serde::Serialize + Send + 'static,
+    F: FnOnce(mpsc::UnboundedSender<Step<C, R>>) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Step>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Step<C, R>>();
     tokio::spawn(work(tx));
     if !wants_stream(headers) {
         while let Some(step) = rx.recv().await {
@@ -60,13 +70,13 @@ where
             }
         }
         return Err(AppError::Internal(
-            "the autotest stopped without a result".into(),
+            "the run stopped without a result".into(),
         ));
     }
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+    let stream = futures_util::stream::unfold(rx, move |mut rx| async move {
         let step = rx.recv().await?;
         let event = match step {
-            Step::Check(case) => Event::default().event("check").json_data(&case),
+            Step::Item(value) => Event::default().event(item).json_data(&value),
             Step::Done(Ok(result)) => Event::default().event("done").json_data(&result),
             Step::Done(Err(e)) => Event::default()
                 .event("error")
@@ -80,9 +90,11 @@ where
         .into_response())
 }
 
-fn reporter(tx: &mpsc::UnboundedSender<Step>) -> impl FnMut(&TestCase) + Send + '_ {
+fn reporter(
+    tx: &mpsc::UnboundedSender<Step<TestCase, AutotestResult>>,
+) -> impl FnMut(&TestCase) + Send + '_ {
     move |case| {
-        let _ = tx.send(Step::Check(case.clone()));
+        let _ = tx.send(Step::Item(case.clone()));
     }
 }
 
@@ -104,7 +116,7 @@ pub async fn run(
         test_llm: query.test_llm.unwrap_or(true),
         test_asr: query.test_asr.unwrap_or(true),
     };
-    answer(&headers, move |tx| async move {
+    answer(&headers, "check", move |tx| async move {
         let result = autotest.run(&request, &mut reporter(&tx)).await;
         let _ = tx.send(Step::Done(result));
     })
@@ -119,7 +131,7 @@ pub async fn llm(
     Path(model_id): Path<String>,
 ) -> Result<Response, AppError> {
     let autotest = Autotest::new(state.deskmate.clone());
-    answer(&headers, move |tx| async move {
+    answer(&headers, "check", move |tx| async move {
         let result = autotest.llm(Some(&model_id), &mut reporter(&tx)).await;
         let _ = tx.send(Step::Done(result));
     })
@@ -134,7 +146,7 @@ pub async fn asr(
     Path(model_id): Path<String>,
 ) -> Result<Response, AppError> {
     let autotest = Autotest::new(state.deskmate.clone());
-    answer(&headers, move |tx| async move {
+    answer(&headers, "check", move |tx| async move {
         let result = autotest.asr(Some(&model_id), &mut reporter(&tx)).await;
         let _ = tx.send(Step::Done(result));
     })
@@ -186,6 +198,20 @@ pub async fn runs(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<RunsQuery>,
 ) -> Result<Json<Value>, AppError> {
+    list_runs(&state, &query, deskmate_store::Store::list_autotest_runs)
+}
+
+/// A page of stored runs (autotest or evaluation), each with its counts.
+pub(crate) fn list_runs(
+    state: &AppState,
+    query: &RunsQuery,
+    list: impl Fn(
+        &deskmate_store::Store,
+        u32,
+        u32,
+    )
+        -> Result<(u64, Vec<deskmate_store::autotest::AutotestRun>), deskmate_store::Error>,
+) -> Result<Json<Value>, AppError> {
     let store = state
         .deskmate
         .store()
@@ -194,14 +220,19 @@ pub async fn runs(
         query.page.unwrap_or(1).max(1),
         query.limit.unwrap_or(20).clamp(1, 200),
     );
-    let (total, list) = store
-        .list_autotest_runs(page, limit)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let (total, list) = list(store, page, limit).map_err(|e| AppError::Internal(e.to_string()))?;
     let list: Vec<Value> = list
         .iter()
         .map(|r| {
-            json!({"id": r.id, "kind": r.kind, "started_at": r.started_at, "duration_ms": r.duration_ms,
-                   "passed": r.passed, "failed": r.failed})
+            let mut row = json!({"id": r.id, "kind": r.kind, "started_at": r.started_at,
+                                 "duration_ms": r.duration_ms, "passed": r.passed, "failed": r.failed});
+            // An evaluation's model and score, so a history table needs no second request.
+            if r.kind == "eval" {
+                row["model"] = r.result["model"].clone();
+                row["suite"] = r.result["suite"].clone();
+                row["metrics"] = r.result["metrics"].clone();
+            }
+            row
         })
         .collect();
     Ok(Json(

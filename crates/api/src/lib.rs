@@ -9,6 +9,7 @@ pub mod autotest;
 pub mod chat;
 pub mod devices;
 pub mod error;
+pub mod eval;
 pub mod events;
 pub mod extract;
 pub mod kb;
@@ -176,6 +177,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/chat", post(chat::chat))
         .route("/api/v1/devices/camera/frame", get(devices::camera_frame))
         .route("/api/v1/events", get(events::events))
+        .route("/api/v1/eval", post(eval::run))
+        .route("/api/v1/eval/runs", get(eval::runs))
+        .route("/api/v1/eval/runs/{id}", get(eval::run_detail))
         .route("/api/v1/tools/autotest", post(autotest::run))
         .route("/api/v1/tools/autotest/llm/{model_id}", post(autotest::llm))
         .route("/api/v1/tools/autotest/asr/{model_id}", post(autotest::asr))

@@ -6,8 +6,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    audit, autotest, chat, devices, events, kb, models, prompts, resources, secrets, settings,
-    tools,
+    audit, autotest, chat, devices, eval, events, kb, models, prompts, resources, secrets,
+    settings, tools,
 };
 
 /// The document.
@@ -22,6 +22,7 @@ use crate::{
         secrets::list, secrets::set, secrets::delete,
         settings::list, settings::set, chat::chat, devices::camera_frame, events::events,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::test_message,
+        eval::run, eval::runs, eval::run_detail,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,
         document

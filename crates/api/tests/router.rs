@@ -906,6 +906,179 @@ async fn chat_streams_tokens_tool_calls_results_and_done() {
     );
 }
 
+/// The evaluator over HTTP: refusals before anything runs, a run answered as JSON and as
+/// SSE, and the stored reports (JSON and markdown).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eval_runs_a_suite_streams_cases_and_keeps_reports() {
+    let f = fixture();
+    let (status, body) = call(
+        &f.app,
+        "POST",
+        "/api/v1/eval",
+        Some(json!({"model_id": "nope"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["detail"].clone()),
+        (StatusCode::NOT_FOUND, json!("LLM Model not found"))
+    );
+
+    let server = deskmate_testkit::ScriptedServer::start(&["scripted"]).await;
+    let (_, model) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(json!({"name": "S", "base_url": server.base_url(), "model": "scripted", "streaming": false})),
+    )
+    .await;
+    let model_id = model["id"].as_str().unwrap_or_default().to_string();
+    let suite = [
+        json!({"id": "sum", "category": "simple", "lang": "en",
+               "messages": [{"role": "user", "content": "what is 6*7?"}],
+               "tools": ["calculator", "current_time"],
+               "expect": [{"tool": "calculator", "args": {"expression": ["6*7"]}}]}),
+        json!({"id": "thanks", "category": "irrelevance", "lang": "en",
+               "messages": [{"role": "user", "content": "thanks!"}],
+               "tools": ["calculator"], "expect": []}),
+    ]
+    .iter()
+    .map(Value::to_string)
+    .collect::<Vec<_>>()
+    .join("\n");
+    for (body, path) in [
+        (
+            json!({"model_id": model_id, "suite": "{not json"}),
+            "/suite",
+        ),
+        (
+            json!({"model_id": model_id, "suite": suite, "limit": 0}),
+            "/limit",
+        ),
+        (
+            json!({"model_id": model_id, "suite": suite, "max_tokens": 1}),
+            "/max_tokens",
+        ),
+        (
+            json!({"model_id": model_id, "suite": suite, "categories": ["atomicity"]}),
+            "/categories",
+        ),
+    ] {
+        let (status, answer) = call(&f.app, "POST", "/api/v1/eval", Some(body)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+        assert_eq!(answer["errors"][0]["path"], path, "{answer}");
+    }
+    let (status, answer) = call(
+        &f.app,
+        "POST",
+        "/api/v1/eval",
+        Some(json!({"model_id": model_id, "suite": suite, "categories": ["bogus"]})),
+    )
+    .await;
+    assert!(status.is_client_error(), "{status} {answer}");
+
+    let push_answers = || {
+        server
+            .push(deskmate_testkit::Script::Json(
+                deskmate_testkit::completion(None, &[("calculator", r#"{"expression": "6*7"}"#)]),
+            ))
+            .push(deskmate_testkit::Script::Json(
+                deskmate_testkit::completion(Some("42."), &[]),
+            ))
+            .push(deskmate_testkit::Script::Json(
+                deskmate_testkit::completion(Some("You're welcome."), &[]),
+            ));
+    };
+    push_answers();
+    let (status, report) = call(
+        &f.app,
+        "POST",
+        "/api/v1/eval",
+        Some(json!({"model_id": model_id, "suite": suite})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    assert_eq!(report["metrics"]["task_success"], json!(1.0), "{report}");
+    assert_eq!(report["metrics"]["hallucination_rate"], json!(0.0));
+    assert!(
+        report["markdown"]
+            .as_str()
+            .is_some_and(|m| m.contains("| simple | 1 |"))
+    );
+
+    push_answers();
+    let req = request("POST", "/api/v1/eval", Some(json!({})))
+        .header(header::ACCEPT, "text/event-stream")
+        .body(Body::from(
+            json!({"model_id": model_id, "suite": suite}).to_string(),
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let response = f
+        .app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 22)
+        .await
+        .unwrap_or_default();
+    let events = sse_events(&String::from_utf8_lossy(&bytes));
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["case", "case", "done"], "{events:?}");
+    assert_eq!(
+        (events[0].1["index"].clone(), events[0].1["total"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_eq!(events[1].1["result"]["id"], "thanks");
+
+    let (_, runs) = call(&f.app, "GET", "/api/v1/eval/runs", None).await;
+    assert_eq!(runs["total"], 2, "{runs}");
+    assert_eq!(runs["list"][0]["kind"], "eval");
+    assert_eq!(runs["list"][0]["metrics"]["task_success"], json!(1.0));
+    let id = runs["list"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (_, autotests) = call(&f.app, "GET", "/api/v1/tools/autotest/runs", None).await;
+    assert_eq!(autotests["total"], 0, "evaluations are not autotest runs");
+    let response = f
+        .app
+        .clone()
+        .oneshot(
+            request(
+                "GET",
+                &format!("/api/v1/eval/runs/{id}?format=markdown"),
+                None,
+            )
+            .body(Body::empty())
+            .unwrap_or_else(|e| panic!("{e}")),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .is_ok_and(|t| t.starts_with("text/markdown"))
+    );
+    let text = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
+    assert!(String::from_utf8_lossy(&text).contains("guard lift"));
+    let (status, _) = call(
+        &f.app,
+        "GET",
+        &format!("/api/v1/eval/runs/{id}?format=xml"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, body) = call(&f.app, "GET", "/api/v1/eval/runs/nope", None).await;
+    assert_eq!(
+        (status, body["detail"].clone()),
+        (StatusCode::NOT_FOUND, json!("Evaluation not found"))
+    );
+}
+
 /// `/events` pushes new prompts and in-app messages to a window that listens.
 #[tokio::test]
 async fn events_stream_new_prompts_and_in_app_messages() {
@@ -1109,7 +1282,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 43, "every route of app() is documented");
+    assert_eq!(operations, 46, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

@@ -413,3 +413,94 @@ fn data_dir_reports_the_flag_then_the_env_var() {
         "/nonexistent/deskmate-env"
     );
 }
+
+/// `deskmate eval` on a model registered in the data dir, against a scripted server: the
+/// report as JSON on stdout, one progress line per case on stderr, the report stored; a
+/// bad suite line and an unknown model are clear errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eval_prints_and_stores_a_report() {
+    let dir = data_dir();
+    let server = deskmate_testkit::ScriptedServer::start(&["scripted"]).await;
+    server
+        .push(deskmate_testkit::Script::Json(
+            deskmate_testkit::completion(None, &[("increase_volume", r#"{"step": "30%"}"#)]),
+        ))
+        .push(deskmate_testkit::Script::Json(
+            deskmate_testkit::completion(Some("Done."), &[]),
+        ));
+    let service = deskmate_service::Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let model = service
+        .create_llm_model(&json!({"name": "S", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(service);
+    let model_id = model["id"].as_str().unwrap_or_default().to_string();
+    let suite = dir.path().join("suite.jsonl");
+    std::fs::write(
+        &suite,
+        json!({"id": "up", "category": "malformed", "lang": "en",
+               "messages": [{"role": "user", "content": "volume up 30%"}],
+               "tools": ["increase_volume", "decrease_volume"],
+               "expect": [{"tool": "increase_volume", "args": {"step": [30]}}]})
+        .to_string(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().to_path_buf();
+    let (suite_arg, model_arg) = (suite.display().to_string(), model_id.clone());
+    let output = tokio::task::spawn_blocking(move || {
+        deskmate(
+            &path,
+            &[
+                "eval", "--model", &model_arg, "--suite", &suite_arg, "--json",
+            ],
+        )
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = json_out(&output);
+    assert_eq!(report["suite"], "suite.jsonl");
+    assert_eq!(report["results"][0]["passed"], true, "{report}");
+    assert_eq!(
+        report["results"][0]["passed_raw"], false,
+        "\"30%\" needed the guard"
+    );
+    assert_eq!(report["metrics"]["guard_lift_points"], json!(100.0));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("[1/1] PASS up"));
+    let store = deskmate_store::Store::open(&dir.path().join("deskmate.db"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (total, _) = store
+        .list_eval_runs(1, 10)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(total, 1);
+
+    std::fs::write(&suite, "{\"id\": 1}\n").unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().to_path_buf();
+    let (suite_arg, model_arg) = (suite.display().to_string(), model_id.clone());
+    let bad = tokio::task::spawn_blocking(move || {
+        deskmate(
+            &path,
+            &["eval", "--model", &model_arg, "--suite", &suite_arg],
+        )
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("suite line 1"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    let path = dir.path().to_path_buf();
+    let unknown =
+        tokio::task::spawn_blocking(move || deskmate(&path, &["eval", "--model", "nope"]))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("not found"));
+}
