@@ -85,13 +85,20 @@ pub fn calls_match(
     expected: &[ExpectedCall],
     made: &[(String, Map<String, Value>)],
 ) -> Result<(), Mismatch> {
+    let mut names: Vec<&str> = made.iter().map(|(t, _)| t.as_str()).collect();
     if expected.len() != made.len() {
-        let names: Vec<&str> = made.iter().map(|(t, _)| t.as_str()).collect();
         return Err(Mismatch(format!(
             "{} call(s) made {names:?}, {} expected",
             made.len(),
             expected.len()
         )));
+    }
+    // Other tools than expected: say so, rather than one arbitrary pairing's complaint.
+    let mut wanted: Vec<&str> = expected.iter().map(|c| c.tool.as_str()).collect();
+    names.sort_unstable();
+    wanted.sort_unstable();
+    if names != wanted {
+        return Err(Mismatch(format!("called {names:?}, expected {wanted:?}")));
     }
     // Few calls per case: try every assignment, keeping the first reason it failed.
     let mut used = vec![false; expected.len()];
@@ -243,6 +250,20 @@ mod tests {
         assert!(error.0.contains("3 call(s) made"), "{error}");
         assert_eq!(calls_match(&[], &[]), Ok(()));
         assert!(calls_match(&[], &made_both[..1]).is_err());
+        // Other tools: the names are the reason.
+        let error = calls_match(
+            &both,
+            &[
+                made("current_time", json!({"timezone": "Asia/Tokyo"})),
+                made("calculator", json!({"expression": "1"})),
+            ],
+        )
+        .err()
+        .unwrap_or_else(|| panic!());
+        assert_eq!(
+            error.0,
+            r#"called ["calculator", "current_time"], expected ["current_time", "current_time"]"#
+        );
         // An assignment that needs backtracking: the first candidate fits both calls.
         let loose = expected("calculator", json!({"expression": ["2+2", "3+3"]}));
         let strict = expected("calculator", json!({"expression": ["2+2"]}));
