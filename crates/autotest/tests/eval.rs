@@ -52,6 +52,8 @@ async fn every_metric_on_known_outputs() {
         json!([{"tool": "increase_volume", "args": {"step": [20]}}, {"tool": "turn_on_camera", "args": {"index": [null, 0]}}]),
     );
     atomic["fail_first"] = json!({"tool": "turn_on_camera", "error_type": "transient", "message": "the camera is busy"});
+    let mut retry = atomic.clone();
+    retry["id"] = json!("atomic-retry");
     let suite = [
         // 1. Right call, valid as emitted.
         case(
@@ -121,7 +123,10 @@ async fn every_metric_on_known_outputs() {
         recovery,
         // 10. Atomicity: the camera fails after the volume went up: it is put back.
         atomic,
-        // 11. The model never answers: the case times out.
+        // 11. The failure comes first: the other write is skipped; the model then redoes
+        //     both on purpose in a later step, which is no partial state.
+        retry,
+        // 12. The model never answers: the case times out.
         case(
             "stall",
             "simple",
@@ -170,6 +175,15 @@ async fn every_metric_on_known_outputs() {
             ("turn_on_camera", "{}"),
         ]))
         .push(text("The camera is busy."))
+        .push(calls(&[
+            ("turn_on_camera", "{}"),
+            ("increase_volume", r#"{"step": 20}"#),
+        ]))
+        .push(calls(&[
+            ("turn_on_camera", "{}"),
+            ("increase_volume", r#"{"step": 20}"#),
+        ]))
+        .push(text("Both done."))
         .push(Script::Stall);
 
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -189,8 +203,8 @@ async fn every_metric_on_known_outputs() {
     })
     .await
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(seen.len(), 11);
-    assert_eq!(seen[10], ("stall".to_string(), 11, 11));
+    assert_eq!(seen.len(), 12);
+    assert_eq!(seen[11], ("stall".to_string(), 12, 12));
 
     let by_id = |id: &str| {
         report
@@ -233,6 +247,16 @@ async fn every_metric_on_known_outputs() {
         (atomic.atomic, atomic.atomic_raw),
         (Some(true), Some(false))
     );
+    let retried = by_id("atomic-retry");
+    assert!(retried.passed, "{:?}", retried.reason);
+    assert_eq!(
+        retried.calls[1].status,
+        Some(deskmate_service::agent::CallStatus::Skipped)
+    );
+    assert_eq!(
+        (retried.atomic, retried.atomic_raw),
+        (Some(true), Some(false))
+    );
     let stalled = by_id("stall");
     assert!(!stalled.passed);
     assert!(
@@ -247,32 +271,34 @@ async fn every_metric_on_known_outputs() {
 
     let m = &report.metrics;
     // Calls to offered tools: exact 1, repaired 1 (invalid), order 2, extra 2, none 0,
-    // irrelevant-call 1 ({} is valid), recovery 2, atomic 2 → 10 valid of 11.
-    assert_eq!((m.calls, m.hallucinated_calls), (12, 1));
+    // irrelevant-call 1 ({} is valid), recovery 2, atomic 2, atomic-retry 4 → 14 valid
+    // of 15; phantom's call is to a tool not offered.
+    assert_eq!((m.calls, m.hallucinated_calls), (16, 1));
     assert!(
-        (m.schema_compliance - 10.0 / 11.0).abs() < 1e-9,
+        (m.schema_compliance - 14.0 / 15.0).abs() < 1e-9,
         "{}",
         m.schema_compliance
     );
-    assert!((m.hallucination_rate - 2.0 / 11.0).abs() < 1e-9);
+    assert!((m.hallucination_rate - 2.0 / 12.0).abs() < 1e-9);
     assert_eq!(m.error_recovery, Some(1.0));
     assert_eq!(
         (m.parallel_atomicity, m.parallel_atomicity_raw),
         (Some(1.0), Some(0.0))
     );
-    // Passed: exact, repaired, order, irrelevant-ok, recovery, atomic = 6 of 11; raw
-    // loses "repaired" (its call was not valid as emitted): 5 of 11.
+    assert_eq!(m.atomicity_measured, 2);
+    // Passed: exact, repaired, order, irrelevant-ok, recovery, atomic, atomic-retry = 7
+    // of 12; raw loses "repaired" (its call was not valid as emitted): 6 of 12.
     assert!(
-        (m.task_success - 6.0 / 11.0).abs() < 1e-9,
+        (m.task_success - 7.0 / 12.0).abs() < 1e-9,
         "{}",
         m.task_success
     );
     assert!(
-        (m.task_success_raw - 5.0 / 11.0).abs() < 1e-9,
+        (m.task_success_raw - 6.0 / 12.0).abs() < 1e-9,
         "{}",
         m.task_success_raw
     );
-    assert!((m.guard_lift_points - 100.0 / 11.0).abs() < 1e-9);
+    assert!((m.guard_lift_points - 100.0 / 12.0).abs() < 1e-9);
     assert!(m.latency_p95_ms >= 3000, "the stalled case is the slowest");
     let table = report.markdown();
     assert!(table.contains("| simple | 5 |"), "{table}");
@@ -288,7 +314,7 @@ async fn every_metric_on_known_outputs() {
         .list_eval_runs(1, 10)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(total, 1);
-    assert_eq!(runs[0].passed, 6);
+    assert_eq!(runs[0].passed, 7);
     assert!(
         runs[0].result["markdown"]
             .as_str()

@@ -494,8 +494,16 @@ pub async fn run_case(model: &EvalModel, case: &Case, timeout: Duration) -> Case
                 .filter(|c| c.step == hit.step && c.write && !std::ptr::eq(*c, hit))
                 .collect();
             if !others.is_empty() {
-                let after = device_state(&bench.backends);
-                result.atomic = Some(after == before);
+                // Judged on the step the failure hit: no other write of it may stay done
+                // (undone = compensated, not run = skipped). A later step may redo the
+                // group on purpose; when no other step wrote anything, the devices must
+                // also be as they were before the turn.
+                let left_done = others.iter().any(|c| c.status == Some(CallStatus::Done));
+                let wrote_elsewhere = calls
+                    .iter()
+                    .any(|c| c.step != hit.step && c.write && c.status == Some(CallStatus::Done));
+                let restored = wrote_elsewhere || device_state(&bench.backends) == before;
+                result.atomic = Some(!left_done && restored);
                 // A raw executor runs every valid write and undoes nothing.
                 result.atomic_raw = Some(!others.iter().any(|c| c.valid_as_emitted));
             }
