@@ -1,7 +1,8 @@
 //! Deskmate's REST API: [`app`] builds the axum `Router` for `/api/v1` over one
 //! [`deskmate_service::Deskmate`]. Handlers only translate HTTP to service calls.
 //!
-//! Safety, in order: a body limit, a loopback-only check (Host and Origin), the bearer
+//! Safety, in order: a body limit, a loopback-only check (Host and Origin), CORS for
+//! loopback origins (the desktop app's webview), the bearer
 //! token (all but the health check), panics caught as JSON 500s. Every error is JSON.
 
 pub mod audit;
@@ -202,6 +203,9 @@ pub fn app(state: AppState) -> Router {
         state.clone(),
         safety::require_token,
     ))
+    // Outside the token check, so a browser's preflight (which carries no token) is
+    // answered; only loopback origins (the desktop app's webview) get CORS headers.
+    .layer(safety::cors())
     .layer(axum::middleware::from_fn(safety::loopback_only))
     .layer(DefaultBodyLimit::max(BODY_LIMIT))
     .layer(CatchPanicLayer::custom(

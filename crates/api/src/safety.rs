@@ -34,7 +34,8 @@ pub fn is_loopback_host(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-fn is_loopback_origin(origin: &str) -> bool {
+/// Whether a browser origin is local: the desktop app's webview or a loopback page.
+pub fn is_loopback_origin(origin: &str) -> bool {
     if origin == "tauri://localhost" {
         return true;
     }
@@ -44,6 +45,21 @@ fn is_loopback_origin(origin: &str) -> bool {
     matches!(scheme, "http" | "https")
         && !rest.contains('/')
         && (is_loopback_host(rest) || rest == "tauri.localhost")
+}
+
+/// CORS for loopback origins: the desktop app's webview (`tauri://localhost`) calls the
+/// API on its loopback port with the launch's token; every other origin is refused
+/// earlier by [`loopback_only`].
+pub fn cors() -> tower_http::cors::CorsLayer {
+    use axum::http::{HeaderValue, Method};
+    use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::predicate(|origin: &HeaderValue, _| {
+            origin.to_str().is_ok_and(is_loopback_origin)
+        }))
+        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
+        .allow_headers(AllowHeaders::mirror_request())
+        .max_age(std::time::Duration::from_secs(600))
 }
 
 /// Refuses foreign Host headers and cross-site browser requests.
@@ -71,6 +87,8 @@ pub async fn loopback_only(request: Request, next: Next) -> Result<Response, App
                 "cross-origin requests are not allowed".into(),
             ));
         }
+        // A loopback origin (the app's webview) is "cross-site" to 127.0.0.1 too.
+        return Ok(next.run(request).await);
     }
     if headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) == Some("cross-site") {
         return Err(AppError::Forbidden(

@@ -376,6 +376,56 @@ async fn hostile_requests_answer_4xx_json_and_write_nothing() {
         .body(Body::empty())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(send(&f.app, local).await.0, StatusCode::OK);
+    // The desktop app's webview: a preflight without the token is answered, the request
+    // itself carries CORS headers; another origin's preflight is refused.
+    let preflight = raw("OPTIONS", "/api/v1/tools/call")
+        .header(header::ORIGIN, "tauri://localhost")
+        .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+        .header(
+            header::ACCESS_CONTROL_REQUEST_HEADERS,
+            "authorization,content-type",
+        )
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = f
+        .app
+        .clone()
+        .oneshot(preflight)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(answer.status(), StatusCode::OK);
+    let headers = answer.headers();
+    assert_eq!(
+        headers[header::ACCESS_CONTROL_ALLOW_ORIGIN],
+        "tauri://localhost"
+    );
+    assert!(
+        headers[header::ACCESS_CONTROL_ALLOW_METHODS]
+            .to_str()
+            .is_ok_and(|m| m.contains("POST"))
+    );
+    let from_app = request("GET", "/api/v1/tools/list", None)
+        .header(header::ORIGIN, "tauri://localhost")
+        .header("sec-fetch-site", "cross-site")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let answer = f
+        .app
+        .clone()
+        .oneshot(from_app)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(
+        answer.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN],
+        "tauri://localhost"
+    );
+    let foreign = raw("OPTIONS", "/api/v1/tools/call")
+        .header(header::ORIGIN, "https://evil.example")
+        .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(send(&f.app, foreign).await.0, StatusCode::FORBIDDEN);
     let site = request("GET", "/api/v1/tools/list", None)
         .header("sec-fetch-site", "cross-site")
         .body(Body::empty())

@@ -16,12 +16,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-mod local;
-
 use clap::{Parser, Subcommand};
+use deskmate_host::{
+    device_probe, local, open_service, open_service_on, start_local_for, system_backends,
+};
+use deskmate_service::CallRequest;
 use deskmate_service::hooks::{Confirmer, NoConfirmer, PreApproved};
-use deskmate_service::prompts::PromptBroker;
-use deskmate_service::{CallRequest, Deskmate};
 use serde_json::Value;
 
 #[derive(Debug, Parser)]
@@ -367,194 +367,6 @@ async fn eval(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The service with the built-in tools and the system tools on this computer's devices.
-fn open_service(
-    data_dir: &std::path::Path,
-    confirmer: Arc<dyn Confirmer>,
-) -> Result<Arc<Deskmate>, deskmate_service::Error> {
-    open_service_on(data_dir, confirmer, &system_backends(None))
-}
-
-/// This computer's devices; choice questions go to `prompts` when there is a broker.
-fn system_backends(prompts: Option<Arc<PromptBroker>>) -> deskmate_devices::Backends {
-    let mut backends = deskmate_devices::Backends::system();
-    backends.chooser = prompts.map(|broker| {
-        let chooser: Arc<dyn deskmate_devices::choice::Chooser> = Arc::new(BrokerChooser(broker));
-        chooser
-    });
-    backends
-}
-
-/// The service with the built-in tools and the system tools on these devices.
-fn open_service_on(
-    data_dir: &std::path::Path,
-    confirmer: Arc<dyn Confirmer>,
-    backends: &deskmate_devices::Backends,
-) -> Result<Arc<Deskmate>, deskmate_service::Error> {
-    let deskmate = Arc::new(Deskmate::open_with_tools(
-        data_dir,
-        confirmer,
-        deskmate_devices::system_tools(backends),
-    )?);
-    backends
-        .transcriber
-        .set(Arc::new(DefaultAsr(Arc::downgrade(&deskmate))));
-    Ok(deskmate)
-}
-
-/// Speech recognition with the service's default ASR model (for voice_choice_prompt).
-#[derive(Debug)]
-struct DefaultAsr(std::sync::Weak<Deskmate>);
-
-#[async_trait::async_trait]
-impl deskmate_devices::microphone::Transcriber for DefaultAsr {
-    async fn transcribe(
-        &self,
-        wav: Vec<u8>,
-        language: Option<&str>,
-        hints: &[String],
-    ) -> Result<String, deskmate_devices::DeviceError> {
-        let failed = |detail: String| deskmate_devices::DeviceError::Failed {
-            what: "speech recognition",
-            detail,
-        };
-        let deskmate = self
-            .0
-            .upgrade()
-            .ok_or_else(|| failed("the service is shutting down".into()))?;
-        deskmate
-            .transcribe(wav, language, hints)
-            .await
-            .map_err(|e| match e {
-                deskmate_service::ServiceError::NotFound { .. } => {
-                    deskmate_devices::DeviceError::NotFound {
-                        what: "speech recognition",
-                        detail: "no ASR model is configured; add one with POST /api/v1/models/asr"
-                            .into(),
-                    }
-                }
-                other => failed(other.to_string()),
-            })
-    }
-}
-
-/// The in-app messages (text_msg_prompt) as JSON, for GET /api/v1/events: each open
-/// stream is one listener, so a message counts as shown in the app only while one is open.
-fn message_feed(
-    in_app: tokio::sync::broadcast::Sender<deskmate_devices::message::InAppMessage>,
-) -> deskmate_api::MessageFeed {
-    use futures_util::StreamExt;
-    Arc::new(move || {
-        futures_util::stream::unfold(in_app.subscribe(), |mut messages| async move {
-            loop {
-                match messages.recv().await {
-                    Ok(message) => {
-                        let value = serde_json::to_value(&message).unwrap_or_default();
-                        return Some((value, messages));
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
-                }
-            }
-        })
-        .boxed()
-    })
-}
-
-/// The camera's current frame for GET /api/v1/devices/camera/frame.
-fn camera_frame(camera: Arc<dyn deskmate_devices::camera::Camera>) -> deskmate_api::CameraFrame {
-    Arc::new(move || {
-        if camera.state().is_none() {
-            return Err(deskmate_api::FrameError::Off(
-                "The camera is off: turn it on with turn_on_camera".into(),
-            ));
-        }
-        camera
-            .frame_jpeg()
-            .map_err(|e| deskmate_api::FrameError::Unavailable(e.to_string()))
-    })
-}
-
-/// The devices' readiness, as the autotest reports it.
-fn device_probe(backends: deskmate_devices::Backends) -> deskmate_autotest::DeviceProbe {
-    Arc::new(move || {
-        backends
-            .probe()
-            .into_iter()
-            .map(|r| deskmate_autotest::DeviceCheck {
-                device: r.device,
-                ready: r.ready,
-                message: r.message,
-            })
-            .collect()
-    })
-}
-
-/// Choice questions go through the prompt broker (a GUI dialog, or the API's answer).
-#[derive(Debug)]
-struct BrokerChooser(Arc<PromptBroker>);
-
-#[async_trait::async_trait]
-impl deskmate_devices::choice::Chooser for BrokerChooser {
-    async fn choose(
-        &self,
-        question: &str,
-        options: &[String],
-        timeout: std::time::Duration,
-    ) -> Option<usize> {
-        self.0
-            .choose(question, options, timeout)
-            .await
-            .ok()
-            .map(|(index, _)| index)
-    }
-}
-
-/// Which model of a kind a command uses: none, the default (`Some(None)`), or one id.
-type Uses<'a> = Option<Option<&'a str>>;
-
-/// Starts the local servers of the models a command will use when they are managed ones,
-/// and waits until they are ready.
-async fn start_local_for(
-    deskmate: &Arc<Deskmate>,
-    data_dir: &std::path::Path,
-    llm: Uses<'_>,
-    asr: Uses<'_>,
-) -> Vec<(String, deskmate_llm::sidecar::Sidecar)> {
-    let choice = std::env::var("DESKMATE_LOCAL").unwrap_or_else(|_| "auto".into());
-    // Quietly: a user with only remote models has no manifest and needs no warning.
-    let manifest = match choice.as_str() {
-        "off" => None,
-        "auto" => deskmate_service::local::default_manifest_path()
-            .filter(|p| p.is_file())
-            .and_then(|_| local::manifest("auto")),
-        path => local::manifest(path),
-    };
-    let Some(manifest) = manifest else {
-        return Vec::new();
-    };
-    if let Err(e) = deskmate.register_local_models(&manifest) {
-        eprintln!("deskmate: cannot register the local models: {e}");
-    }
-    let mut ids = Vec::new();
-    if let Some(Ok(model)) = llm.map(|id| deskmate.llm_model_record(id))
-        && model.managed.is_some()
-    {
-        ids.push(model.id);
-    }
-    if let Some(Ok(model)) = asr.map(|id| deskmate.asr_model_record(id))
-        && model.managed.is_some()
-    {
-        ids.push(model.id);
-    }
-    if ids.is_empty() {
-        return Vec::new();
-    }
-    let started = local::start(deskmate, &manifest, Some(&ids), &data_dir.join("logs"));
-    local::wait(&started, std::time::Duration::from_secs(180)).await;
-    started
-}
-
 async fn chat(
     data_dir: &std::path::Path,
     message: String,
@@ -701,26 +513,13 @@ async fn serve(
     if !addr.ip().is_loopback() {
         tracing::warn!(%addr, "binding a non-loopback address: only loopback Host names are answered");
     }
-    // Calls whose policy asks wait for an answer through the API (or the GUI), 2 minutes.
-    let prompts = PromptBroker::new(std::time::Duration::from_secs(120));
-    let backends = system_backends(Some(prompts.clone()));
-    let deskmate = open_service_on(data_dir, prompts.clone(), &backends)?;
-    let sidecars = match local::manifest(local_models) {
-        Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
-        None => Vec::new(),
-    };
     let token = deskmate_api::load_or_create_token(data_dir)?;
-    let mut state = deskmate_api::AppState::new(deskmate, token, prompts);
-    state.camera_frame = Some(camera_frame(backends.camera.clone()));
-    state.messages = Some(message_feed(backends.in_app.clone()));
-    state.devices = Some(device_probe(backends));
-    let app = deskmate_api::app(state);
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    let bound = listener.local_addr()?;
+    let server = deskmate_host::Server::start(data_dir, addr, local_models, token).await?;
     // The first line is the URL, so scripts can read where the server is. A reader that
     // goes away after it must not stop the server, so write errors are ignored.
     let banner = format!(
-        "http://{bound}/api/v1\ntoken file: {}\ndata dir: {}\n",
+        "{}\ntoken file: {}\ndata dir: {}\n",
+        server.url(),
         deskmate_api::token_path(data_dir).display(),
         data_dir.display()
     );
@@ -729,10 +528,8 @@ async fn serve(
         .write_all(banner.as_bytes())
         .and_then(|()| stdout.flush());
     drop(stdout);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown())
-        .await?;
-    local::stop(sidecars).await;
+    shutdown().await;
+    server.stop().await;
     eprintln!("deskmate: stopped");
     Ok(ExitCode::SUCCESS)
 }
