@@ -33,3 +33,35 @@ apt_install() {
   $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}"
 }
+
+# Node.js >= 20.19 and npm build the UI (Vite 8).
+require_node() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "node and npm not found: install Node.js >= 20.19 and run this again" >&2
+    exit 1
+  fi
+  local version
+  version=$(node --version | tr -d v)
+  if [ "$(printf '%s\n20.19.0\n' "$version" | sort -V | head -n1)" != "20.19.0" ]; then
+    echo "Node.js $version is too old: the UI build needs >= 20.19" >&2
+    exit 1
+  fi
+}
+
+# The desktop app's system packages: WebKitGTK, the tray (appindicator), xdo (keyboard
+# shortcuts), rsvg (icons); WebKitWebDriver for its end-to-end tests.
+DESKTOP_PACKAGES=(libwebkit2gtk-4.1-dev libxdo-dev libayatana-appindicator3-dev librsvg2-dev)
+
+# Installs the UI's npm packages (from package-lock.json) and builds ui/dist, which the
+# desktop app embeds; a no-op install when node_modules matches the lock file.
+build_ui() {
+  require_node
+  (
+    cd ui
+    if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.deskmate-lock; then
+      npm ci --no-audit --no-fund --loglevel=error
+      cp package-lock.json node_modules/.deskmate-lock
+    fi
+    npm run --silent build
+  )
+}

@@ -7,15 +7,21 @@ cd "$(dirname "$0")/.."
 # sandbox; libpulse-dev and libasound2-dev build the mixer and the speaker (ALSA goes to
 # PulseAudio through libasound2-plugins); libclang lets nokhwa generate its V4L2 bindings;
 # the tests start a real PulseAudio daemon and a
-# desktop session (D-Bus, Xvfb, dunst).
-# A no-op when already installed.
+# desktop session (D-Bus, Xvfb, dunst); the desktop app needs WebKitGTK and its tests
+# WebKitWebDriver. A no-op when already installed.
 apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
   pulseaudio pulseaudio-utils espeak-ng \
-  dbus dbus-x11 xvfb xauth dunst libnotify-bin
+  dbus dbus-x11 xvfb xauth dunst libnotify-bin \
+  "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver
 require_cargo
 # The real local servers the tests start: llama-server (built once, cached) with
-# SmolLM2-135M, and faster-whisper-server with whisper-base. A no-op when cached.
-./scripts/setup-models.sh tests
+# SmolLM2-135M and Qwen2.5-Coder-1.5B (the desktop test's chat calls a tool), and
+# faster-whisper-server with whisper-base. A no-op when cached.
+./scripts/setup-models.sh all
+# The UI: its unit tests, then the build the desktop app embeds.
+build_ui
+(cd ui && npm test --silent)
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
+echo "desktop end-to-end screenshots: ${DESKMATE_ARTIFACTS:-$CARGO_TARGET_DIR/tmp/e2e-screenshots}"

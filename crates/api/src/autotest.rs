@@ -35,6 +35,8 @@ pub struct RunQuery {
 
 /// What a long-running job reports: items as they finish, then its result.
 pub(crate) enum Step<C, R> {
+    /// How many items will come (sent first, when known).
+    Plan(usize),
     /// One item (a check, an evaluated case).
     Item(C),
     /// The result.
@@ -48,8 +50,9 @@ fn wants_stream(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.contains("text/event-stream"))
 }
 
-/// Runs `work` and answers its result as JSON, or SSE when the client asks for it: an
-/// `item` event per item, then `done` (or `error`). The work goes on if the client leaves.
+/// Runs `work` and answers its result as JSON, or SSE when the client asks for it: a
+/// `plan` event with the number of items when known, an `item` event per item, then
+/// `done` (or `error`). The work goes on if the client leaves.
 pub(crate) async fn answer<C, R, F, Fut>(
     headers: &HeaderMap,
     item: &'static str,
@@ -76,6 +79,9 @@ where
     let stream = futures_util::stream::unfold(rx, move |mut rx| async move {
         let step = rx.recv().await?;
         let event = match step {
+            Step::Plan(total) => Event::default()
+                .event("plan")
+                .json_data(json!({ "total": total })),
             Step::Item(value) => Event::default().event(item).json_data(&value),
             Step::Done(Ok(result)) => Event::default().event("done").json_data(&result),
             Step::Done(Err(e)) => Event::default()
@@ -117,6 +123,7 @@ pub async fn run(
         test_asr: query.test_asr.unwrap_or(true),
     };
     answer(&headers, "check", move |tx| async move {
+        let _ = tx.send(Step::Plan(autotest.planned(&request)));
         let result = autotest.run(&request, &mut reporter(&tx)).await;
         let _ = tx.send(Step::Done(result));
     })

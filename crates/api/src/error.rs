@@ -32,6 +32,9 @@ pub enum AppError {
     /// 422: valid JSON that breaks the rules, one entry per field.
     #[error("invalid input")]
     Invalid(Vec<FieldError>),
+    /// 409: the request does not fit the current state (recording while recording).
+    #[error("{0}")]
+    Conflict(String),
     /// 503: a device or server is busy or failed; trying again later may work.
     #[error("{0}")]
     Unavailable(String),
@@ -81,6 +84,7 @@ impl IntoResponse for AppError {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 json!({"detail": "invalid input", "errors": errors, "hint": errors.first().map(|e| e.hint.clone())}),
             ),
+            Self::Conflict(detail) => (StatusCode::CONFLICT, json!({"detail": detail})),
             Self::Unavailable(detail) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 json!({"detail": detail, "hint": "try again in a moment"}),

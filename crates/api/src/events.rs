@@ -1,5 +1,6 @@
 //! `GET /api/v1/events`: what the app's window must show without asking — new prompts
-//! (confirmations, choice questions) and in-app messages (`text_msg_prompt`) — as SSE.
+//! (confirmations, choice questions), in-app messages (`text_msg_prompt`) and the
+//! microphone's level during push to talk — as SSE.
 
 use std::convert::Infallible;
 
@@ -11,8 +12,9 @@ use tokio::sync::broadcast;
 
 use crate::AppState;
 
-/// `GET /api/v1/events`: SSE events `prompt` (a new prompt, as `/prompts` lists it) and
-/// `message` (an in-app message: title, body, urgency). Events missed by a slow reader
+/// `GET /api/v1/events`: SSE events `prompt` (a new prompt, as `/prompts` lists it),
+/// `message` (an in-app message: title, body, urgency) and `level` (`{db}`, while push
+/// to talk records). Events missed by a slow reader
 /// are skipped; `/prompts` always has the pending ones.
 #[utoipa::path(get, path = "/api/v1/events", tag = "devices", responses((status = 200, description = "text/event-stream of `prompt` and `message` events", content_type = "text/event-stream", body = String)))]
 pub async fn events(State(state): State<AppState>) -> impl IntoResponse {
@@ -23,8 +25,24 @@ pub async fn events(State(state): State<AppState>) -> impl IntoResponse {
         .filter_map(
             |message| async move { Event::default().event("message").json_data(&message).ok() },
         );
-    let stream = futures_util::stream::select(prompts(state.prompts.subscribe()), messages)
-        .map(Ok::<_, Infallible>);
+    let levels = state
+        .voice
+        .as_ref()
+        .map_or_else(
+            || futures_util::stream::pending().boxed(),
+            |voice| voice.levels(),
+        )
+        .filter_map(|db| async move {
+            Event::default()
+                .event("level")
+                .json_data(serde_json::json!({ "db": db }))
+                .ok()
+        });
+    let stream = futures_util::stream::select(
+        prompts(state.prompts.subscribe()),
+        futures_util::stream::select(messages, levels),
+    )
+    .map(Ok::<_, Infallible>);
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 

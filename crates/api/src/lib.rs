@@ -22,6 +22,7 @@ pub mod safety;
 pub mod secrets;
 pub mod settings;
 pub mod tools;
+pub mod voice;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -60,6 +61,8 @@ pub struct AppState {
     pub camera_frame: Option<CameraFrame>,
     /// In-app messages for `/events` (set by the front end that owns the devices).
     pub messages: Option<MessageFeed>,
+    /// Push to talk on the microphone (set by the front end that owns the devices).
+    pub voice: Option<Arc<dyn voice::VoiceInput>>,
 }
 
 /// Subscribes to the in-app messages: each call is one listener (a window that is open),
@@ -103,6 +106,7 @@ impl AppState {
             devices: None,
             camera_frame: None,
             messages: None,
+            voice: None,
         }
     }
 
@@ -178,6 +182,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/chat", post(chat::chat))
         .route("/api/v1/devices/camera/frame", get(devices::camera_frame))
         .route("/api/v1/events", get(events::events))
+        .route("/api/v1/voice/start", post(voice::start))
+        .route("/api/v1/voice/stop", post(voice::stop))
+        .route("/api/v1/voice/cancel", post(voice::cancel))
         .route("/api/v1/eval", post(eval::run))
         .route("/api/v1/eval/runs", get(eval::runs))
         .route("/api/v1/eval/runs/{id}", get(eval::run_detail))

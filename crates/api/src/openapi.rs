@@ -7,7 +7,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::{
     audit, autotest, chat, devices, eval, events, kb, models, prompts, resources, secrets,
-    settings, tools,
+    settings, tools, voice,
 };
 
 /// The document.
@@ -21,6 +21,7 @@ use crate::{
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
         settings::list, settings::set, chat::chat, devices::camera_frame, events::events,
+        voice::start, voice::stop, voice::cancel,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::test_message,
         eval::run, eval::runs, eval::run_detail,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,

@@ -1198,6 +1198,118 @@ async fn events_stream_new_prompts_and_in_app_messages() {
     assert_eq!(chosen.ok().map(|c| c.0), Some(1));
 }
 
+/// Push to talk as a front end provides it: recording in a state machine, levels pushed
+/// on /events while it records.
+struct FakeVoice {
+    recording: std::sync::Mutex<bool>,
+    levels: tokio::sync::broadcast::Sender<f32>,
+}
+
+#[async_trait::async_trait]
+impl deskmate_api::voice::VoiceInput for FakeVoice {
+    fn start(&self) -> Result<(), deskmate_api::voice::VoiceError> {
+        let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
+        if *recording {
+            return Err(deskmate_api::voice::VoiceError::Conflict(
+                "already recording".into(),
+            ));
+        }
+        *recording = true;
+        Ok(())
+    }
+    async fn stop(&self) -> Result<Value, deskmate_api::voice::VoiceError> {
+        let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
+        if !*recording {
+            return Err(deskmate_api::voice::VoiceError::Conflict(
+                "not recording".into(),
+            ));
+        }
+        *recording = false;
+        Ok(json!({"text": "turn the volume up", "seconds": 1.5}))
+    }
+    fn cancel(&self) {
+        *self.recording.lock().unwrap_or_else(|e| e.into_inner()) = false;
+    }
+    fn levels(&self) -> futures_util::stream::BoxStream<'static, f32> {
+        use futures_util::StreamExt;
+        futures_util::stream::unfold(self.levels.subscribe(), |mut rx| async move {
+            rx.recv().await.ok().map(|db| (db, rx))
+        })
+        .boxed()
+    }
+}
+
+#[tokio::test]
+async fn push_to_talk_records_streams_levels_and_answers_the_transcript() {
+    use futures_util::StreamExt;
+    let f = fixture();
+    // Without a microphone in the app: 404 with a reason.
+    let (status, body) = call(&f.app, "POST", "/api/v1/voice/start", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("microphone"))
+    );
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let prompts = PromptBroker::new(std::time::Duration::from_secs(5));
+    let deskmate = Arc::new(
+        Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
+    );
+    let mut state = AppState::new(deskmate, TOKEN, prompts);
+    let voice = Arc::new(FakeVoice {
+        recording: std::sync::Mutex::new(false),
+        levels: tokio::sync::broadcast::channel(8).0,
+    });
+    state.voice = Some(voice.clone());
+    let app = app(state);
+    let (status, body) = call(&app, "POST", "/api/v1/voice/start", None).await;
+    assert_eq!((status, body), (StatusCode::OK, json!({"recording": true})));
+    let (status, body) = call(&app, "POST", "/api/v1/voice/start", None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+
+    let response = app
+        .clone()
+        .oneshot(
+            request("GET", "/api/v1/events", None)
+                .body(Body::empty())
+                .unwrap_or_else(|e| panic!("{e}")),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stream = response.into_body().into_data_stream();
+    let mut text = String::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    let events = loop {
+        if voice.levels.receiver_count() > 0 {
+            let _ = voice.levels.send(-12.5);
+        }
+        let chunk = tokio::time::timeout_at(deadline, stream.next())
+            .await
+            .unwrap_or_else(|_| panic!("no level event: {text}"))
+            .unwrap_or_else(|| panic!("the stream ended"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        let events = sse_events(&text);
+        if !events.is_empty() {
+            break events;
+        }
+    };
+    assert_eq!(events[0], ("level".to_string(), json!({"db": -12.5})));
+
+    let (status, body) = call(&app, "POST", "/api/v1/voice/stop", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["text"], "turn the volume up");
+    let (status, _) = call(&app, "POST", "/api/v1/voice/stop", None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, body) = call(&app, "POST", "/api/v1/voice/cancel", None).await;
+    assert_eq!(
+        (status, body),
+        (StatusCode::OK, json!({"recording": false}))
+    );
+}
+
 #[tokio::test]
 async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
     let f = fixture();
@@ -1241,7 +1353,8 @@ async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
         "Hello, this is a test message."
     );
 
-    // A full run without models, streamed: one `check` per check, then `done`.
+    // A full run without models, streamed: `plan` with the number of checks, one
+    // `check` per check, then `done`.
     let req = request("POST", "/api/v1/tools/autotest?test_asr=false", None)
         .header(header::ACCEPT, "text/event-stream")
         .body(Body::empty())
@@ -1260,9 +1373,12 @@ async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
         .await
         .unwrap_or_default();
     let events = sse_events(&String::from_utf8_lossy(&bytes));
+    let (first, events) = events.split_first().unwrap_or_else(|| panic!("no events"));
+    assert_eq!(first.0, "plan");
     let (last, checks) = events.split_last().unwrap_or_else(|| panic!("no events"));
     assert_eq!(last.0, "done");
     assert!(checks.iter().all(|(name, _)| name == "check"));
+    assert_eq!(first.1["total"], json!(checks.len()));
     assert_eq!(last.1["tests"].as_array().map(Vec::len), Some(checks.len()));
     assert_eq!(last.1["summary"]["total"], json!(checks.len()));
     // The LLM checks ran against the default model (m1, whose server has no more
@@ -1332,7 +1448,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 46, "every route of app() is documented");
+    assert_eq!(operations, 49, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

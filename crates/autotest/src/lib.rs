@@ -114,9 +114,23 @@ pub struct DeviceCheck {
     pub message: String,
 }
 
-/// Reports each device's readiness; it may block (it asks the OS), and runs on the
-/// blocking pool.
-pub type DeviceProbe = Arc<dyn Fn() -> Vec<DeviceCheck> + Send + Sync>;
+/// Reports each device's readiness: `probe` may block (it asks the OS) and runs on the
+/// blocking pool; `devices` names what it reports on, so a run's size is known up front.
+#[derive(Clone)]
+pub struct DeviceProbe {
+    /// The devices `probe` reports on.
+    pub devices: Vec<String>,
+    /// Asks the OS.
+    pub probe: Arc<dyn Fn() -> Vec<DeviceCheck> + Send + Sync>,
+}
+
+impl std::fmt::Debug for DeviceProbe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceProbe")
+            .field("devices", &self.devices)
+            .finish_non_exhaustive()
+    }
+}
 
 /// Runs the checks.
 #[derive(Clone)]
@@ -242,6 +256,14 @@ impl Autotest {
         self
     }
 
+    /// How many checks [`Autotest::run`] will report for `request` (for a progress bar):
+    /// four per model kind, one per tool, one per probed device.
+    pub fn planned(&self, request: &RunRequest) -> usize {
+        let models = 4 * (usize::from(request.test_llm) + usize::from(request.test_asr));
+        let devices = self.devices.as_ref().map_or(0, |probe| probe.devices.len());
+        models + self.deskmate.registry().specs().count() + devices
+    }
+
     /// Uses these limits.
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
@@ -305,7 +327,7 @@ impl Autotest {
         self.tools(&mut checks);
         if let Some(probe) = self.devices.clone() {
             let probed = Instant::now();
-            let results = tokio::task::spawn_blocking(move || probe())
+            let results = tokio::task::spawn_blocking(move || (probe.probe)())
                 .await
                 .unwrap_or_default();
             for check in results {

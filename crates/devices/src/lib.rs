@@ -15,6 +15,7 @@ pub mod message;
 pub mod microphone;
 pub mod mixer;
 pub mod notify;
+pub mod push_to_talk;
 pub mod speaker;
 pub mod voice;
 pub mod voice_choice;
@@ -100,6 +101,19 @@ pub struct Readiness {
 
 impl Backends {
     /// Asks every backend whether it works here and now (blocking: a few OS calls).
+    /// The devices [`Backends::probe`] reports on, in its order.
+    pub fn probed_devices(&self) -> Vec<String> {
+        let mut devices: Vec<String> =
+            ["Mixer", "Speaker", "Microphone", "Notifications", "Camera"]
+                .into_iter()
+                .map(String::from)
+                .collect();
+        if self.chooser.is_some() {
+            devices.push("Choice dialogs".into());
+        }
+        devices
+    }
+
     pub fn probe(&self) -> Vec<Readiness> {
         let check = |device: &str, outcome: Result<String, DeviceError>| Readiness {
             device: device.into(),
@@ -173,6 +187,19 @@ pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn probed_devices_name_what_probe_reports() {
+        let mut backends = Backends::simulated();
+        for chooser in [false, true] {
+            backends.chooser = chooser.then(|| {
+                let chooser: Arc<dyn choice::Chooser> = Arc::new(choice::NoChooser);
+                chooser
+            });
+            let probed: Vec<String> = backends.probe().into_iter().map(|r| r.device).collect();
+            assert_eq!(probed, backends.probed_devices(), "chooser: {chooser}");
+        }
+    }
+
     use super::*;
 
     #[test]

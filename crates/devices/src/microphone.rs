@@ -41,6 +41,14 @@ pub trait Microphone: Send + Sync + std::fmt::Debug {
     /// Waits for speech and records it until a pause (blocking). `None`: nothing was said
     /// within `listen.wait`, or `stop` was set.
     fn listen(&self, listen: Listen, stop: &AtomicBool) -> Result<Option<Wav>, DeviceError>;
+    /// Records everything from now until `stop` is set or `longest` has passed (push to
+    /// talk), calling `on_level` with the level in dBFS of each piece as it comes.
+    fn record(
+        &self,
+        stop: &AtomicBool,
+        longest: Duration,
+        on_level: &mut dyn FnMut(f32),
+    ) -> Result<Wav, DeviceError>;
     /// Whether it can record here: the default input device.
     fn probe(&self) -> Result<String, DeviceError>;
 }
@@ -97,6 +105,30 @@ pub fn wav_bytes(wav: &Wav) -> Vec<u8> {
         out.extend_from_slice(&s.to_le_bytes());
     }
     out
+}
+
+/// 16 kHz samples in [-1, 1] as a WAV.
+fn to_wav(samples: &[f32]) -> Wav {
+    Wav {
+        rate: RATE,
+        samples: samples
+            .iter()
+            .map(|s| (s.clamp(-1.0, 1.0) * 32767.0) as i16)
+            .collect(),
+    }
+}
+
+/// The level of a piece of sound in dBFS (RMS; -100 for silence or nothing).
+pub fn level_dbfs(samples: &[f32]) -> f32 {
+    if samples.is_empty() {
+        return -100.0;
+    }
+    let rms = (samples.iter().map(|s| s * s).sum::<f32>() / samples.len() as f32).sqrt();
+    if rms <= 1e-5 {
+        -100.0
+    } else {
+        20.0 * rms.log10()
+    }
 }
 
 /// Finds one utterance in a stream of 16 kHz samples fed in pieces: speech starts when a
@@ -161,14 +193,7 @@ impl Utterances {
     }
 
     fn finish(&mut self) -> Heard {
-        let samples = std::mem::take(&mut self.speech)
-            .into_iter()
-            .map(|s| (s.clamp(-1.0, 1.0) * 32767.0) as i16)
-            .collect();
-        Heard::Speech(Wav {
-            rate: RATE,
-            samples,
-        })
+        Heard::Speech(to_wav(&std::mem::take(&mut self.speech)))
     }
 
     /// Takes more samples (16 kHz mono, in [-1, 1]).
@@ -251,6 +276,35 @@ impl Microphone for SimulatedMicrophone {
         Ok(next)
     }
 
+    /// The next prepared utterance, its levels reported in 50 ms pieces, once `stop` is
+    /// set (silence when none is left).
+    fn record(
+        &self,
+        stop: &AtomicBool,
+        longest: Duration,
+        on_level: &mut dyn FnMut(f32),
+    ) -> Result<Wav, DeviceError> {
+        let next = self
+            .queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop_front()
+            .unwrap_or(Wav {
+                rate: RATE,
+                samples: Vec::new(),
+            });
+        let piece = (next.rate as usize / 20).max(1);
+        for chunk in next.samples.chunks(piece) {
+            let floats: Vec<f32> = chunk.iter().map(|s| f32::from(*s) / 32768.0).collect();
+            on_level(level_dbfs(&floats));
+        }
+        let until = std::time::Instant::now() + longest;
+        while !stop.load(Ordering::Relaxed) && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Ok(next)
+    }
+
     fn probe(&self) -> Result<String, DeviceError> {
         Ok("simulated microphone".into())
     }
@@ -264,6 +318,15 @@ pub struct SystemMicrophone;
 impl Microphone for SystemMicrophone {
     fn listen(&self, listen: Listen, stop: &AtomicBool) -> Result<Option<Wav>, DeviceError> {
         capture::listen(listen, stop)
+    }
+
+    fn record(
+        &self,
+        stop: &AtomicBool,
+        longest: Duration,
+        on_level: &mut dyn FnMut(f32),
+    ) -> Result<Wav, DeviceError> {
+        capture::record(stop, longest, on_level)
     }
 
     fn probe(&self) -> Result<String, DeviceError> {
@@ -347,7 +410,8 @@ mod capture {
         }
     }
 
-    pub(super) fn listen(listen: Listen, stop: &AtomicBool) -> Result<Option<Wav>, DeviceError> {
+    /// Starts capturing the default input: mono pieces at the device's rate.
+    fn open() -> Result<(cpal::Stream, u32, mpsc::Receiver<Vec<f32>>), DeviceError> {
         let (device, supported) = device()?;
         let channels = usize::from(supported.channels().max(1));
         let (tx, rx) = mpsc::channel::<Vec<f32>>();
@@ -395,7 +459,12 @@ mod capture {
             what: WHAT,
             detail: e.to_string(),
         })?;
-        let mut resampler = Resampler::new(supported.sample_rate());
+        Ok((stream, supported.sample_rate(), rx))
+    }
+
+    pub(super) fn listen(listen: Listen, stop: &AtomicBool) -> Result<Option<Wav>, DeviceError> {
+        let (_stream, rate, rx) = open()?;
+        let mut resampler = Resampler::new(rate);
         let mut utterances = Utterances::new(listen);
         let mut resampled = Vec::new();
         // A device that delivers nothing at all must not hang the call.
@@ -429,6 +498,47 @@ mod capture {
                 });
             }
         }
+    }
+
+    /// Records from now until `stop` is set or `longest` has passed, reporting the level
+    /// of every piece.
+    pub(super) fn record(
+        stop: &AtomicBool,
+        longest: Duration,
+        on_level: &mut dyn FnMut(f32),
+    ) -> Result<Wav, DeviceError> {
+        let (_stream, rate, rx) = open()?;
+        let mut resampler = Resampler::new(rate);
+        let mut recorded = Vec::new();
+        let mut piece_out = Vec::new();
+        let started = Instant::now();
+        let mut heard_any = false;
+        while !stop.load(Ordering::Relaxed) && started.elapsed() < longest {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(piece) => {
+                    heard_any = true;
+                    piece_out.clear();
+                    resampler.push(&piece, &mut piece_out);
+                    on_level(super::level_dbfs(&piece_out));
+                    recorded.extend_from_slice(&piece_out);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if !heard_any && started.elapsed() > Duration::from_secs(3) {
+                        return Err(DeviceError::Busy {
+                            what: WHAT,
+                            detail: "the input device delivered no sound".into(),
+                        });
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(DeviceError::Failed {
+                        what: WHAT,
+                        detail: "the input stream stopped".into(),
+                    });
+                }
+            }
+        }
+        Ok(super::to_wav(&recorded))
     }
 
     #[cfg(test)]

@@ -49,6 +49,12 @@ impl Server {
         let mut state = deskmate_api::AppState::new(deskmate.clone(), token.clone(), prompts);
         state.camera_frame = Some(camera_frame(backends.camera.clone()));
         state.messages = Some(message_feed(backends.in_app.clone()));
+        state.voice = Some(Arc::new(Voice(Arc::new(
+            deskmate_devices::push_to_talk::PushToTalk::new(
+                backends.microphone.clone(),
+                backends.transcriber.clone(),
+            ),
+        ))));
         state.devices = Some(device_probe(backends));
         let app = deskmate_api::app(state);
         let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -230,7 +236,8 @@ pub fn camera_frame(
 
 /// The devices' readiness, as the autotest reports it.
 pub fn device_probe(backends: deskmate_devices::Backends) -> deskmate_autotest::DeviceProbe {
-    Arc::new(move || {
+    let devices = backends.probed_devices();
+    let probe = Arc::new(move || {
         backends
             .probe()
             .into_iter()
@@ -240,7 +247,55 @@ pub fn device_probe(backends: deskmate_devices::Backends) -> deskmate_autotest::
                 message: r.message,
             })
             .collect()
-    })
+    });
+    deskmate_autotest::DeviceProbe { devices, probe }
+}
+
+/// Push to talk on this computer's microphone, for `/api/v1/voice/*`.
+#[derive(Debug)]
+pub struct Voice(pub Arc<deskmate_devices::push_to_talk::PushToTalk>);
+
+fn voice_error(e: deskmate_devices::push_to_talk::TalkError) -> deskmate_api::voice::VoiceError {
+    use deskmate_api::voice::VoiceError;
+    use deskmate_devices::DeviceError;
+    use deskmate_devices::push_to_talk::TalkError;
+    match e {
+        TalkError::Recording | TalkError::NotRecording => VoiceError::Conflict(e.to_string()),
+        TalkError::Device(DeviceError::NotFound { .. } | DeviceError::Unsupported { .. }) => {
+            VoiceError::NotFound(e.to_string())
+        }
+        TalkError::Device(other) => VoiceError::Unavailable(other.to_string()),
+    }
+}
+
+#[async_trait::async_trait]
+impl deskmate_api::voice::VoiceInput for Voice {
+    fn start(&self) -> Result<(), deskmate_api::voice::VoiceError> {
+        self.0.start().map_err(voice_error)
+    }
+
+    async fn stop(&self) -> Result<serde_json::Value, deskmate_api::voice::VoiceError> {
+        let heard = self.0.stop().await.map_err(voice_error)?;
+        Ok(serde_json::json!({ "text": heard.text, "seconds": heard.seconds }))
+    }
+
+    fn cancel(&self) {
+        self.0.cancel();
+    }
+
+    fn levels(&self) -> futures_util::stream::BoxStream<'static, f32> {
+        use futures_util::StreamExt;
+        futures_util::stream::unfold(self.0.levels(), |mut levels| async move {
+            loop {
+                match levels.recv().await {
+                    Ok(db) => return Some((db, levels)),
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                }
+            }
+        })
+        .boxed()
+    }
 }
 
 /// Choice questions go through the prompt broker (a GUI dialog, or the API's answer).

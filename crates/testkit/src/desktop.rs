@@ -1,4 +1,4 @@
-//! A private desktop session for notification tests (PLATFORM.md's recipe): a session
+//! A private desktop session for notification and webview tests (PLATFORM.md's recipe): a session
 //! D-Bus, Xvfb, and dunst as the notification server; `dunstctl history` is the oracle.
 
 use std::path::Path;
@@ -24,8 +24,13 @@ fn spawn(command: &mut Command, what: &str) -> Child {
 }
 
 impl DesktopSession {
-    /// Starts D-Bus, Xvfb and dunst.
+    /// Starts D-Bus, Xvfb (640×480) and dunst.
     pub fn start() -> Self {
+        Self::start_sized(640, 480)
+    }
+
+    /// Starts D-Bus, Xvfb with a screen of this size, and dunst.
+    pub fn start_sized(width: u32, height: u32) -> Self {
         let runtime = tempfile::tempdir().unwrap_or_else(|e| panic!("runtime dir: {e}"));
         let bus = runtime.path().join("bus");
         let mut children = vec![spawn(
@@ -42,12 +47,13 @@ impl DesktopSession {
             })
             .unwrap_or(199);
         let display = format!(":{number}");
+        let screen = format!("{width}x{height}x24");
         children.push(spawn(
             Command::new("Xvfb").args([
                 display.as_str(),
                 "-screen",
                 "0",
-                "640x480x24",
+                screen.as_str(),
                 "-nolisten",
                 "tcp",
             ]),
@@ -89,6 +95,11 @@ impl DesktopSession {
     /// The value for `DBUS_SESSION_BUS_ADDRESS`.
     pub fn bus_address(&self) -> String {
         format!("unix:path={}", self.runtime.path().join("bus").display())
+    }
+
+    /// The session's runtime dir (for `XDG_RUNTIME_DIR`).
+    pub fn runtime_dir(&self) -> &Path {
+        self.runtime.path()
     }
 
     /// The X display (`:93`).

@@ -8,6 +8,7 @@
 
 pub mod desktop;
 pub mod pulse;
+pub mod webdriver;
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;

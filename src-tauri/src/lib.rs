@@ -1,0 +1,168 @@
+//! Deskmate's desktop shell. It starts the same service the headless server runs
+//! (`deskmate_host::Server`: devices, local models, the REST API on a loopback port with
+//! a token made for this launch) and shows the UI in a webview that calls that API: the
+//! UI has no other way in, so there is one API. The shell only adds what a desktop app
+//! needs: the window (its size and position remembered), a tray icon, a single instance,
+//! and a global push-to-talk shortcut whose presses reach the UI as Tauri events.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use tauri::menu::{Menu, MenuItem};
+use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
+use tauri::{AppHandle, Emitter, Manager, RunEvent, WebviewUrl, WebviewWindowBuilder};
+use tauri_plugin_global_shortcut::{GlobalShortcutExt, Shortcut, ShortcutState};
+use tauri_plugin_window_state::StateFlags;
+
+/// The main window's label.
+pub const MAIN: &str = "main";
+
+/// The push-to-talk shortcut (hold it to speak).
+pub const PUSH_TO_TALK: &str = "CommandOrControl+Shift+Space";
+
+/// The Tauri event the UI receives on the shortcut: payload `"pressed"` or `"released"`.
+pub const PUSH_TO_TALK_EVENT: &str = "push-to-talk";
+
+/// The running service, stopped when the app exits.
+struct Running(Mutex<Option<deskmate_host::Server>>);
+
+/// Logs to stderr, filtered by `DESKMATE_LOG` (default `warn`).
+pub fn init_logging() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DESKMATE_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+/// The data dir: `DESKMATE_DATA_DIR`, else the OS app-data dir (as for the CLI).
+fn data_dir() -> anyhow::Result<PathBuf> {
+    match std::env::var_os("DESKMATE_DATA_DIR") {
+        Some(dir) if !dir.is_empty() => Ok(dir.into()),
+        _ => Ok(deskmate_service::paths::default_data_dir()?),
+    }
+}
+
+/// Shows, unminimizes and focuses the main window.
+fn show(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window(MAIN) {
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+}
+
+fn toggle(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window(MAIN) {
+        if window.is_visible().unwrap_or(false) {
+            let _ = window.hide();
+        } else {
+            show(app);
+        }
+    }
+}
+
+/// The tray icon: a click toggles the window; its menu shows/hides or quits.
+fn tray(app: &tauri::App) -> tauri::Result<()> {
+    let toggle_item =
+        MenuItem::with_id(app, "toggle", "Show/Hide · 显示/隐藏", true, None::<&str>)?;
+    let quit = MenuItem::with_id(app, "quit", "Quit · 退出", true, None::<&str>)?;
+    let menu = Menu::with_items(app, &[&toggle_item, &quit])?;
+    let mut builder = TrayIconBuilder::with_id("deskmate")
+        .tooltip("Deskmate")
+        .menu(&menu)
+        .show_menu_on_left_click(false)
+        .on_menu_event(|app, event| match event.id().as_ref() {
+            "toggle" => toggle(app),
+            "quit" => app.exit(0),
+            _ => {}
+        })
+        .on_tray_icon_event(|tray, event| {
+            if let TrayIconEvent::Click {
+                button: MouseButton::Left,
+                button_state: MouseButtonState::Up,
+                ..
+            } = event
+            {
+                toggle(tray.app_handle());
+            }
+        });
+    if let Some(icon) = app.default_window_icon() {
+        builder = builder.icon(icon.clone());
+    }
+    builder.build(app)?;
+    Ok(())
+}
+
+/// Builds and runs the app until it quits.
+pub fn run() -> anyhow::Result<()> {
+    let data_dir = data_dir()?;
+    let local_models = std::env::var("DESKMATE_LOCAL").unwrap_or_else(|_| "auto".into());
+    let push_to_talk: Shortcut = PUSH_TO_TALK
+        .parse()
+        .map_err(|e| anyhow::anyhow!("push-to-talk shortcut {PUSH_TO_TALK}: {e}"))?;
+    let app = tauri::Builder::default()
+        // First, so a second launch only brings the running window forward.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            show(app)
+        }))
+        .plugin(
+            tauri_plugin_window_state::Builder::default()
+                .with_state_flags(StateFlags::all() - StateFlags::VISIBLE)
+                .build(),
+        )
+        .plugin(
+            tauri_plugin_global_shortcut::Builder::new()
+                .with_handler(move |app, shortcut, event| {
+                    if shortcut == &push_to_talk {
+                        let state = match event.state() {
+                            ShortcutState::Pressed => "pressed",
+                            ShortcutState::Released => "released",
+                        };
+                        let _ = app.emit_to(MAIN, PUSH_TO_TALK_EVENT, state);
+                    }
+                })
+                .build(),
+        )
+        .setup(move |app| {
+            let server = tauri::async_runtime::block_on(deskmate_host::Server::start(
+                &data_dir,
+                std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+                &local_models,
+                deskmate_host::random_token(),
+            ))?;
+            let connection = serde_json::json!({
+                "base": server.url(),
+                "token": server.token(),
+                "pushToTalk": PUSH_TO_TALK,
+            });
+            WebviewWindowBuilder::new(app, MAIN, WebviewUrl::App("index.html".into()))
+                .title("Deskmate")
+                .inner_size(1100.0, 760.0)
+                .min_inner_size(720.0, 480.0)
+                .initialization_script(format!("window.__DESKMATE__ = {connection};"))
+                .build()?;
+            app.manage(Running(Mutex::new(Some(server))));
+            if let Err(e) = tray(app) {
+                tracing::warn!("no tray icon: {e}");
+            }
+            if let Err(e) = app.global_shortcut().register(PUSH_TO_TALK) {
+                tracing::warn!("push-to-talk shortcut {PUSH_TO_TALK} not available: {e}");
+            }
+            Ok(())
+        })
+        .build(tauri::generate_context!())?;
+    app.run(|app, event| {
+        if let RunEvent::Exit = event {
+            let server = app
+                .try_state::<Running>()
+                .and_then(|running| running.0.lock().ok()?.take());
+            if let Some(server) = server {
+                tauri::async_runtime::block_on(server.stop());
+            }
+        }
+    });
+    Ok(())
+}

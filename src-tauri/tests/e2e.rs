@@ -1,0 +1,629 @@
+//! End-to-end tests of the desktop app in the real webview: the release or debug
+//! `deskmate-app` binary launched by WebKitWebDriver under a private Xvfb display, with a
+//! private D-Bus session (dunst as notification server), a private PulseAudio server, a
+//! fresh data dir, and — where the journey needs one — the real local model servers.
+//! Each test clicks through one journey as a person would and saves screenshots to
+//! `$DESKMATE_ARTIFACTS` (default: `<target>/tmp/e2e-screenshots`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use deskmate_testkit::desktop::DesktopSession;
+use deskmate_testkit::pulse::PulseServer;
+use deskmate_testkit::webdriver::{Http, WebDriver};
+use serde_json::{Value, json};
+
+/// One app at a time: each is a WebKit browser plus model servers on two cores.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn artifacts() -> PathBuf {
+    std::env::var_os("DESKMATE_ARTIFACTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-screenshots"))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("no free port: {e}"))
+}
+
+/// The installed local models (scripts/setup-models.sh), keeping only `llm` (as the
+/// default LLM) and, with `asr`, the ASR server.
+fn manifest_with(llm: &str, asr: bool) -> Value {
+    let path = deskmate_service::local::default_manifest_path()
+        .unwrap_or_else(|| panic!("no cache dir for the local models' manifest"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run scripts/setup-models.sh tests qwen",
+            path.display()
+        )
+    });
+    let mut manifest: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let mut models: Vec<Value> = manifest["llm"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| m["id"].as_str().is_some_and(|id| id.contains(llm)))
+        .collect();
+    assert_eq!(
+        models.len(),
+        1,
+        "one installed LLM matches {llm}: {manifest}"
+    );
+    models[0]["default"] = json!(true);
+    manifest["llm"] = Value::Array(models);
+    if !asr {
+        manifest["asr"] = json!([]);
+    }
+    manifest
+}
+
+struct Launch {
+    /// The local models' manifest; none: `DESKMATE_LOCAL=off`.
+    manifest: Option<Value>,
+    /// `LANG` of the session.
+    lang: &'static str,
+}
+
+impl Default for Launch {
+    fn default() -> Self {
+        Self {
+            manifest: None,
+            lang: "en_US.UTF-8",
+        }
+    }
+}
+
+struct App {
+    name: &'static str,
+    shots: usize,
+    wd: WebDriver,
+    driver: Child,
+    /// `127.0.0.1:port` of the app's API and its token.
+    api: (String, String),
+    pulse: PulseServer,
+    _desktop: DesktopSession,
+    _dirs: Vec<tempfile::TempDir>,
+    _serial: std::sync::MutexGuard<'static, ()>,
+}
+
+impl App {
+    fn launch(name: &'static str, launch: Launch) -> Self {
+        let serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let desktop = DesktopSession::start_sized(1280, 900);
+        let pulse = PulseServer::start();
+        pulse.add_microphone();
+        let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let local = match &launch.manifest {
+            Some(manifest) => {
+                let path = home.path().join("local-models.json");
+                std::fs::write(&path, manifest.to_string()).unwrap_or_else(|e| panic!("{e}"));
+                path.display().to_string()
+            }
+            None => "off".into(),
+        };
+        std::fs::create_dir_all(artifacts()).unwrap_or_else(|e| panic!("{e}"));
+        let log = std::fs::File::create(artifacts().join(format!("{name}.log")))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let port = free_port();
+        let driver = Command::new("WebKitWebDriver")
+            .arg(format!("--port={port}"))
+            .env("DISPLAY", desktop.display())
+            .env("DBUS_SESSION_BUS_ADDRESS", desktop.bus_address())
+            .env("XDG_RUNTIME_DIR", desktop.runtime_dir())
+            .env("PULSE_SERVER", pulse.server())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("DESKMATE_DATA_DIR", data.path())
+            .env("DESKMATE_LOCAL", &local)
+            .env("DESKMATE_LOG", "info")
+            .env("TAURI_WEBVIEW_AUTOMATION", "true")
+            .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
+            .env("LANG", launch.lang)
+            .env("LANGUAGE", launch.lang.split('.').next().unwrap_or("en_US"))
+            .env("LC_ALL", launch.lang)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("WebKitWebDriver (apt install webkit2gtk-driver): {e}"));
+        let binary = Path::new(env!("CARGO_BIN_EXE_deskmate-app"));
+        let mut wd = WebDriver::launch(port, binary, Duration::from_secs(30));
+        wd.wait_for(".shell[data-ready]", Duration::from_secs(60));
+        let connection = wd.execute("return window.__DESKMATE__;", json!([]));
+        let base = connection["base"].as_str().unwrap_or_default();
+        let address = base
+            .strip_prefix("http://")
+            .and_then(|rest| rest.strip_suffix("/api/v1"))
+            .unwrap_or_else(|| panic!("the app's API: {connection}"))
+            .to_string();
+        let token = connection["token"].as_str().unwrap_or_default().to_string();
+        assert!(token.len() >= 32, "a launch token: {connection}");
+        Self {
+            name,
+            shots: 0,
+            wd,
+            driver,
+            api: (address, token),
+            pulse,
+            _desktop: desktop,
+            _dirs: vec![data, home],
+            _serial: serial,
+        }
+    }
+
+    /// A client of the app's API with this launch's token.
+    fn api(&self) -> Http {
+        Http::new(self.api.0.clone())
+            .with_header("Authorization", &format!("Bearer {}", self.api.1))
+    }
+
+    fn screenshot(&mut self, step: &str) {
+        self.shots += 1;
+        let path = artifacts().join(format!("{}-{:02}-{step}.png", self.name, self.shots));
+        self.wd.screenshot(&path);
+        eprintln!("screenshot: {}", path.display());
+    }
+
+    /// Chooses an option of a `<select>` by its value.
+    fn select(&mut self, select: &str, value: &str) {
+        self.wd
+            .click_on(&format!("{select} option[value=\"{value}\"]"));
+    }
+
+    fn type_into(&mut self, css: &str, text: &str) {
+        let element = self.wd.wait_for(css, Duration::from_secs(10));
+        self.wd.clear(&element);
+        self.wd.type_into(&element, text);
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let path = artifacts().join(format!("{}-failed.png", self.name));
+            let shot = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.wd.screenshot(&path);
+            }));
+            if shot.is_ok() {
+                eprintln!("screenshot of the failure: {}", path.display());
+            }
+        }
+        self.wd.quit();
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// A loopback HTTP service for an HTTP tool: `GET /weather?city=X` answers JSON and
+/// records each request line and its `X-Api-Key` header.
+struct Weather {
+    port: u16,
+    seen: std::sync::Arc<Mutex<Vec<(String, String)>>>,
+}
+
+impl Weather {
+    fn start() -> Self {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+        let seen = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let record = seen.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let mut reader = BufReader::new(match stream.try_clone() {
+                    Ok(s) => s,
+                    Err(_) => continue,
+                });
+                let mut request = String::new();
+                let _ = reader.read_line(&mut request);
+                let mut key = String::new();
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                        break;
+                    }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("x-api-key")
+                    {
+                        key = value.trim().to_string();
+                    }
+                }
+                let target = request
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or_default()
+                    .to_string();
+                let city = target
+                    .split_once("city=")
+                    .map(|(_, c)| c.split('&').next().unwrap_or_default().to_string())
+                    .unwrap_or_default();
+                record
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((target, key));
+                let body = json!({"city": city, "temperature_c": 21, "sky": "sunny"}).to_string();
+                let mut stream = stream;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        Self { port, seen }
+    }
+
+    fn requests(&self) -> Vec<(String, String)> {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Journey 2 (power user): store a secret, create an HTTP tool whose header uses it, see
+/// the schema editor reject broken JSON as it is typed, save, try the tool from the form
+/// generated from its schema, and find the call in the audit log.
+#[test]
+fn an_http_tool_is_created_tried_from_its_form_and_audited() {
+    let weather = Weather::start();
+    let mut app = App::launch("http-tool", Launch::default());
+    app.wd.click_on("#nav-tools");
+    app.wd.wait_for(
+        "#tool-list [data-tool-id=\"calculator\"]",
+        Duration::from_secs(10),
+    );
+
+    // The secret: set by name, shown masked, never shown again.
+    app.type_into("#secrets input[aria-label=\"Name\"]", "weather_key");
+    app.type_into("#secrets input[type=\"password\"]", "s3cret-value");
+    app.wd.click_on("#secrets button[type=\"submit\"]");
+    app.wd.wait_until(
+        "return document.querySelector('#secrets ul')?.innerText.includes('weather_key');",
+        Duration::from_secs(10),
+    );
+
+    app.wd.click_on("#tool-new");
+    app.type_into("#tool-name", "Weather lookup");
+    app.type_into("#tool-id", "weather_lookup");
+    app.type_into(
+        "#tool-description",
+        "Current weather of a city. Read-only; use when asked about the weather.",
+    );
+    app.type_into(
+        "#tool-url",
+        &format!("http://127.0.0.1:{}/weather", weather.port),
+    );
+    app.wd.click_on("#tool-add-header");
+    app.type_into("#tool-editor input[aria-label=\"Header\"]", "X-Api-Key");
+    app.type_into(
+        "#tool-editor input[aria-label=\"Value\"]",
+        "{secret:weather_key}",
+    );
+    // The schema editor starts with a valid example (a "city" parameter)…
+    assert!(app.text_of_status().contains("valid"));
+    // …and a stray character makes it invalid as it is typed: problems listed, Save off.
+    let editor = app
+        .wd
+        .wait_for("#tool-schema .cm-content", Duration::from_secs(10));
+    app.wd.click(&editor);
+    app.wd.type_into(&editor, "\u{E010}x"); // End, then "x" after the closing brace
+    let problems = app.wd.text_of("#schema-problems");
+    assert!(problems.contains("not JSON"), "{problems}");
+    assert_eq!(
+        app.wd.execute(
+            "return document.querySelector('#tool-save').disabled;",
+            json!([])
+        ),
+        json!(true)
+    );
+    app.screenshot("schema-invalid");
+    app.wd.type_into(&editor, "\u{E003}"); // Backspace
+    app.wd.wait_for("#schema-status", Duration::from_secs(5));
+    app.wd.click_on("#tool-save");
+    let notice = app.wd.text_of("#tool-notice");
+    assert!(notice.contains("weather_lookup"), "{notice}");
+    app.wd.wait_for(
+        "#tool-detail[data-tool-id=\"weather_lookup\"]",
+        Duration::from_secs(10),
+    );
+
+    // Try it: the form generated from the schema.
+    app.type_into("#try-it input#root_city", "Paris");
+    app.wd.click_on("#try-run");
+    let result = app
+        .wd
+        .wait_for("#try-result [data-ok]", Duration::from_secs(20));
+    let text = app.wd.text(&result);
+    assert!(text.contains("Paris") && text.contains("21"), "{text}");
+    app.screenshot("tried");
+    let requests = weather.requests();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert_eq!(requests[0].0, "/weather?city=Paris");
+    assert_eq!(
+        requests[0].1, "s3cret-value",
+        "the secret went in the header"
+    );
+    // The secret's value is nowhere on the page.
+    let page = app
+        .wd
+        .execute("return document.body.innerText;", json!([]))
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(!page.contains("s3cret-value"));
+
+    // The tool is listed, and its call is in the audit log.
+    let (status, listed) = app
+        .api()
+        .request("GET", "/api/v1/tools/list/weather_lookup", None);
+    assert_eq!(status, 200, "{listed}");
+    app.wd.click_on("#nav-audit");
+    let row = app.wd.wait_for(
+        "#audit-table tr[data-tool=\"weather_lookup\"]",
+        Duration::from_secs(10),
+    );
+    assert!(app.wd.text(&row).contains("weather_lookup"));
+    app.screenshot("audit");
+}
+
+impl App {
+    fn text_of_status(&mut self) -> String {
+        self.wd.text_of("#schema-status")
+    }
+}
+
+/// A choice question asked by a tool (text_choice_prompt, here called over the API as a
+/// model would through the guard) opens as a dialog; a click answers it.
+#[test]
+fn a_choice_dialog_is_answered_with_a_click() {
+    let mut app = App::launch("choice", Launch::default());
+    let mut api = app.api();
+    let asked = std::thread::spawn(move || {
+        api.request(
+            "POST",
+            "/api/v1/tools/call",
+            Some(&json!({"tool": "text_choice_prompt", "arguments": {
+                "question": "Tea or coffee?", "options": ["Tea", "Coffee"], "timeout_s": 60
+            }})),
+        )
+    });
+    app.wd.wait_for(
+        "#prompt-dialog[data-kind=\"choice\"]",
+        Duration::from_secs(20),
+    );
+    let question = app.wd.text_of("#prompt-dialog .question");
+    assert_eq!(question, "Tea or coffee?");
+    let options: Vec<String> = app
+        .wd
+        .find_all("#prompt-dialog button.option")
+        .iter()
+        .map(|e| app.wd.text(e))
+        .collect();
+    assert_eq!(options, ["Tea", "Coffee"]);
+    app.screenshot("asked");
+    app.wd
+        .click_on("#prompt-dialog button.option[data-index=\"1\"]");
+    let (status, result) = asked.join().unwrap_or_else(|_| panic!("the call panicked"));
+    assert_eq!(status, 200, "{result}");
+    assert_eq!(result["ok"], true, "{result}");
+    assert_eq!(result["data"]["choice"], "Coffee");
+    assert_eq!(result["data"]["index"], 1);
+    app.wd.wait_until(
+        "return !document.querySelector('#prompt-dialog');",
+        Duration::from_secs(5),
+    );
+    app.screenshot("answered");
+}
+
+/// The UI follows the system locale (zh-CN here) and switches language from the header;
+/// the choice is kept across a reload.
+#[test]
+fn the_language_follows_the_system_and_switches() {
+    let mut app = App::launch(
+        "language",
+        Launch {
+            lang: "zh_CN.UTF-8",
+            ..Launch::default()
+        },
+    );
+    assert_eq!(app.wd.text_of("#nav-chat"), "对话");
+    assert_eq!(app.wd.text_of("#nav-autotest"), "自动测试");
+    app.screenshot("zh-CN");
+    app.select("#language", "en");
+    app.wd.wait_until(
+        "return document.querySelector('#nav-chat').innerText === 'Chat';",
+        Duration::from_secs(5),
+    );
+    assert_eq!(app.wd.text_of("#nav-tools"), "Tools");
+    assert_eq!(
+        app.wd
+            .execute("return document.documentElement.lang;", json!([])),
+        json!("en")
+    );
+    app.wd.refresh();
+    app.wd
+        .wait_for(".shell[data-ready]", Duration::from_secs(20));
+    assert_eq!(app.wd.text_of("#nav-chat"), "Chat");
+    app.screenshot("en");
+}
+
+/// Journey 3 (QA): Run autotest against the real local LLM (SmolLM2) and ASR (whisper)
+/// servers and this session's devices; checks appear one by one under a progress bar
+/// over the planned number; the summary, device readiness and the run history follow.
+#[test]
+fn the_autotest_runs_from_the_gui_and_shows_every_check() {
+    let mut app = App::launch(
+        "autotest",
+        Launch {
+            manifest: Some(manifest_with("smollm2", true)),
+            ..Launch::default()
+        },
+    );
+    app.wd.click_on("#nav-autotest");
+    app.wd.click_on("#autotest-run");
+    let started = Instant::now();
+    let mut seen = Vec::new();
+    let total = loop {
+        let state = app.wd.execute(
+            "const p = document.querySelector('#autotest-progress');
+             const s = document.querySelector('#autotest-summary');
+             return {rows: document.querySelectorAll('#autotest-results tbody tr').length,
+                     max: p ? Number(p.max) : 0,
+                     total: s ? Number(s.dataset.total) : null};",
+            json!([]),
+        );
+        let rows = state["rows"].as_u64().unwrap_or(0);
+        if seen.last() != Some(&rows) {
+            seen.push(rows);
+        }
+        if let Some(total) = state["total"].as_u64() {
+            assert_eq!(rows, total, "{state}");
+            assert_eq!(
+                state["max"].as_u64(),
+                Some(total),
+                "the plan was the run: {state}"
+            );
+            break total;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "no summary: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Checks appeared while the run went on, not all at the end.
+    assert!(
+        seen.iter().any(|&n| n > 0 && n < total),
+        "rows seen: {seen:?} of {total}"
+    );
+    let checks = app.wd.execute(
+        "return [...document.querySelectorAll('#autotest-results tbody tr')]
+            .map(r => [r.dataset.check, r.dataset.passed === 'true', r.cells[2].innerText]);",
+        json!([]),
+    );
+    let checks: Vec<(String, bool, String)> =
+        serde_json::from_value(checks).unwrap_or_else(|e| panic!("{e}"));
+    let passed = |name: &str| {
+        checks
+            .iter()
+            .filter(|c| c.0 == name)
+            .map(|c| (c.1, c.2.clone()))
+            .collect::<Vec<_>>()
+    };
+    // LLM then ASR checks, against the real servers.
+    for name in [
+        "Model Existence",
+        "API Connection",
+        "Streaming Support",
+        "API Availability",
+    ] {
+        assert!(
+            passed(name).iter().all(|(ok, _)| *ok) && !passed(name).is_empty(),
+            "{name}: {checks:?}"
+        );
+    }
+    assert_eq!(
+        passed("Model Existence").len(),
+        2,
+        "LLM and ASR: {checks:?}"
+    );
+    let tools: Vec<_> = checks
+        .iter()
+        .filter(|c| c.0.starts_with("Tool: "))
+        .collect();
+    assert!(tools.len() >= 11 && tools.iter().all(|c| c.1), "{tools:?}");
+    let devices: Vec<_> = checks
+        .iter()
+        .filter(|c| c.0.starts_with("Device: "))
+        .collect();
+    let names: Vec<&str> = devices.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Device: Mixer",
+            "Device: Speaker",
+            "Device: Microphone",
+            "Device: Notifications",
+            "Device: Camera",
+            "Device: Choice dialogs"
+        ]
+    );
+    for ready in [
+        "Device: Mixer",
+        "Device: Notifications",
+        "Device: Choice dialogs",
+    ] {
+        assert!(passed(ready)[0].0, "{ready}: {devices:?}");
+    }
+    let readiness = app.wd.text_of("#autotest-device-list");
+    assert!(readiness.contains("Mixer"), "{readiness}");
+    app.screenshot("done");
+    let history = app.wd.find_all("#autotest-history tbody tr");
+    assert_eq!(history.len(), 1);
+    let (status, runs) = app
+        .api()
+        .request("GET", "/api/v1/tools/autotest/runs", None);
+    assert_eq!(status, 200);
+    assert_eq!(runs["list"][0]["summary"]["total"], json!(total));
+}
+
+/// Journey 1 (end user): ask the local model (Qwen2.5-Coder-1.5B on llama-server) to turn
+/// the volume up in the chat; the tool card shows the call and its result, and the
+/// PulseAudio sink's volume really went up.
+#[test]
+fn asking_the_local_model_turns_the_volume_up() {
+    let mut app = App::launch(
+        "volume-chat",
+        Launch {
+            manifest: Some(manifest_with("qwen", false)),
+            ..Launch::default()
+        },
+    );
+    app.pulse
+        .pactl(&["set-sink-volume", "ci_sink", "40%"])
+        .unwrap_or_else(|| panic!("pactl"));
+    assert_eq!(app.pulse.percent(), 40);
+    // Wait for the model server (it loads the model in the background).
+    let mut api = app.api();
+    let started = Instant::now();
+    loop {
+        let (status, answer) = api.request(
+            "POST",
+            "/api/v1/tools/test-message?llm_model_id=local-qwen2.5-coder-1.5b&message=hi",
+            None,
+        );
+        if status == 200 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "the local model did not answer: {status} {answer}"
+        );
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    app.type_into("#chat-input", "Turn the volume up");
+    app.wd.click_on("#chat-send");
+    let card = app.wd.wait_for(
+        ".tool-card[data-tool=\"increase_volume\"]:not([data-status=\"running\"])",
+        Duration::from_secs(300),
+    );
+    let status = app.wd.execute(
+        "return arguments[0].dataset.status;",
+        json!([{"element-6066-11e4-a52e-4f735466cecf": card.0}]),
+    );
+    assert_eq!(status, json!("done"), "{}", app.wd.text(&card));
+    let text = app.wd.text(&card);
+    assert!(
+        text.contains("\"before\"") && text.contains("\"after\""),
+        "{text}"
+    );
+    // The turn ends (the reply, or the stop button turns back into Send).
+    app.wd.wait_for("#chat-send", Duration::from_secs(300));
+    app.screenshot("volume-up");
+    let after = app.pulse.percent();
+    assert!(after > 40, "the sink went from 40% to {after}%");
+}

@@ -1,0 +1,65 @@
+import { lazy, Suspense, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LANGUAGES, setLanguage } from "./i18n";
+import { PromptHost } from "./prompts";
+import { Chat } from "./pages/Chat";
+
+// Loaded on first visit, so the window is interactive sooner (the schema form and the
+// code editor are most of the bundle).
+const Tools = lazy(() => import("./pages/Tools").then((m) => ({ default: m.Tools })));
+const Models = lazy(() => import("./pages/Models").then((m) => ({ default: m.Models })));
+const Autotest = lazy(() => import("./pages/Autotest").then((m) => ({ default: m.Autotest })));
+const Audit = lazy(() => import("./pages/Audit").then((m) => ({ default: m.Audit })));
+
+const PAGES = ["chat", "tools", "models", "autotest", "audit"] as const;
+type Page = (typeof PAGES)[number];
+
+export function App() {
+  const { t, i18n } = useTranslation();
+  const [page, setPage] = useState<Page>("chat");
+  return (
+    <PromptHost>
+      <div className="shell" data-ready="true">
+        <header className="topbar">
+          <h1>{t("app.title")}</h1>
+          <nav aria-label={t("app.nav")}>
+            {PAGES.map((p) => (
+              <button
+                key={p}
+                type="button"
+                id={`nav-${p}`}
+                className={p === page ? "tab active" : "tab"}
+                aria-current={p === page ? "page" : undefined}
+                onClick={() => setPage(p)}
+              >
+                {t(`nav.${p}`)}
+              </button>
+            ))}
+          </nav>
+          <label className="language">
+            <span>{t("app.language")}</span>
+            <select id="language" value={i18n.language} onChange={(e) => setLanguage(e.target.value)}>
+              {LANGUAGES.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </header>
+        <main id={`page-${page}`}>
+          {/* Chat stays mounted so a turn in progress survives a visit to another page. */}
+          <div hidden={page !== "chat"}>
+            <Chat />
+          </div>
+          <Suspense fallback={<p className="muted">{t("common.loading")}</p>}>
+            {page === "tools" && <Tools />}
+            {page === "models" && <Models />}
+            {page === "autotest" && <Autotest />}
+            {page === "audit" && <Audit />}
+          </Suspense>
+        </main>
+      </div>
+    </PromptHost>
+  );
+}

@@ -1,0 +1,94 @@
+import { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError, ToolResult } from "./api";
+
+export function Json({ value }: { value: unknown }) {
+  return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+}
+
+/** An API error in plain words, with the fields a 422 named. */
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const e = error instanceof ApiError ? error : new ApiError(0, String(error));
+  return (
+    <div className="error" role="alert">
+      <p>{e.detail}</p>
+      {e.errors.length > 0 && (
+        <ul>
+          {e.errors.map((f, i) => (
+            <li key={i}>
+              <code>{f.path || "/"}</code> {f.message}
+              {f.hint ? ` — ${f.hint}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A tool's result: data, or the error with its hint and options; the guard's repairs. */
+export function ResultView({ result }: { result: ToolResult }) {
+  const { t } = useTranslation();
+  return (
+    <div className={result.ok ? "result ok" : "result failed"} data-ok={String(result.ok)}>
+      {result.ok ? (
+        <Json value={result.data} />
+      ) : (
+        <div className="error-text">
+          <strong>{result.error_type}</strong>: {result.error}
+          {result.hint && (
+            <p>
+              {t("chat.hint")}: {result.hint}
+            </p>
+          )}
+          {result.options.length > 0 && (
+            <p>
+              {t("chat.options")}: {result.options.join(", ")}
+            </p>
+          )}
+        </div>
+      )}
+      {result.repairs.length > 0 && (
+        <details open>
+          <summary>{t("chat.repairs")}</summary>
+          <ul className="repairs">
+            {result.repairs.map((r, i) => (
+              <li key={i}>
+                <code>{r.path || "/"}</code>: {JSON.stringify(r.from)} → {JSON.stringify(r.to)} <em>({r.rule})</em>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <p className="muted">{result.duration_ms} ms · {result.call_id}</p>
+    </div>
+  );
+}
+
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      {children}
+    </label>
+  );
+}
+
+export function Pager({ page, limit, total, onPage }: { page: number; limit: number; total: number; onPage: (p: number) => void }) {
+  const { t } = useTranslation();
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return (
+    <div className="pager">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t("common.previous")}
+      </button>
+      <span>
+        {t("common.page", { page, pages })} · {t("common.total", { count: total })}
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t("common.next")}
+      </button>
+    </div>
+  );
+}

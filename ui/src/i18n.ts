@@ -1,0 +1,148 @@
+// zh-CN and en: the system locale picks one, the header's switch changes it (kept in
+// localStorage). Every key exists in both languages (checked by i18n.test.ts).
+import i18n from "i18next";
+import { initReactI18next } from "react-i18next";
+
+export const en = {
+  app: { title: "Deskmate", language: "Language", nav: "Sections", offline: "Deskmate's service is not reachable" },
+  nav: { chat: "Chat", tools: "Tools", models: "Models", autotest: "Autotest", audit: "Audit" },
+  common: {
+    save: "Save", cancel: "Cancel", delete: "Delete", edit: "Edit", close: "Close", yes: "Yes", no: "No",
+    loading: "Loading…", none: "None", all: "All", previous: "Previous", next: "Next",
+    page: "Page {{page}} of {{pages}}", total: "{{count}} in total", error: "Error", ok: "OK",
+    enabled: "Enabled", disabled: "Disabled", confirmDelete: "Delete {{name}}?", saved: "Saved",
+  },
+  chat: {
+    placeholder: "Ask Deskmate… (Enter sends, Shift+Enter adds a line)", send: "Send", stop: "Stop",
+    empty: "Ask for something: \"turn the volume up\", \"what's 17% of 2,340?\"",
+    you: "You", assistant: "Deskmate", newChat: "New conversation", model: "Model", defaultModel: "Default model",
+    arguments: "Arguments", repairs: "Repairs by the guard", result: "Result", running: "Running…",
+    hint: "Hint", options: "Valid options", extracted: "Read from the reply's text ({{how}})",
+    status: { done: "Done", failed: "Failed", compensated: "Undone", skipped: "Skipped" },
+    talk: "Hold to talk", talkShortcut: "Push-to-talk: hold {{key}}", listening: "Listening…",
+    transcribing: "Transcribing…", heard: "Heard: {{text}}", nothingHeard: "Nothing was heard",
+  },
+  prompt: {
+    confirmTitle: "Allow this call?", choiceTitle: "Choose one", tool: "Tool", why: "Why",
+    approve: "Allow", deny: "Deny", expires: "Answer within {{seconds}} s", answered: "Answered",
+  },
+  tools: {
+    filterCategory: "Category", filterEnabled: "Status", query: "query", system: "system",
+    builtIn: "Built-in", http: "HTTP tool", create: "New HTTP tool", detail: "Details", tryIt: "Try it",
+    run: "Run", name: "Name", id: "Id", description: "Description", category: "Category", method: "Method",
+    url: "URL", headers: "Headers", headerName: "Header", headerValue: "Value", addHeader: "Add header",
+    timeout: "Timeout (ms)", schema: "Parameters (JSON Schema)", defaults: "Defaults (JSON)",
+    policy: "Policy", policyDefault: "Default for its side effect", always: "Always run", ask: "Ask me first",
+    never: "Never run", sideEffect: "Side effect", schemaValid: "Schema is valid",
+    secrets: "Secrets", secretName: "Name", secretValue: "Value", setSecret: "Set secret",
+    secretHelp: "Use a secret in a header as {secret:NAME}; its value is never shown again.",
+    noTools: "No tool matches", created: "Created {{id}}", deleted: "Deleted {{id}}", select: "Select a tool",
+  },
+  models: {
+    llm: "Language models (LLM)", asr: "Speech recognition (ASR)", add: "Add", name: "Name",
+    baseUrl: "Base URL", model: "Model", apiKey: "API key", temperature: "Temperature", maxTokens: "Max tokens",
+    language: "Language", hotwords: "Hotwords (comma separated)", isDefault: "Default", managed: "Local (managed)",
+    testMessage: "Send test message", message: "Message", reply: "Reply", test: "Test", empty: "No model yet",
+  },
+  autotest: {
+    run: "Run autotest", running: "Running… {{done}} / {{total}}", testLlm: "Check the LLM", testAsr: "Check the ASR",
+    testDevices: "Check the devices", results: "Results", history: "History", devices: "Device readiness",
+    check: "Check", passed: "Passed", failed: "Failed", message: "Message", duration: "Time",
+    summary: "{{passed}} passed, {{failed}} failed, {{total}} total", noRuns: "No run yet", started: "Started",
+  },
+  audit: {
+    tool: "Tool", outcome: "Outcome", since: "Since", time: "Time", duration: "Duration", origin: "From",
+    error: "Error", ok: "ok", failed: "error", empty: "No call matches", refresh: "Refresh",
+  },
+};
+
+type Tree = { [key: string]: string | Tree };
+
+export const zhCN: typeof en = {
+  app: { title: "Deskmate 桌面助手", language: "语言", nav: "栏目", offline: "无法连接 Deskmate 服务" },
+  nav: { chat: "对话", tools: "工具", models: "模型", autotest: "自动测试", audit: "审计日志" },
+  common: {
+    save: "保存", cancel: "取消", delete: "删除", edit: "编辑", close: "关闭", yes: "是", no: "否",
+    loading: "加载中…", none: "无", all: "全部", previous: "上一页", next: "下一页",
+    page: "第 {{page}} / {{pages}} 页", total: "共 {{count}} 项", error: "错误", ok: "成功",
+    enabled: "已启用", disabled: "已停用", confirmDelete: "删除 {{name}}？", saved: "已保存",
+  },
+  chat: {
+    placeholder: "问问 Deskmate…（Enter 发送，Shift+Enter 换行）", send: "发送", stop: "停止",
+    empty: "试试：“调高音量”、“2,340 的 17% 是多少？”",
+    you: "你", assistant: "Deskmate", newChat: "新对话", model: "模型", defaultModel: "默认模型",
+    arguments: "参数", repairs: "守卫所做的修正", result: "结果", running: "执行中…",
+    hint: "提示", options: "可选值", extracted: "从回复文本中读取（{{how}}）",
+    status: { done: "完成", failed: "失败", compensated: "已撤销", skipped: "已跳过" },
+    talk: "按住说话", talkShortcut: "按住 {{key}} 说话", listening: "正在听…",
+    transcribing: "正在识别…", heard: "听到：{{text}}", nothingHeard: "没有听到内容",
+  },
+  prompt: {
+    confirmTitle: "允许这次调用吗？", choiceTitle: "请选择", tool: "工具", why: "原因",
+    approve: "允许", deny: "拒绝", expires: "请在 {{seconds}} 秒内回答", answered: "已回答",
+  },
+  tools: {
+    filterCategory: "类别", filterEnabled: "状态", query: "查询类", system: "系统类",
+    builtIn: "内置", http: "HTTP 工具", create: "新建 HTTP 工具", detail: "详情", tryIt: "试用",
+    run: "运行", name: "名称", id: "ID", description: "描述", category: "类别", method: "方法",
+    url: "地址", headers: "请求头", headerName: "名称", headerValue: "值", addHeader: "添加请求头",
+    timeout: "超时（毫秒）", schema: "参数（JSON Schema）", defaults: "默认参数（JSON）",
+    policy: "策略", policyDefault: "按副作用默认", always: "总是执行", ask: "先问我", never: "从不执行",
+    sideEffect: "副作用", schemaValid: "Schema 有效",
+    secrets: "密钥", secretName: "名称", secretValue: "值", setSecret: "设置密钥",
+    secretHelp: "在请求头中以 {secret:名称} 引用密钥；保存后不再显示其值。",
+    noTools: "没有匹配的工具", created: "已创建 {{id}}", deleted: "已删除 {{id}}", select: "请选择一个工具",
+  },
+  models: {
+    llm: "语言模型（LLM）", asr: "语音识别（ASR）", add: "添加", name: "名称",
+    baseUrl: "接口地址", model: "模型", apiKey: "API 密钥", temperature: "温度", maxTokens: "最大 token 数",
+    language: "语言", hotwords: "热词（逗号分隔）", isDefault: "默认", managed: "本地（托管）",
+    testMessage: "发送测试消息", message: "消息", reply: "回复", test: "测试", empty: "还没有模型",
+  },
+  autotest: {
+    run: "运行自动测试", running: "运行中… {{done}} / {{total}}", testLlm: "测试 LLM", testAsr: "测试 ASR",
+    testDevices: "检查设备", results: "结果", history: "历史", devices: "设备就绪情况",
+    check: "检查项", passed: "通过", failed: "失败", message: "信息", duration: "耗时",
+    summary: "通过 {{passed}}，失败 {{failed}}，共 {{total}}", noRuns: "还没有运行记录", started: "开始时间",
+  },
+  audit: {
+    tool: "工具", outcome: "结果", since: "起始时间", time: "时间", duration: "耗时", origin: "来源",
+    error: "错误", ok: "成功", failed: "失败", empty: "没有匹配的调用", refresh: "刷新",
+  },
+};
+
+export const LANGUAGES = [
+  { code: "en", label: "English" },
+  { code: "zh-CN", label: "简体中文" },
+];
+
+/** The saved choice, else the system locale (any zh → zh-CN), else English. */
+export function initialLanguage(): string {
+  const saved = localStorage.getItem("deskmate.language");
+  if (saved && LANGUAGES.some((l) => l.code === saved)) return saved;
+  const system = navigator.languages?.[0] ?? navigator.language ?? "en";
+  return system.toLowerCase().startsWith("zh") ? "zh-CN" : "en";
+}
+
+export function setLanguage(code: string) {
+  localStorage.setItem("deskmate.language", code);
+  void i18n.changeLanguage(code);
+  document.documentElement.lang = code;
+}
+
+export function keys(tree: Tree, prefix = ""): string[] {
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === "string" ? [prefix + k] : keys(v, `${prefix}${k}.`),
+  );
+}
+
+export function setupI18n() {
+  const lng = initialLanguage();
+  document.documentElement.lang = lng;
+  return i18n.use(initReactI18next).init({
+    resources: { en: { translation: en }, "zh-CN": { translation: zhCN } },
+    lng,
+    fallbackLng: "en",
+    interpolation: { escapeValue: false },
+  });
+}

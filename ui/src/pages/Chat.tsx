@@ -1,0 +1,205 @@
+// A conversation with the model: the reply streams in; each tool call is a card with its
+// arguments, the guard's repairs and the result or error; confirmations and choices open
+// as dialogs (PromptHost).
+import { FormEvent, KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, ApiError, Prompt, stream, ToolResult } from "../api";
+import { Json, ResultView } from "../components";
+import { useOfferPrompt } from "../prompts";
+import { PushToTalk } from "./PushToTalk";
+
+type Item =
+  | { kind: "user" | "assistant"; text: string }
+  | { kind: "error"; text: string }
+  | { kind: "tool"; id: string; name: string; args: string; extracted?: string | null; status?: string; result?: ToolResult };
+
+interface Model {
+  id: string;
+  name: string;
+  is_default: boolean;
+}
+
+function parsedArgs(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function Chat() {
+  const { t } = useTranslation();
+  const offer = useOfferPrompt();
+  const [items, setItems] = useState<Item[]>([]);
+  const [input, setInput] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [conversation, setConversation] = useState<string | undefined>();
+  const [models, setModels] = useState<Model[]>([]);
+  const [model, setModel] = useState("");
+  const abort = useRef<AbortController | null>(null);
+  const end = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    api<{ list: Model[] }>("GET", "/models/llm")
+      .then((r) => setModels(r.list))
+      .catch(() => setModels([]));
+  }, []);
+  useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [items]);
+
+  const send = async (message: string) => {
+    const text = message.trim();
+    if (!text || busy) return;
+    setInput("");
+    setBusy(true);
+    setItems((list) => [...list, { kind: "user", text }]);
+    const controller = new AbortController();
+    abort.current = controller;
+    const update = (fn: (list: Item[]) => Item[]) => setItems(fn);
+    try {
+      await stream(
+        "POST",
+        "/chat",
+        { message: text, conversation_id: conversation, model_id: model || undefined },
+        ({ event, data }) => {
+          switch (event) {
+            case "token":
+              update((list) => {
+                const last = list[list.length - 1];
+                if (last?.kind === "assistant") {
+                  return [...list.slice(0, -1), { ...last, text: last.text + data.text }];
+                }
+                return [...list, { kind: "assistant", text: data.text }];
+              });
+              break;
+            case "tool_call":
+              update((list) => [
+                ...list,
+                { kind: "tool", id: data.id, name: data.name, args: data.arguments, extracted: data.extracted },
+              ]);
+              break;
+            case "tool_result":
+              update((list) =>
+                list.map((item) =>
+                  item.kind === "tool" && item.id === data.id ? { ...item, status: data.status, result: data.result } : item,
+                ),
+              );
+              break;
+            case "prompt":
+              offer(data as Prompt);
+              break;
+            case "error":
+              update((list) => [...list, { kind: "error", text: data.message }]);
+              break;
+            case "done":
+              setConversation(data.conversation_id);
+              update((list) => {
+                const last = list[list.length - 1];
+                // The reply may have come without tokens (a non-streaming model).
+                if (data.reply && last?.kind !== "assistant") return [...list, { kind: "assistant", text: data.reply }];
+                return list;
+              });
+              break;
+          }
+        },
+        controller.signal,
+      );
+    } catch (e) {
+      const detail = e instanceof ApiError ? e.detail : String(e);
+      update((list) => [...list, { kind: "error", text: detail }]);
+    } finally {
+      setBusy(false);
+      abort.current = null;
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void send(input);
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey) {
+      e.preventDefault();
+      void send(input);
+    }
+  };
+
+  return (
+    <section className="chat">
+      <div className="toolbar">
+        <label className="inline">
+          {t("chat.model")}{" "}
+          <select id="chat-model" value={model} onChange={(e) => setModel(e.target.value)}>
+            <option value="">{t("chat.defaultModel")}</option>
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          id="chat-new"
+          onClick={() => {
+            abort.current?.abort();
+            setItems([]);
+            setConversation(undefined);
+          }}
+        >
+          {t("chat.newChat")}
+        </button>
+      </div>
+      <div className="messages" id="messages" aria-live="polite">
+        {items.length === 0 && <p className="muted">{t("chat.empty")}</p>}
+        {items.map((item, i) =>
+          item.kind === "tool" ? (
+            <article key={i} className="tool-card" data-tool={item.name} data-status={item.status ?? "running"}>
+              <header>
+                <code>{item.name}</code>
+                <span className={`badge ${item.status ?? "running"}`}>
+                  {item.status ? t(`chat.status.${item.status}`) : t("chat.running")}
+                </span>
+              </header>
+              {item.extracted && <p className="muted">{t("chat.extracted", { how: item.extracted })}</p>}
+              <h4>{t("chat.arguments")}</h4>
+              <Json value={parsedArgs(item.args)} />
+              {item.result && (
+                <>
+                  <h4>{t("chat.result")}</h4>
+                  <ResultView result={item.result} />
+                </>
+              )}
+            </article>
+          ) : (
+            <div key={i} className={`bubble ${item.kind}`} data-role={item.kind}>
+              <span className="who">{item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}</span>
+              <p>{item.text}</p>
+            </div>
+          ),
+        )}
+        <div ref={end} />
+      </div>
+      <form className="composer" onSubmit={submit}>
+        <textarea
+          id="chat-input"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={onKey}
+          placeholder={t("chat.placeholder")}
+          aria-label={t("chat.placeholder")}
+          rows={2}
+        />
+        {busy ? (
+          <button type="button" id="chat-stop" onClick={() => abort.current?.abort()}>
+            {t("chat.stop")}
+          </button>
+        ) : (
+          <button type="submit" id="chat-send" className="primary" disabled={!input.trim()}>
+            {t("chat.send")}
+          </button>
+        )}
+      </form>
+      <PushToTalk onTranscript={(text) => void send(text)} />
+    </section>
+  );
+}

@@ -1,0 +1,227 @@
+// LLM and ASR models: add, edit, delete; "send test message" to an LLM, the ASR checks
+// for an ASR model. API keys go in and come back masked.
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "../api";
+import { ErrorBox, Field } from "../components";
+
+type Kind = "llm" | "asr";
+
+interface Model {
+  id: string;
+  name: string;
+  base_url: string;
+  model: string;
+  api_key?: string | null;
+  temperature?: number;
+  max_tokens?: number;
+  language?: string | null;
+  hotwords?: string[];
+  is_default: boolean;
+  managed?: string | null;
+}
+
+export function Models() {
+  return (
+    <section className="models">
+      <ModelTable kind="llm" />
+      <ModelTable kind="asr" />
+    </section>
+  );
+}
+
+function ModelTable({ kind }: { kind: Kind }) {
+  const { t } = useTranslation();
+  const [models, setModels] = useState<Model[]>([]);
+  const [editing, setEditing] = useState<Model | "new" | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [testing, setTesting] = useState<Model | null>(null);
+  const load = useCallback(() => {
+    api<{ list: Model[] }>("GET", `/models/${kind}`)
+      .then((r) => setModels(r.list))
+      .catch(setError);
+  }, [kind]);
+  useEffect(load, [load]);
+  const remove = async (m: Model) => {
+    if (!window.confirm(t("common.confirmDelete", { name: m.name }))) return;
+    try {
+      await api("DELETE", `/models/${kind}/${encodeURIComponent(m.id)}`);
+      load();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <div className="model-table" id={`models-${kind}`}>
+      <header className="detail-head">
+        <h2>{t(`models.${kind}`)}</h2>
+        <button type="button" className="primary" id={`model-add-${kind}`} onClick={() => setEditing("new")}>
+          {t("models.add")}
+        </button>
+      </header>
+      <ErrorBox error={error} />
+      <table>
+        <thead>
+          <tr>
+            <th>{t("models.name")}</th>
+            <th>{t("models.model")}</th>
+            <th>{t("models.baseUrl")}</th>
+            <th>{t("models.isDefault")}</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {models.length === 0 && (
+            <tr>
+              <td colSpan={5} className="muted">{t("models.empty")}</td>
+            </tr>
+          )}
+          {models.map((m) => (
+            <tr key={m.id} data-model-id={m.id}>
+              <td>
+                {m.name} {m.managed && <span className="badge">{t("models.managed")}</span>}
+              </td>
+              <td><code>{m.model}</code></td>
+              <td><code>{m.base_url}</code></td>
+              <td>{m.is_default ? "✓" : ""}</td>
+              <td className="actions">
+                <button type="button" onClick={() => setTesting(m)}>{kind === "llm" ? t("models.testMessage") : t("models.test")}</button>
+                <button type="button" onClick={() => setEditing(m)}>{t("common.edit")}</button>
+                <button type="button" className="danger" onClick={() => void remove(m)}>{t("common.delete")}</button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editing && (
+        <ModelEditor
+          kind={kind}
+          model={editing === "new" ? null : editing}
+          onDone={() => {
+            setEditing(null);
+            load();
+          }}
+        />
+      )}
+      {testing && <ModelTest kind={kind} model={testing} onClose={() => setTesting(null)} />}
+    </div>
+  );
+}
+
+function ModelEditor({ kind, model, onDone }: { kind: Kind; model: Model | null; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(model?.name ?? "");
+  const [baseUrl, setBaseUrl] = useState(model?.base_url ?? "");
+  const [modelName, setModelName] = useState(model?.model ?? "");
+  const [apiKey, setApiKey] = useState("");
+  const [temperature, setTemperature] = useState(String(model?.temperature ?? 0.7));
+  const [maxTokens, setMaxTokens] = useState(String(model?.max_tokens ?? 1024));
+  const [language, setLanguage] = useState(model?.language ?? "");
+  const [hotwords, setHotwords] = useState((model?.hotwords ?? []).join(", "));
+  const [isDefault, setIsDefault] = useState(model?.is_default ?? false);
+  const [error, setError] = useState<unknown>(null);
+  const save = async () => {
+    const body: Record<string, unknown> = { name, base_url: baseUrl, model: modelName, is_default: isDefault };
+    if (apiKey) body.api_key = apiKey;
+    if (kind === "llm") {
+      body.temperature = Number(temperature);
+      body.max_tokens = Number(maxTokens);
+    } else {
+      body.language = language || null;
+      body.hotwords = hotwords.split(/[,，]/).map((w) => w.trim()).filter(Boolean);
+    }
+    try {
+      if (model) await api("PUT", `/models/${kind}/${encodeURIComponent(model.id)}`, body);
+      else await api("POST", `/models/${kind}`, body);
+      onDone();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <form className="editor" id={`model-editor-${kind}`} onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <div className="row-fields">
+        <Field label={t("models.name")}><input value={name} onChange={(e) => setName(e.target.value)} required /></Field>
+        <Field label={t("models.baseUrl")}><input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:8080/v1" required /></Field>
+        <Field label={t("models.model")}><input value={modelName} onChange={(e) => setModelName(e.target.value)} required /></Field>
+        <Field label={t("models.apiKey")}>
+          <input type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={model?.api_key ?? ""} />
+        </Field>
+      </div>
+      <div className="row-fields">
+        {kind === "llm" ? (
+          <>
+            <Field label={t("models.temperature")}><input type="number" step="0.1" min={0} max={2} value={temperature} onChange={(e) => setTemperature(e.target.value)} /></Field>
+            <Field label={t("models.maxTokens")}><input type="number" min={1} value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} /></Field>
+          </>
+        ) : (
+          <>
+            <Field label={t("models.language")}><input value={language} onChange={(e) => setLanguage(e.target.value)} placeholder="zh" /></Field>
+            <Field label={t("models.hotwords")}><input value={hotwords} onChange={(e) => setHotwords(e.target.value)} /></Field>
+          </>
+        )}
+        <label className="check">
+          <input type="checkbox" checked={isDefault} onChange={(e) => setIsDefault(e.target.checked)} /> {t("models.isDefault")}
+        </label>
+      </div>
+      <ErrorBox error={error} />
+      <div className="actions">
+        <button type="submit" className="primary">{t("common.save")}</button>
+        <button type="button" onClick={onDone}>{t("common.cancel")}</button>
+      </div>
+    </form>
+  );
+}
+
+function ModelTest({ kind, model, onClose }: { kind: Kind; model: Model; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [message, setMessage] = useState("Hello, this is a test message.");
+  const [answer, setAnswer] = useState<any>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    setAnswer(null);
+    setError(null);
+    try {
+      if (kind === "llm") {
+        const q = new URLSearchParams({ llm_model_id: model.id, message });
+        setAnswer(await api("POST", `/tools/test-message?${q}`));
+      } else {
+        setAnswer(await api("POST", `/tools/autotest/asr/${encodeURIComponent(model.id)}`));
+      }
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="test-box" id={`model-test-${kind}`}>
+      {kind === "llm" && (
+        <Field label={t("models.message")}><input value={message} onChange={(e) => setMessage(e.target.value)} /></Field>
+      )}
+      <div className="actions">
+        <button type="button" className="primary" disabled={busy} onClick={() => void run()}>
+          {busy ? t("common.loading") : kind === "llm" ? t("models.testMessage") : t("models.test")}
+        </button>
+        <button type="button" onClick={onClose}>{t("common.close")}</button>
+      </div>
+      <ErrorBox error={error} />
+      {answer && kind === "llm" && (
+        <p className="reply">
+          <strong>{t("models.reply")}:</strong> {answer.reply}
+        </p>
+      )}
+      {answer && kind === "asr" && (
+        <ul>
+          {answer.tests.map((c: any) => (
+            <li key={c.name} className={c.passed ? "ok-text" : "error-text"}>
+              {c.passed ? "✓" : "✗"} {c.name}: {c.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
