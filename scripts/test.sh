@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
   pulseaudio pulseaudio-utils espeak-ng \
   dbus dbus-x11 xvfb xauth dunst libnotify-bin \
-  "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver
+  "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps
 require_cargo
 # The real local servers the tests start: llama-server (built once, cached) with
 # SmolLM2-135M and Qwen2.5-Coder-1.5B (the desktop test's chat calls a tool), and

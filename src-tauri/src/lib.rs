@@ -45,6 +45,30 @@ fn data_dir() -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The system's language as a BCP 47 tag (`zh-CN`), from the POSIX locale variables in
+/// their order of precedence; `None` for the C locale or when unset (the UI then asks
+/// the webview).
+pub fn system_locale(var: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let value = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .find_map(|name| var(name).filter(|v| !v.is_empty()))
+        .or_else(|| var("LANGUAGE").and_then(|v| v.split(':').next().map(str::to_string)))?;
+    let name = value.split(['.', '@']).next().unwrap_or_default();
+    if name.is_empty() || name == "C" || name == "POSIX" {
+        return None;
+    }
+    Some(name.replace('_', "-"))
+}
+
+/// How the push-to-talk shortcut reads on this OS.
+fn shortcut_label() -> &'static str {
+    if cfg!(target_os = "macos") {
+        "⌘⇧Space"
+    } else {
+        "Ctrl+Shift+Space"
+    }
+}
+
 /// Shows, unminimizes and focuses the main window.
 fn show(app: &AppHandle) {
     if let Some(window) = app.get_webview_window(MAIN) {
@@ -136,7 +160,8 @@ pub fn run() -> anyhow::Result<()> {
             let connection = serde_json::json!({
                 "base": server.url(),
                 "token": server.token(),
-                "pushToTalk": PUSH_TO_TALK,
+                "pushToTalk": shortcut_label(),
+                "locale": system_locale(|name| std::env::var(name).ok()),
             });
             WebviewWindowBuilder::new(app, MAIN, WebviewUrl::App("index.html".into()))
                 .title("Deskmate")
@@ -165,4 +190,37 @@ pub fn run() -> anyhow::Result<()> {
         }
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::system_locale;
+
+    fn locale(vars: &[(&str, &str)]) -> Option<String> {
+        system_locale(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_string())
+        })
+    }
+
+    #[test]
+    fn the_system_locale_follows_posix_precedence() {
+        assert_eq!(locale(&[("LANG", "zh_CN.UTF-8")]).as_deref(), Some("zh-CN"));
+        assert_eq!(
+            locale(&[("LANG", "zh_CN.UTF-8"), ("LC_ALL", "en_US.UTF-8")]).as_deref(),
+            Some("en-US")
+        );
+        assert_eq!(
+            locale(&[("LC_MESSAGES", "de_DE@euro"), ("LANG", "fr_FR")]).as_deref(),
+            Some("de-DE")
+        );
+        assert_eq!(
+            locale(&[("LANGUAGE", "zh_TW:en")]).as_deref(),
+            Some("zh-TW")
+        );
+        assert_eq!(locale(&[("LANG", "C.UTF-8")]), None);
+        assert_eq!(locale(&[("LC_ALL", "POSIX")]), None);
+        assert_eq!(locale(&[]), None);
+    }
 }

@@ -87,7 +87,7 @@ struct App {
     /// `127.0.0.1:port` of the app's API and its token.
     api: (String, String),
     pulse: PulseServer,
-    _desktop: DesktopSession,
+    desktop: DesktopSession,
     _dirs: Vec<tempfile::TempDir>,
     _serial: std::sync::MutexGuard<'static, ()>,
 }
@@ -151,7 +151,7 @@ impl App {
             driver,
             api: (address, token),
             pulse,
-            _desktop: desktop,
+            desktop,
             _dirs: vec![data, home],
             _serial: serial,
         }
@@ -166,7 +166,9 @@ impl App {
     fn screenshot(&mut self, step: &str) {
         self.shots += 1;
         let path = artifacts().join(format!("{}-{:02}-{step}.png", self.name, self.shots));
-        self.wd.screenshot(&path);
+        self.desktop
+            .screenshot(&path)
+            .unwrap_or_else(|e| panic!("screenshot: {e}"));
         eprintln!("screenshot: {}", path.display());
     }
 
@@ -187,10 +189,7 @@ impl Drop for App {
     fn drop(&mut self) {
         if std::thread::panicking() {
             let path = artifacts().join(format!("{}-failed.png", self.name));
-            let shot = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.wd.screenshot(&path);
-            }));
-            if shot.is_ok() {
+            if self.desktop.screenshot(&path).is_ok() {
                 eprintln!("screenshot of the failure: {}", path.display());
             }
         }

@@ -7,6 +7,8 @@ export interface Connection {
   token: string;
   /** The global push-to-talk shortcut (desktop shell only). */
   pushToTalk?: string;
+  /** The system locale as the shell reads it (`zh-CN`); absent: ask the webview. */
+  locale?: string | null;
 }
 
 declare global {

@@ -2,6 +2,7 @@
 // localStorage). Every key exists in both languages (checked by i18n.test.ts).
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
+import "./api";
 
 export const en = {
   app: { title: "Deskmate", language: "Language", nav: "Sections", offline: "Deskmate's service is not reachable" },
@@ -120,7 +121,7 @@ export const LANGUAGES = [
 export function initialLanguage(): string {
   const saved = localStorage.getItem("deskmate.language");
   if (saved && LANGUAGES.some((l) => l.code === saved)) return saved;
-  const system = navigator.languages?.[0] ?? navigator.language ?? "en";
+  const system = window.__DESKMATE__?.locale ?? navigator.languages?.[0] ?? navigator.language ?? "en";
   return system.toLowerCase().startsWith("zh") ? "zh-CN" : "en";
 }
 

@@ -102,6 +102,34 @@ impl DesktopSession {
         self.runtime.path()
     }
 
+    /// Saves the whole screen as a PNG (`xwd` from x11-apps, converted here). This is
+    /// what the X server shows: the app's real window, as a person would see it.
+    /// (WebKitWebDriver's own screenshot command hangs with these WebKitGTK builds.)
+    pub fn screenshot(&self, path: &Path) -> Result<(), String> {
+        let output = Command::new("xwd")
+            .args(["-root", "-silent", "-display", &self.display])
+            .output()
+            .map_err(|e| format!("xwd (apt install x11-apps): {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "xwd: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            ));
+        }
+        let (width, height, rgba) = xwd_to_rgba(&output.stdout)?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        }
+        let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder
+            .write_header()
+            .and_then(|mut writer| writer.write_image_data(&rgba))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// The X display (`:93`).
     pub fn display(&self) -> &str {
         &self.display
@@ -150,5 +178,70 @@ impl Drop for DesktopSession {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+}
+
+/// An XWD dump (ZPixmap, 24 or 32 bits per pixel, true colour) as RGBA pixels.
+fn xwd_to_rgba(data: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+    let field = |i: usize| -> Result<u32, String> {
+        data.get(i * 4..i * 4 + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+            .ok_or_else(|| "xwd: short header".to_string())
+    };
+    let header_size = field(0)? as usize;
+    let (format, width, height) = (field(2)?, field(4)?, field(5)?);
+    let (byte_order, bits_per_pixel, bytes_per_line) = (field(7)?, field(11)?, field(12)? as usize);
+    let masks = [field(14)?, field(15)?, field(16)?];
+    let colors = field(19)? as usize;
+    if format != 2 || !(bits_per_pixel == 32 || bits_per_pixel == 24) {
+        return Err(format!(
+            "xwd: format {format} at {bits_per_pixel} bpp is not supported"
+        ));
+    }
+    let start = header_size + colors * 12;
+    let step = bits_per_pixel as usize / 8;
+    let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+    for y in 0..height as usize {
+        for x in 0..width as usize {
+            let at = start + y * bytes_per_line + x * step;
+            let bytes = data.get(at..at + step).ok_or("xwd: short image")?;
+            let mut word = [0u8; 4];
+            word[..step].copy_from_slice(bytes);
+            let pixel = if byte_order == 0 {
+                u32::from_le_bytes(word)
+            } else {
+                u32::from_be_bytes(word) >> (32 - bits_per_pixel)
+            };
+            for mask in masks {
+                let shift = mask.trailing_zeros();
+                rgba.push(((pixel & mask) >> shift) as u8);
+            }
+            rgba.push(255);
+        }
+    }
+    Ok((width, height, rgba))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::xwd_to_rgba;
+
+    #[test]
+    fn xwd_pixels_become_rgba() {
+        // A 2×1 ZPixmap, 32 bpp, LSB first, red and blue pixels, no colours.
+        let mut dump = Vec::new();
+        let header: [u32; 25] = [
+            100, 7, 2, 24, 2, 1, 0, 0, 32, 0, 32, 32, 8, 4, 0xff0000, 0xff00, 0xff, 8, 256, 0, 2,
+            1, 0, 0, 0,
+        ];
+        for field in header {
+            dump.extend_from_slice(&field.to_be_bytes());
+        }
+        dump.extend_from_slice(&0x00ff_0000u32.to_le_bytes());
+        dump.extend_from_slice(&0x0000_00ffu32.to_le_bytes());
+        let (w, h, rgba) = xwd_to_rgba(&dump).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((w, h), (2, 1));
+        assert_eq!(rgba, [255, 0, 0, 255, 0, 0, 255, 255]);
+        assert!(xwd_to_rgba(&dump[..50]).is_err());
     }
 }

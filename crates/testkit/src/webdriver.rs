@@ -321,16 +321,6 @@ impl WebDriver {
         self.text(&element)
     }
 
-    /// Saves a PNG screenshot of the window.
-    pub fn screenshot(&mut self, path: &Path) {
-        let encoded = self.must("GET", "/screenshot", None);
-        let png = decode_base64(encoded.as_str().unwrap_or_default());
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        std::fs::write(path, png).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-
     /// Reloads the page.
     pub fn refresh(&mut self) {
         self.must("POST", "/refresh", Some(json!({})));
@@ -339,48 +329,5 @@ impl WebDriver {
     /// Ends the session (the driver closes the app).
     pub fn quit(&mut self) {
         let _ = self.command("DELETE", "", None);
-    }
-}
-
-/// Standard base64 (the screenshot's encoding).
-fn decode_base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| -> Option<u32> {
-        match c {
-            b'A'..=b'Z' => Some(u32::from(c - b'A')),
-            b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
-            b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
-            b'+' => Some(62),
-            b'/' => Some(63),
-            _ => None,
-        }
-    };
-    let digits: Vec<u32> = text.bytes().filter_map(value).collect();
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for group in digits.chunks(4) {
-        let n = group
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, d)| acc | (d << (18 - 6 * i)));
-        out.push((n >> 16) as u8);
-        if group.len() > 2 {
-            out.push((n >> 8) as u8);
-        }
-        if group.len() > 3 {
-            out.push(n as u8);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decode_base64;
-
-    #[test]
-    fn base64_decodes_with_and_without_padding() {
-        assert_eq!(decode_base64("aGVsbG8="), b"hello");
-        assert_eq!(decode_base64("aGVsbG8h"), b"hello!");
-        assert_eq!(decode_base64("aGk"), b"hi");
-        assert_eq!(decode_base64(""), b"");
     }
 }

@@ -125,7 +125,11 @@ export function PushToTalk({ onTranscript }: { onTranscript: (text: string) => v
           }
         }}
       >
-        🎤 {t("chat.talk")}
+        <svg width="12" height="14" viewBox="0 0 12 14" aria-hidden="true" className="mic">
+          <rect x="3.5" y="0.5" width="5" height="8" rx="2.5" fill="currentColor" />
+          <path d="M1 6.5a5 5 0 0 0 10 0M6 11.5v2" stroke="currentColor" fill="none" strokeWidth="1.3" />
+        </svg>{" "}
+        {t("chat.talk")}
       </button>
       <meter id="ptt-level" min={0} max={100} value={phase === "listening" ? fill : 0} aria-label={t("chat.listening")} />
       <span className="muted" role="status">
