@@ -109,6 +109,12 @@ impl App {
             None => "off".into(),
         };
         std::fs::create_dir_all(artifacts()).unwrap_or_else(|e| panic!("{e}"));
+        // This journey's screenshots from an earlier run go.
+        for entry in std::fs::read_dir(artifacts()).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&format!("{name}-")) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
         let log = std::fs::File::create(artifacts().join(format!("{name}.log")))
             .unwrap_or_else(|e| panic!("{e}"));
         let port = free_port();

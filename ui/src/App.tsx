@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, setLanguage } from "./i18n";
 import { PromptHost } from "./prompts";
+import { ErrorBoundary } from "./components";
 import { Chat } from "./pages/Chat";
 
 // Loaded on first visit, so the window is interactive sooner (the schema form and the
@@ -48,6 +49,7 @@ export function App() {
           </label>
         </header>
         <main id={`page-${page}`}>
+          <ErrorBoundary key={page}>
           {/* Chat stays mounted so a turn in progress survives a visit to another page. */}
           <div hidden={page !== "chat"}>
             <Chat />
@@ -58,6 +60,7 @@ export function App() {
             {page === "autotest" && <Autotest />}
             {page === "audit" && <Audit />}
           </Suspense>
+          </ErrorBoundary>
         </main>
       </div>
     </PromptHost>

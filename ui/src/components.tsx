@@ -1,4 +1,4 @@
-import { ReactNode } from "react";
+import { Component, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, ToolResult } from "./api";
 
@@ -91,4 +91,27 @@ export function Pager({ page, limit, total, onPage }: { page: number; limit: num
       </button>
     </div>
   );
+}
+
+/** Shows what broke instead of a blank window, and lets the person go on. */
+export class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  render() {
+    if (this.state.error) {
+      return (
+        <div className="error" role="alert" id="crash">
+          <p>{String(this.state.error.message || this.state.error)}</p>
+          <button type="button" onClick={() => this.setState({ error: null })}>
+            OK
+          </button>
+        </div>
+      );
+    }
+    return this.props.children;
+  }
 }

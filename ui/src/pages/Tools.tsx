@@ -46,7 +46,7 @@ export function Tools() {
   const [page, setPage] = useState(1);
   const [listing, setListing] = useState<Listing | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [selected, setSelected] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Resource | null>(null);
   const [editing, setEditing] = useState<Resource | "new" | null>(null);
   const [notice, setNotice] = useState("");
 
@@ -65,10 +65,11 @@ export function Tools() {
     void load();
   }, [load]);
 
-  const current = listing?.list.find((r) => r.id === selected) ?? null;
+  // The selected tool as listed now (it may be on another page than the one shown).
+  const current = listing?.list.find((r) => r.id === selected?.id) ?? selected;
   const saved = (resource: Resource, created: boolean) => {
     setEditing(null);
-    setSelected(resource.id);
+    setSelected(resource);
     setNotice(created ? t("tools.created", { id: resource.id }) : t("common.saved"));
     void load();
   };
@@ -105,9 +106,9 @@ export function Tools() {
             <li key={r.id}>
               <button
                 type="button"
-                className={r.id === selected ? "row selected" : "row"}
+                className={r.id === selected?.id ? "row selected" : "row"}
                 data-tool-id={r.id}
-                onClick={() => { setSelected(r.id); setEditing(null); }}
+                onClick={() => { setSelected(r); setEditing(null); }}
               >
                 <span className="name">{r.name}</span>
                 <code>{r.id}</code>
