@@ -110,8 +110,16 @@ impl App {
         };
         std::fs::create_dir_all(artifacts()).unwrap_or_else(|e| panic!("{e}"));
         // This journey's screenshots from an earlier run go.
-        for entry in std::fs::read_dir(artifacts()).into_iter().flatten().flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&format!("{name}-")) {
+        for entry in std::fs::read_dir(artifacts())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&format!("{name}-"))
+            {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
@@ -573,7 +581,12 @@ fn the_autotest_runs_from_the_gui_and_shows_every_check() {
         .api()
         .request("GET", "/api/v1/tools/autotest/runs", None);
     assert_eq!(status, 200);
-    assert_eq!(runs["list"][0]["summary"]["total"], json!(total));
+    let row = &runs["list"][0];
+    assert_eq!(
+        row["passed"].as_u64().unwrap_or(0) + row["failed"].as_u64().unwrap_or(0),
+        total,
+        "{runs}"
+    );
 }
 
 /// Journey 1 (end user): ask the local model (Qwen2.5-Coder-1.5B on llama-server) to turn
@@ -601,7 +614,7 @@ fn asking_the_local_model_turns_the_volume_up() {
             "/api/v1/tools/test-message?llm_model_id=local-qwen2.5-coder-1.5b&message=hi",
             None,
         );
-        if status == 200 {
+        if status == 200 && answer["success"] == json!(true) {
             break;
         }
         assert!(

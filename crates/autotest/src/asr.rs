@@ -85,6 +85,13 @@ pub(crate) async fn check(
     };
     checks.record("Hotwords Config", started, hotwords);
 
+    deskmate
+        .wait_managed(
+            &model.id,
+            model.managed.as_deref(),
+            deskmate_service::MANAGED_START_WAIT,
+        )
+        .await;
     let base = deskmate.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
     let client = Endpoint::new(&base, deskmate.model_api_key(model.api_key_ref.as_deref()))
         .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))

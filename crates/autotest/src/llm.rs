@@ -84,6 +84,13 @@ pub(crate) async fn check(
     ) else {
         return;
     };
+    deskmate
+        .wait_managed(
+            &model.id,
+            model.managed.as_deref(),
+            deskmate_service::MANAGED_START_WAIT,
+        )
+        .await;
     let client = match client(
         deskmate,
         &model.id,
@@ -171,6 +178,13 @@ pub(crate) async fn test_message(
         usage: None,
         error: Some(error),
     };
+    deskmate
+        .wait_managed(
+            &model.id,
+            model.managed.as_deref(),
+            deskmate_service::MANAGED_START_WAIT,
+        )
+        .await;
     let client = match client(
         deskmate,
         &model.id,

@@ -62,6 +62,7 @@ pub fn start(
         if only.is_some_and(|ids| !ids.contains(&server.id)) {
             continue;
         }
+        deskmate.managed_starting(&server.id);
         let service = deskmate.clone();
         let id = server.id.clone();
         let sidecar = Sidecar::start(

@@ -273,6 +273,12 @@ impl Deskmate {
             .filter(|s| offered.is_none_or(|ids| ids.contains(&s.id)))
             .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
             .collect();
+        self.wait_managed(
+            &model.id,
+            model.managed.as_deref(),
+            crate::MANAGED_START_WAIT,
+        )
+        .await;
         let base_url = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
         let api_key = self.model_api_key(model.api_key_ref.as_deref());
 

@@ -89,6 +89,9 @@ impl CallRequest {
     }
 }
 
+/// How long a call to a managed model waits for its server to finish starting.
+pub const MANAGED_START_WAIT: Duration = Duration::from_secs(120);
+
 /// The service.
 #[derive(Debug)]
 pub struct Deskmate {
@@ -96,6 +99,10 @@ pub struct Deskmate {
     registry: RwLock<Arc<Registry>>,
     /// Where the servers Deskmate runs itself listen now, by `managed` kind.
     managed_urls: RwLock<std::collections::HashMap<String, String>>,
+    /// Managed models whose server is starting (their calls wait for it).
+    managed_starting: RwLock<std::collections::HashSet<String>>,
+    /// Woken when a managed server's URL changes.
+    managed_changed: tokio::sync::Notify,
     hooks: Hooks,
     limits: CapLimits,
     stored: Option<Stored>,
@@ -174,6 +181,8 @@ impl Deskmate {
             limits: CapLimits::default(),
             stored: None,
             managed_urls: RwLock::default(),
+            managed_starting: RwLock::default(),
+            managed_changed: tokio::sync::Notify::new(),
         }
     }
 
@@ -183,10 +192,52 @@ impl Deskmate {
             .managed_urls
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let ready = base_url.is_some();
         match base_url {
             Some(url) => urls.insert(model_id.to_string(), url),
             None => urls.remove(model_id),
         };
+        drop(urls);
+        if ready {
+            self.managed_starting
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(model_id);
+        }
+        self.managed_changed.notify_waiters();
+    }
+
+    /// Records that a managed model's server is starting: calls to the model wait for it
+    /// (see [`Deskmate::wait_managed`]) instead of failing to connect.
+    pub fn managed_starting(&self, model_id: &str) {
+        self.managed_starting
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(model_id.to_string());
+    }
+
+    /// Waits, up to `timeout`, until a managed model whose server is starting is ready;
+    /// returns at once for other models. Whether it became ready shows in
+    /// [`Deskmate::base_url_for`] (a connection error names the model's URL otherwise).
+    pub async fn wait_managed(&self, model_id: &str, managed: Option<&str>, timeout: Duration) {
+        if managed.is_none() {
+            return;
+        }
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let changed = self.managed_changed.notified();
+            let starting = self
+                .managed_starting
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .contains(model_id);
+            if !starting {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                return;
+            }
+        }
     }
 
     /// The base URL to use for a model: for a managed model, where its server listens

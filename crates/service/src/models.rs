@@ -624,6 +624,12 @@ impl Deskmate {
         hints: &[String],
     ) -> Result<String, ServiceError> {
         let model = self.asr_model_record(None)?;
+        self.wait_managed(
+            &model.id,
+            model.managed.as_deref(),
+            crate::MANAGED_START_WAIT,
+        )
+        .await;
         let base = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
         let client =
             deskmate_llm::Endpoint::new(&base, self.model_api_key(model.api_key_ref.as_deref()))

@@ -12,6 +12,16 @@ interface TestCase {
   duration_ms: number;
 }
 
+/** A row of the history (GET /tools/autotest/runs). */
+interface RunRow {
+  id: string;
+  kind: string;
+  started_at: number;
+  duration_ms: number;
+  passed: number;
+  failed: number;
+}
+
 interface Run {
   id: string;
   started_at: number;
@@ -29,11 +39,11 @@ export function Autotest() {
   const [planned, setPlanned] = useState(0);
   const [checks, setChecks] = useState<TestCase[]>([]);
   const [result, setResult] = useState<Run | null>(null);
-  const [history, setHistory] = useState<Run[]>([]);
+  const [history, setHistory] = useState<RunRow[]>([]);
   const [error, setError] = useState<unknown>(null);
 
   const loadHistory = useCallback(() => {
-    api<{ list: Run[] }>("GET", "/tools/autotest/runs")
+    api<{ list: RunRow[] }>("GET", "/tools/autotest/runs")
       .then((r) => setHistory(r.list))
       .catch(setError);
   }, []);
@@ -121,8 +131,8 @@ export function Autotest() {
                       {new Date(r.started_at * 1000).toLocaleString()}
                     </button>
                   </td>
-                  <td>{r.summary.passed}</td>
-                  <td>{r.summary.failed}</td>
+                  <td>{r.passed}</td>
+                  <td>{r.failed}</td>
                   <td>{r.duration_ms} ms</td>
                 </tr>
               ))}
