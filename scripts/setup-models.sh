@@ -343,11 +343,11 @@ def llama_args(model, ctx, alias, template=None):
 if os.path.isfile(llama) and os.path.isfile(env["QWEN"]):
     llm.append({"id": "local-qwen2.5-coder-1.5b", "name": "Qwen2.5-Coder 1.5B (local)",
                 "model": "qwen2.5-coder-1.5b-instruct", "default": True, "program": llama,
-                "args": llama_args(env["QWEN"], 4096, "qwen2.5-coder-1.5b-instruct", env["TEMPLATE"])})
+                "args": llama_args(env["QWEN"], 8192, "qwen2.5-coder-1.5b-instruct", env["TEMPLATE"])})
 if os.path.isfile(llama) and os.path.isfile(env["SMOL"]):
     llm.append({"id": "local-smollm2-135m", "name": "SmolLM2 135M (local, fast)",
                 "model": "smollm2-135m-instruct", "default": not llm, "program": llama,
-                "args": llama_args(env["SMOL"], 2048, "smollm2-135m-instruct")})
+                "args": llama_args(env["SMOL"], 8192, "smollm2-135m-instruct")})
 if os.path.isfile(env["WHISPER_SERVER"]) and os.path.isfile(os.path.join(env["WHISPER_DIR"], "model.bin")):
     asr.append({"id": "local-whisper-base", "name": "Whisper base (local)", "model": "whisper-base",
                 "default": True, "program": env["WHISPER_SERVER"],
