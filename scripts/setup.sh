@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Sets Deskmate up on Debian 12: system packages, a release build of `deskmate`, and a
-# data dir with the sample CDISC dataset (skip it with DESKMATE_NO_SAMPLE=1).
+# Sets Deskmate up on Debian 12: system packages, release builds of `deskmate` and —
+# where there is a display (or with DESKMATE_DESKTOP=1) — of the desktop app
+# `deskmate-app` with its UI, and a data dir with the sample CDISC dataset (skip it
+# with DESKMATE_NO_SAMPLE=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
@@ -13,8 +15,14 @@ require_cargo
 if [ -z "${DESKMATE_NO_LOCAL_MODELS:-}" ]; then
   ./scripts/setup-models.sh all
 fi
-# The sandbox helper (deskmate-sandbox) must sit next to deskmate.
+# The sandbox helper (deskmate-sandbox) must sit next to deskmate (and deskmate-app).
 cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${DESKMATE_DESKTOP:-}" ]; then
+  apt_install "${DESKTOP_PACKAGES[@]}"
+  build_ui
+  cargo build --release --locked -p deskmate-app
+  echo "built: $CARGO_TARGET_DIR/release/deskmate-app"
+fi
 bin="$CARGO_TARGET_DIR/release/deskmate"
 
 data_dir=$("$bin" data-dir)

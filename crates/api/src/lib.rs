@@ -226,6 +226,18 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// Where the token lives in a data dir.
+/// Serves [`app`] on a bound listener until `shutdown` resolves (open requests finish,
+/// streams end).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
 pub fn token_path(data_dir: &Path) -> PathBuf {
     data_dir.join("api-token")
 }

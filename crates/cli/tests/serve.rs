@@ -707,61 +707,9 @@ async fn text_choice_prompt_waits_for_an_answer_over_http() {
 async fn voice_choice_prompt_hears_the_answer_from_a_virtual_microphone() {
     let pulse = deskmate_testkit::pulse::PulseServer::start();
     pulse.add_microphone();
-    let installed = deskmate_service::local::default_manifest_path()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .unwrap_or_else(|| {
-            panic!("the local models are not installed: run scripts/setup-models.sh tests")
-        });
-    let mut manifest: Value = serde_json::from_str(&installed).unwrap_or_else(|e| panic!("{e}"));
-    manifest["llm"] = json!([]);
-    let whisper = manifest["asr"][0]["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    assert!(
-        !whisper.is_empty(),
-        "an ASR server is installed: {manifest}"
-    );
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let path = dir.path().join("local-models.json");
-    std::fs::write(&path, manifest.to_string()).unwrap_or_else(|e| panic!("{e}"));
-    let answer = dir.path().join("answer.wav");
-    let spoken = Command::new("espeak-ng")
-        .args(["-v", "en-us", "-s", "140", "-w"])
-        .arg(&answer)
-        .arg("the second one")
-        .status()
-        .unwrap_or_else(|e| panic!("espeak-ng: {e}"));
-    assert!(spoken.success());
-
-    let data = dir.path().join("data");
-    let server = Server::start_env(
-        &data,
-        &path.display().to_string(),
-        Stdio::null(),
-        &[("PULSE_SERVER", pulse.server())],
-    );
-    let client = Server::client();
-    // The whisper server is up and has loaded its model.
-    let deadline = std::time::Instant::now() + Duration::from_secs(180);
-    loop {
-        let (_, result) = server
-            .send(
-                &client,
-                reqwest::Method::POST,
-                &format!("/tools/autotest/asr/{whisper}"),
-                None,
-            )
-            .await;
-        if result["summary"]["failed"] == 0 {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "whisper never got ready: {result:#}"
-        );
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
+    let answer = spoken(dir.path(), "the second one");
+    let (server, client) = serve_with_whisper(&pulse, dir.path()).await;
 
     let call = {
         let (client, url, token) = (client.clone(), server.url.clone(), server.token.clone());
@@ -947,4 +895,141 @@ async fn camera_tools_over_http_without_a_camera() {
             .as_str()
             .is_some_and(|h| h.contains("do not retry"))
     );
+}
+
+/// `deskmate serve` on this PulseAudio server with only the local whisper server as
+/// models, once whisper has loaded its model.
+async fn serve_with_whisper(
+    pulse: &deskmate_testkit::pulse::PulseServer,
+    dir: &std::path::Path,
+) -> (Server, reqwest::Client) {
+    let installed = deskmate_service::local::default_manifest_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_else(|| {
+            panic!("the local models are not installed: run scripts/setup-models.sh tests")
+        });
+    let mut manifest: Value = serde_json::from_str(&installed).unwrap_or_else(|e| panic!("{e}"));
+    manifest["llm"] = json!([]);
+    let whisper = manifest["asr"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        !whisper.is_empty(),
+        "an ASR server is installed: {manifest}"
+    );
+    let path = dir.join("local-models.json");
+    std::fs::write(&path, manifest.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let data = dir.join("data");
+    let server = Server::start_env(
+        &data,
+        &path.display().to_string(),
+        Stdio::null(),
+        &[("PULSE_SERVER", pulse.server())],
+    );
+    let client = Server::client();
+    // The whisper server is up and has loaded its model.
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    loop {
+        let (_, result) = server
+            .send(
+                &client,
+                reqwest::Method::POST,
+                &format!("/tools/autotest/asr/{whisper}"),
+                None,
+            )
+            .await;
+        if result["summary"]["failed"] == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "whisper never got ready: {result:#}"
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+
+    (server, client)
+}
+
+/// `text` spoken by espeak-ng (en-us) into a WAV file in `dir`.
+fn spoken(dir: &std::path::Path, text: &str) -> std::path::PathBuf {
+    let answer = dir.join(format!("{}.wav", text.replace(' ', "-")));
+    let spoken = Command::new("espeak-ng")
+        .args(["-v", "en-us", "-s", "140", "-w"])
+        .arg(&answer)
+        .arg(text)
+        .status()
+        .unwrap_or_else(|e| panic!("espeak-ng: {e}"));
+    assert!(spoken.success());
+    answer
+}
+
+/// Push to talk over the API with real devices: while "held" (between /voice/start and
+/// /voice/stop) the virtual microphone hears a spoken sentence, /events streams its
+/// level, and /voice/stop answers what the local whisper server heard. A press without
+/// speech answers an empty text without asking the ASR.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn push_to_talk_records_the_microphone_and_transcribes_it() {
+    let pulse = deskmate_testkit::pulse::PulseServer::start();
+    pulse.add_microphone();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let sentence = spoken(dir.path(), "please turn the volume up");
+    let (server, client) = serve_with_whisper(&pulse, dir.path()).await;
+
+    let events = client
+        .get(format!("{}/events", server.url))
+        .bearer_auth(&server.token)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (status, started) = server
+        .send(&client, reqwest::Method::POST, "/voice/start", None)
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let (status, again) = server
+        .send(&client, reqwest::Method::POST, "/voice/start", None)
+        .await;
+    assert_eq!(status, 409, "{again}");
+    let played = tokio::task::block_in_place(|| pulse.say_into_microphone(&sentence));
+    assert!(played, "paplay failed");
+    // Levels arrived while recording; the loudest is well above silence.
+    let mut events = events;
+    let mut text = String::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, events.chunk()).await {
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        if text.matches("event: level").count() >= 10 {
+            break;
+        }
+    }
+    let loudest = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+        .filter_map(|v| v["db"].as_f64())
+        .fold(-100.0_f64, f64::max);
+    assert!(loudest > -40.0, "levels: {text}");
+    let (status, heard) = server
+        .send(&client, reqwest::Method::POST, "/voice/stop", None)
+        .await;
+    assert_eq!(status, 200, "{heard}");
+    let words = heard["text"].as_str().unwrap_or_default().to_lowercase();
+    assert!(words.contains("volume"), "{heard}");
+    assert!(heard["seconds"].as_f64().unwrap_or(0.0) > 1.0, "{heard}");
+
+    // Held without speaking: nothing heard, and not recording any more.
+    let (status, _) = server
+        .send(&client, reqwest::Method::POST, "/voice/start", None)
+        .await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let (status, silent) = server
+        .send(&client, reqwest::Method::POST, "/voice/stop", None)
+        .await;
+    assert_eq!((status, silent["text"].clone()), (200, json!("")), "{silent}");
+    let (status, _) = server
+        .send(&client, reqwest::Method::POST, "/voice/stop", None)
+        .await;
+    assert_eq!(status, 409);
 }

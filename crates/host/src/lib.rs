@@ -56,16 +56,14 @@ impl Server {
             ),
         ))));
         state.devices = Some(device_probe(backends));
-        let app = deskmate_api::app(state);
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stopped.await;
-                })
-                .await;
+            let served = deskmate_api::serve(listener, state, async move {
+                let _ = stopped.await;
+            })
+            .await;
             if let Err(e) = served {
                 tracing::error!("the API server stopped: {e}");
             }
