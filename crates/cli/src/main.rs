@@ -513,6 +513,8 @@ async fn serve(
     if !addr.ip().is_loopback() {
         tracing::warn!(%addr, "binding a non-loopback address: only loopback Host names are answered");
     }
+    // The token file lives in the data dir, which a first run has not made yet.
+    std::fs::create_dir_all(data_dir)?;
     let token = deskmate_api::load_or_create_token(data_dir)?;
     let server = deskmate_host::Server::start(data_dir, addr, local_models, token).await?;
     // The first line is the URL, so scripts can read where the server is. A reader that
