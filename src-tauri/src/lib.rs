@@ -26,17 +26,6 @@ pub const PUSH_TO_TALK_EVENT: &str = "push-to-talk";
 /// The running service, stopped when the app exits.
 struct Running(Mutex<Option<deskmate_host::Server>>);
 
-/// Logs to stderr, filtered by `DESKMATE_LOG` (default `warn`).
-pub fn init_logging() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("DESKMATE_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-}
-
 /// The data dir: `DESKMATE_DATA_DIR`, else the OS app-data dir (as for the CLI).
 fn data_dir() -> anyhow::Result<PathBuf> {
     match std::env::var_os("DESKMATE_DATA_DIR") {

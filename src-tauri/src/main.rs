@@ -2,7 +2,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() -> std::process::ExitCode {
-    deskmate_app::init_logging();
+    deskmate_host::init_logging();
     match deskmate_app::run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {

@@ -42,7 +42,8 @@ pub(crate) fn explain(error: &LlmError) -> String {
     }
 }
 
-pub(crate) fn client(
+/// A client for the model; a managed model's server that is still starting is waited for.
+pub(crate) async fn client(
     deskmate: &Deskmate,
     model_id: &str,
     base_url: &str,
@@ -50,6 +51,9 @@ pub(crate) fn client(
     api_key_ref: Option<&str>,
     limits: Limits,
 ) -> Result<ChatClient, String> {
+    deskmate
+        .wait_managed(model_id, managed, deskmate_service::MANAGED_START_WAIT)
+        .await;
     let base = deskmate.base_url_for(model_id, base_url, managed);
     Endpoint::new(&base, deskmate.model_api_key(api_key_ref))
         .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))
@@ -84,13 +88,6 @@ pub(crate) async fn check(
     ) else {
         return;
     };
-    deskmate
-        .wait_managed(
-            &model.id,
-            model.managed.as_deref(),
-            deskmate_service::MANAGED_START_WAIT,
-        )
-        .await;
     let client = match client(
         deskmate,
         &model.id,
@@ -98,7 +95,9 @@ pub(crate) async fn check(
         model.managed.as_deref(),
         model.api_key_ref.as_deref(),
         limits,
-    ) {
+    )
+    .await
+    {
         Ok(client) => client,
         Err(why) => {
             for name in ["API Connection", "Temperature Setting", "Streaming Support"] {
@@ -178,13 +177,6 @@ pub(crate) async fn test_message(
         usage: None,
         error: Some(error),
     };
-    deskmate
-        .wait_managed(
-            &model.id,
-            model.managed.as_deref(),
-            deskmate_service::MANAGED_START_WAIT,
-        )
-        .await;
     let client = match client(
         deskmate,
         &model.id,
@@ -192,7 +184,9 @@ pub(crate) async fn test_message(
         model.managed.as_deref(),
         model.api_key_ref.as_deref(),
         limits,
-    ) {
+    )
+    .await
+    {
         Ok(client) => client,
         Err(why) => return Ok(failed(why)),
     };

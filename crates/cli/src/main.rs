@@ -146,13 +146,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("DESKMATE_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    deskmate_host::init_logging();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -1027,7 +1027,11 @@ async fn push_to_talk_records_the_microphone_and_transcribes_it() {
     let (status, silent) = server
         .send(&client, reqwest::Method::POST, "/voice/stop", None)
         .await;
-    assert_eq!((status, silent["text"].clone()), (200, json!("")), "{silent}");
+    assert_eq!(
+        (status, silent["text"].clone()),
+        (200, json!("")),
+        "{silent}"
+    );
     let (status, _) = server
         .send(&client, reqwest::Method::POST, "/voice/stop", None)
         .await;

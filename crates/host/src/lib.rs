@@ -113,6 +113,17 @@ impl Server {
     }
 }
 
+/// Logs to stderr, filtered by `DESKMATE_LOG` (default `warn`): the CLI and the app.
+pub fn init_logging() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DESKMATE_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+}
+
 /// A fresh random bearer token (for a token that lives as long as one launch).
 pub fn random_token() -> String {
     format!(
