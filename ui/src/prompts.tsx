@@ -103,6 +103,10 @@ export function PromptHost({ children }: { children: ReactNode }) {
             aria-labelledby="prompt-title"
             id="prompt-dialog"
             data-kind={current.kind}
+            onKeyDown={(e) => {
+              // Escape declines a confirmation (a choice needs an answer or its timeout).
+              if (e.key === "Escape" && current.kind === "confirm") void answer(current, { approve: false });
+            }}
           >
             <h2 id="prompt-title">
               {current.kind === "confirm" ? t("prompt.confirmTitle") : t("prompt.choiceTitle")}
