@@ -39,6 +39,9 @@ impl Server {
         local_models: &str,
         token: String,
     ) -> anyhow::Result<Self> {
+        // Bound first: a port in use fails before any model server is started.
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
         let prompts = PromptBroker::new(PROMPT_TIMEOUT);
         let backends = system_backends(Some(prompts.clone()));
         let deskmate = open_service_on(data_dir, prompts.clone(), &backends)?;
@@ -56,8 +59,6 @@ impl Server {
             ),
         ))));
         state.devices = Some(device_probe(backends));
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        let addr = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
             let served = deskmate_api::serve(listener, state, async move {
