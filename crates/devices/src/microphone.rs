@@ -259,13 +259,19 @@ impl SimulatedMicrophone {
     }
 }
 
-impl Microphone for SimulatedMicrophone {
-    fn listen(&self, listen: Listen, stop: &AtomicBool) -> Result<Option<Wav>, DeviceError> {
-        let next = self
-            .queue
+impl SimulatedMicrophone {
+    /// The next prepared utterance, if any is left.
+    fn next(&self) -> Option<Wav> {
+        self.queue
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop_front();
+            .pop_front()
+    }
+}
+
+impl Microphone for SimulatedMicrophone {
+    fn listen(&self, listen: Listen, stop: &AtomicBool) -> Result<Option<Wav>, DeviceError> {
+        let next = self.next();
         if next.is_none() {
             // Nobody speaks: wait as a real microphone would, unless stopped.
             let until = std::time::Instant::now() + listen.wait;
@@ -284,15 +290,10 @@ impl Microphone for SimulatedMicrophone {
         longest: Duration,
         on_level: &mut dyn FnMut(f32),
     ) -> Result<Wav, DeviceError> {
-        let next = self
-            .queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop_front()
-            .unwrap_or(Wav {
-                rate: RATE,
-                samples: Vec::new(),
-            });
+        let next = self.next().unwrap_or(Wav {
+            rate: RATE,
+            samples: Vec::new(),
+        });
         let piece = (next.rate as usize / 20).max(1);
         for chunk in next.samples.chunks(piece) {
             let floats: Vec<f32> = chunk.iter().map(|s| f32::from(*s) / 32768.0).collect();

@@ -105,29 +105,30 @@ impl DesktopSession {
     /// Saves the whole screen as a PNG (`xwd` from x11-apps, converted here). This is
     /// what the X server shows: the app's real window, as a person would see it.
     /// (WebKitWebDriver's own screenshot command hangs with these WebKitGTK builds.)
-    pub fn screenshot(&self, path: &Path) -> Result<(), String> {
+    pub fn screenshot(&self, path: &Path) -> std::io::Result<()> {
         let output = Command::new("xwd")
             .args(["-root", "-silent", "-display", &self.display])
             .output()
-            .map_err(|e| format!("xwd (apt install x11-apps): {e}"))?;
+            .map_err(|e| std::io::Error::other(format!("xwd (apt install x11-apps): {e}")))?;
         if !output.status.success() {
-            return Err(format!(
+            return Err(std::io::Error::other(format!(
                 "xwd: {}",
                 String::from_utf8_lossy(&output.stderr).trim()
-            ));
+            )));
         }
         let (width, height, rgba) = xwd_to_rgba(&output.stdout)?;
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(dir)?;
         }
-        let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = std::fs::File::create(path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder
             .write_header()
             .and_then(|mut writer| writer.write_image_data(&rgba))
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))
     }
 
     /// The X display (`:93`).
@@ -182,11 +183,11 @@ impl Drop for DesktopSession {
 }
 
 /// An XWD dump (ZPixmap, 24 or 32 bits per pixel, true colour) as RGBA pixels.
-fn xwd_to_rgba(data: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
-    let field = |i: usize| -> Result<u32, String> {
+fn xwd_to_rgba(data: &[u8]) -> std::io::Result<(u32, u32, Vec<u8>)> {
+    let field = |i: usize| -> std::io::Result<u32> {
         data.get(i * 4..i * 4 + 4)
             .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-            .ok_or_else(|| "xwd: short header".to_string())
+            .ok_or_else(|| std::io::Error::other("xwd: short header"))
     };
     let header_size = field(0)? as usize;
     let (format, width, height) = (field(2)?, field(4)?, field(5)?);
@@ -194,9 +195,9 @@ fn xwd_to_rgba(data: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
     let masks = [field(14)?, field(15)?, field(16)?];
     let colors = field(19)? as usize;
     if format != 2 || !(bits_per_pixel == 32 || bits_per_pixel == 24) {
-        return Err(format!(
+        return Err(std::io::Error::other(format!(
             "xwd: format {format} at {bits_per_pixel} bpp is not supported"
-        ));
+        )));
     }
     let start = header_size + colors * 12;
     let step = bits_per_pixel as usize / 8;
@@ -204,7 +205,9 @@ fn xwd_to_rgba(data: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
     for y in 0..height as usize {
         for x in 0..width as usize {
             let at = start + y * bytes_per_line + x * step;
-            let bytes = data.get(at..at + step).ok_or("xwd: short image")?;
+            let bytes = data
+                .get(at..at + step)
+                .ok_or_else(|| std::io::Error::other("xwd: short image"))?;
             let mut word = [0u8; 4];
             word[..step].copy_from_slice(bytes);
             let pixel = if byte_order == 0 {
