@@ -634,14 +634,29 @@ fn asking_the_local_model_turns_the_volume_up() {
         json!([{"element-6066-11e4-a52e-4f735466cecf": card.0}]),
     );
     assert_eq!(status, json!("done"), "{}", app.wd.text(&card));
+    // The card leads with one line a person reads; the arguments and raw result are
+    // folded away under "Details".
     let text = app.wd.text(&card);
-    assert!(
-        text.contains("\"before\"") && text.contains("\"after\""),
-        "{text}"
-    );
+    assert!(text.contains("Volume 40% →"), "{text}");
+    assert!(!text.contains("\"before\""), "raw JSON is folded: {text}");
     // The turn ends (the reply, or the stop button turns back into Send).
     app.wd.wait_for("#chat-send", Duration::from_secs(300));
     app.screenshot("volume-up");
     let after = app.pulse.percent();
     assert!(after > 40, "the sink went from 40% to {after}%");
+    // The reply agrees with what happened: short, no apology or refusal, no call as text.
+    let reply = app.wd.execute(
+        "const b = document.querySelectorAll('.bubble.assistant'); \
+         return b.length ? b[b.length - 1].innerText : '';",
+        json!([]),
+    );
+    let reply = reply.as_str().unwrap_or_default().to_lowercase();
+    assert!(
+        !reply.is_empty()
+            && reply.len() < 400
+            && !["sorry", "apolog", "cannot", "can't", "increase_volume", "{"]
+                .iter()
+                .any(|w| reply.contains(w)),
+        "reply: {reply}"
+    );
 }

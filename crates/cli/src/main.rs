@@ -450,7 +450,7 @@ async fn chat(
     let stop = printer.await.ok().flatten();
     outcome?;
     Ok(match stop {
-        Some(StopReason::Answered) => ExitCode::SUCCESS,
+        Some(StopReason::Answered | StopReason::FromResults) => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
 }

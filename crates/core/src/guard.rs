@@ -167,6 +167,11 @@ impl Guard {
         }
     }
 
+    /// Step 1 alone: the spec of the enabled tool a name means, whatever the arguments.
+    pub fn resolve(&self, name: &str) -> Result<&ToolSpec, ToolError> {
+        self.resolve_index(name).map(|i| &self.entries[i].spec)
+    }
+
     /// Steps 1–4: resolve, read, normalize and validate a call.
     pub fn prepare(&self, name: &str, raw_arguments: Value) -> Result<PreparedCall, Rejection> {
         let index = self.resolve_index(name).map_err(Rejection::plain)?;

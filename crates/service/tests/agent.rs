@@ -353,9 +353,15 @@ async fn a_model_error_and_the_step_limit_end_the_turn_with_a_message() {
     ));
 
     let f = fixture(false).await;
-    f.server
-        .repeat(Script::Json(completion(None, &[("current_time", "{}")])));
-    let (_, outcome) = turn(&f, "what time is it", None).await;
+    // Each step asks something new, so no repeat ends the turn early.
+    for i in 0..deskmate_service::agent::MAX_STEPS {
+        let arguments = format!(r#"{{"expression": "1+{i}"}}"#);
+        f.server.push(Script::Json(completion(
+            None,
+            &[("calculator", arguments.as_str())],
+        )));
+    }
+    let (_, outcome) = turn(&f, "keep adding", None).await;
     assert_eq!(outcome.stop, StopReason::StepLimit);
     assert_eq!(outcome.steps, deskmate_service::agent::MAX_STEPS);
 }
@@ -551,4 +557,190 @@ async fn a_turn_limited_to_some_tools_runs_no_other() {
     assert_eq!(f.counter.load(Ordering::SeqCst), 0, "counter_add never ran");
     assert_eq!(results[1].1, CallStatus::Done);
     assert_eq!(results[1].2["data"]["result"], json!(4));
+}
+
+fn statuses(events: &[AgentEvent]) -> Vec<(String, CallStatus)> {
+    results(events).into_iter().map(|r| (r.0, r.1)).collect()
+}
+
+/// A call that already succeeded in the turn is not run again, whether the model repeats
+/// it in a later step (other spacing, other key order) or twice in one reply; the model is
+/// told it was done and given the earlier result.
+#[tokio::test]
+async fn an_identical_successful_call_is_not_run_twice_in_a_turn() {
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("counter_add", r#"{"delta": 5}"#)],
+        )))
+        .push(Script::Json(completion(
+            None,
+            &[
+                ("counter_add", r#"{ "delta" : 5 }"#),
+                ("calculator", r#"{"expression": "1+1"}"#),
+                ("calculator", r#"{"expression":"1+1"}"#),
+            ],
+        )))
+        .push(Script::Json(completion(Some("Added 5; 1+1 is 2."), &[])));
+    let (events, outcome) = turn(&f, "add 5 and compute 1+1", None).await;
+    assert_eq!(f.counter.load(Ordering::SeqCst), 5, "the write ran once");
+    assert_eq!(
+        statuses(&events),
+        [
+            ("counter_add".to_string(), CallStatus::Done),
+            ("counter_add".to_string(), CallStatus::Repeated),
+            ("calculator".to_string(), CallStatus::Done),
+            ("calculator".to_string(), CallStatus::Repeated),
+        ]
+    );
+    let repeated = &results(&events)[1].2;
+    assert_eq!(repeated["data"]["after"], json!(5), "the earlier result");
+    let told = f.server.requests()[2]["messages"].to_string();
+    assert!(told.contains("already done"), "{told}");
+    assert_eq!(outcome.reply, "Added 5; 1+1 is 2.");
+}
+
+/// A model that only repeats what is already done gets no more requests: the results are
+/// the reply.
+#[tokio::test]
+async fn a_step_of_only_repeated_calls_ends_the_turn_with_the_results() {
+    let f = fixture(false).await;
+    f.server.repeat(Script::Json(completion(
+        None,
+        &[("calculator", r#"{"expression": "17% of 2,340"}"#)],
+    )));
+    let (_, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    assert_eq!(outcome.steps, 2);
+    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+}
+
+/// A write whose arguments the guard rejects is still a write: it fails in its place and
+/// the writes after it are skipped, as for any failed write.
+#[tokio::test]
+async fn an_invalid_write_stops_the_later_writes() {
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[
+                ("counter_add", r#"{"delta": "lots"}"#),
+                ("calculator", r#"{"expression": "2+2"}"#),
+                ("counter_add", r#"{"delta": 3}"#),
+            ],
+        )))
+        .push(Script::Json(completion(Some("The delta was wrong."), &[])));
+    let (events, _) = turn(&f, "add lots, then 3", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("counter_add".to_string(), CallStatus::Failed),
+            ("calculator".to_string(), CallStatus::Done),
+            ("counter_add".to_string(), CallStatus::Skipped),
+        ]
+    );
+    assert_eq!(results(&events)[0].2["error_type"], "validation");
+    assert_eq!(
+        f.counter.load(Ordering::SeqCst),
+        0,
+        "no write after the failed one"
+    );
+}
+
+/// Calls written as text get ids unique in the conversation, so each saved result is tied
+/// to its own call; the model is not told that its call was "repaired" from its text.
+#[tokio::test]
+async fn calls_extracted_from_text_get_ids_unique_in_the_conversation() {
+    let f = fixture(false).await;
+    let written = |expression: &str| {
+        Script::Json(completion(
+            Some(&format!(
+                "```json\n{{\"name\": \"calculator\", \"arguments\": {{\"expression\": \"{expression}\"}}}}\n```"
+            )),
+            &[],
+        ))
+    };
+    f.server
+        .push(written("1/0"))
+        .push(Script::Json(completion(Some("That divides by zero."), &[])))
+        .push(written("2+3"))
+        .push(Script::Json(completion(Some("2+3 is 5."), &[])));
+    let (first, outcome) = turn(&f, "1/0?", None).await;
+    let (second, _) = turn(&f, "2+3?", Some(outcome.conversation_id.clone())).await;
+    let id = |events: &[AgentEvent]| {
+        events
+            .iter()
+            .find_map(|e| match e {
+                AgentEvent::ToolCall { id, .. } => Some(id.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    };
+    let (a, b) = (id(&first), id(&second));
+    assert!(!a.is_empty() && a != b, "{a} vs {b}");
+    let store = f
+        .deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("store"));
+    let saved = store
+        .conversation_messages(&outcome.conversation_id, 100)
+        .unwrap_or_default();
+    for message in saved.iter().filter(|m| m["role"] == "tool") {
+        let call_id = message["tool_call_id"].as_str().unwrap_or_default();
+        let call = saved
+            .iter()
+            .flat_map(|m| m["tool_calls"].as_array().cloned().unwrap_or_default())
+            .filter(|c| c["id"] == call_id)
+            .collect::<Vec<_>>();
+        assert_eq!(call.len(), 1, "{call_id} belongs to exactly one call");
+        let expression = call[0]["function"]["arguments"].to_string();
+        let content = message["content"].as_str().unwrap_or_default();
+        if expression.contains("2+3") {
+            assert!(content.contains('5'), "{content}");
+        } else {
+            assert!(content.contains("validation"), "{content}");
+        }
+        assert!(!content.contains("repaired"), "{content}");
+    }
+}
+
+/// After a correct result, a refusal or apology is not what the person reads: the reply
+/// is built from the result, and the refusal is never streamed.
+#[tokio::test]
+async fn a_refusal_after_a_successful_call_is_replaced_by_the_result() {
+    let f = fixture(true).await;
+    f.server
+        .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"tool_calls": [{
+            "index": 0, "id": "c1", "type": "function",
+            "function": {"name": "calculator", "arguments": "{\"expression\": \"17% of 2,340\"}"}
+        }]}, "finish_reason": "tool_calls"}]})])))
+        .push(Script::sse(sse_body(&[
+            json!({"choices": [{"delta": {"content": "I apologize, but I "}}]}),
+            json!({"choices": [{"delta": {"content": "cannot assist with that request."}, "finish_reason": "stop"}]}),
+        ])));
+    let (events, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+    assert_eq!(
+        tokens(&events),
+        outcome.reply,
+        "the refusal never reached the person"
+    );
+    let summary = events.iter().find_map(|e| match e {
+        AgentEvent::ToolResult { summary, .. } => Some(summary.clone()),
+        _ => None,
+    });
+    assert_eq!(summary.as_deref(), Some("17% of 2,340 = 397.8"));
+
+    // In Chinese, the same.
+    f.server
+        .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"content":
+            "<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2+3\"}}\n</tool_call>"
+        }, "finish_reason": "stop"}]})])))
+        .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"content": "抱歉，我无法协助。"}, "finish_reason": "stop"}]})])));
+    let (_, zh) = turn(&f, "算一下 2+3", None).await;
+    assert_eq!(zh.stop, StopReason::FromResults);
+    assert_eq!(zh.reply, "2+3 = 5。");
 }

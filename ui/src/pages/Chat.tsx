@@ -11,7 +11,16 @@ import { PushToTalk } from "./PushToTalk";
 type Item =
   | { kind: "user" | "assistant"; text: string }
   | { kind: "error"; text: string }
-  | { kind: "tool"; id: string; name: string; args: string; extracted?: string | null; status?: string; result?: ToolResult };
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      args: string;
+      extracted?: string | null;
+      status?: string;
+      summary?: string;
+      result?: ToolResult;
+    };
 
 interface Model {
   id: string;
@@ -80,7 +89,9 @@ export function Chat() {
             case "tool_result":
               update((list) =>
                 list.map((item) =>
-                  item.kind === "tool" && item.id === data.id ? { ...item, status: data.status, result: data.result } : item,
+                  item.kind === "tool" && item.id === data.id
+                    ? { ...item, status: data.status, summary: data.summary, result: data.result }
+                    : item,
                 ),
               );
               break;
@@ -94,9 +105,11 @@ export function Chat() {
               setConversation(data.conversation_id);
               update((list) => {
                 const last = list[list.length - 1];
-                // The reply may have come without tokens (a non-streaming model).
-                if (data.reply && last?.kind !== "assistant") return [...list, { kind: "assistant", text: data.reply }];
-                return list;
+                // The reply may have come without tokens (a non-streaming model); the one in
+                // `done` is the reply as checked against the results, so it is what stays.
+                if (!data.reply) return list;
+                if (last?.kind !== "assistant") return [...list, { kind: "assistant", text: data.reply }];
+                return [...list.slice(0, -1), { ...last, text: data.reply }];
               });
               break;
           }
@@ -160,15 +173,19 @@ export function Chat() {
                   {item.status ? t(`chat.status.${item.status}`) : t("chat.running")}
                 </span>
               </header>
-              {item.extracted && <p className="muted">{t("chat.extracted", { how: item.extracted })}</p>}
-              <h4>{t("chat.arguments")}</h4>
-              <Json value={parsedArgs(item.args)} />
-              {item.result && (
-                <>
-                  <h4>{t("chat.result")}</h4>
-                  <ResultView result={item.result} />
-                </>
-              )}
+              {item.summary && <p className="summary">{item.summary}</p>}
+              <details>
+                <summary>{t("chat.details")}</summary>
+                {item.extracted && <p className="muted">{t("chat.extracted", { how: item.extracted })}</p>}
+                <h4>{t("chat.arguments")}</h4>
+                <Json value={parsedArgs(item.args)} />
+                {item.result && (
+                  <>
+                    <h4>{t("chat.result")}</h4>
+                    <ResultView result={item.result} />
+                  </>
+                )}
+              </details>
             </article>
           ) : (
             <div key={i} className={`bubble ${item.kind}`} data-role={item.kind}>

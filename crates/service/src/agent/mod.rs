@@ -5,11 +5,15 @@
 //! write fails, earlier writes that declare a compensation are undone and later writes
 //! are skipped; every call's status goes back to the model.
 
-use std::collections::HashMap;
+mod calls;
+mod reply;
+pub mod summary;
 
-use deskmate_core::{ErrorType, Repair, RepairRule, SideEffect, ToolError, ToolResult};
-use deskmate_llm::extract::{Extracted, extract_calls};
-use deskmate_llm::wire::{ChatRequest, Message, ToolCall, ToolDef};
+use std::collections::{HashMap, HashSet};
+
+use deskmate_core::{ErrorType, ToolResult};
+use deskmate_llm::extract::extract_calls;
+use deskmate_llm::wire::{ChatRequest, Message, ToolDef};
 use deskmate_llm::{ChatClient, Endpoint, StreamEvent};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -18,7 +22,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::prompts::Prompt;
 use crate::resources::FieldError;
-use crate::{CallRequest, Deskmate, ServiceError};
+use crate::{Deskmate, ServiceError};
+use calls::{Outcome, Succeeded, TurnContext};
 
 /// One user turn.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +50,22 @@ pub enum CallStatus {
     Compensated,
     /// It was not run because an earlier write of the turn failed.
     Skipped,
+    /// It was not run because the same call already succeeded in this turn; the result
+    /// is the earlier call's.
+    Repeated,
+}
+
+impl CallStatus {
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::Failed => "failed",
+            Self::Compensated => "compensated",
+            Self::Skipped => "skipped",
+            Self::Repeated => "repeated",
+        }
+    }
 }
 
 /// Why a turn ended.
@@ -53,6 +74,9 @@ pub enum CallStatus {
 pub enum StopReason {
     /// The model answered without calling a tool.
     Answered,
+    /// The reply was built from the tool results: the model's own disagreed with them
+    /// (a refusal, an apology, a call written as text) or it only repeated calls.
+    FromResults,
     /// The same call failed twice.
     RepeatedFailure,
     /// The step limit was reached.
@@ -91,6 +115,8 @@ pub enum AgentEvent {
         name: String,
         /// How it ended.
         status: CallStatus,
+        /// One line for the person ("17% of 2,340 = 397.8"), in the message's language.
+        summary: String,
         /// The result (with the guard's repairs).
         result: Box<ToolResult>,
     },
@@ -176,11 +202,13 @@ struct TokenGate<'a> {
 }
 
 impl<'a> TokenGate<'a> {
-    fn new(events: &'a UnboundedSender<AgentEvent>) -> Self {
+    /// Streams a reply unless it starts like a call; holds all of it when `hold` (the
+    /// reply after tools ran is checked against their results before it is shown).
+    fn new(events: &'a UnboundedSender<AgentEvent>, hold: bool) -> Self {
         Self {
             events,
             held: String::new(),
-            passing: None,
+            passing: hold.then_some(false),
         }
     }
 
@@ -218,12 +246,6 @@ impl<'a> TokenGate<'a> {
             );
         }
     }
-}
-
-fn canonical_arguments(arguments: &str) -> String {
-    serde_json::from_str::<Value>(arguments)
-        .map(|v| v.to_string())
-        .unwrap_or_else(|_| arguments.trim().to_string())
 }
 
 impl Deskmate {
@@ -282,7 +304,20 @@ impl Deskmate {
         let base_url = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
         let api_key = self.model_api_key(model.api_key_ref.as_deref());
 
+        let offered_ids: Vec<String> = tools.iter().map(|t| t.function.name.clone()).collect();
+        let mut used_ids: HashSet<String> = messages
+            .iter()
+            .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
+            .collect();
+        let context = TurnContext {
+            offered,
+            conversation_id: &conversation_id,
+            zh,
+            events,
+        };
         let mut failures: HashMap<String, usize> = HashMap::new();
+        let mut succeeded = Succeeded::new();
+        let mut ran: Vec<Outcome> = Vec::new();
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -307,7 +342,7 @@ impl Deskmate {
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
                 request.stream = model.streaming;
-                let mut gate = TokenGate::new(events);
+                let mut gate = TokenGate::new(events, !ran.is_empty());
                 let mut on_event = |e| gate.on(e);
                 let reply = tokio::select! {
                     reply = client.complete(&request, &mut on_event) => reply,
@@ -331,17 +366,37 @@ impl Deskmate {
                         break 'turn (model_failed(zh, &e.to_string()), StopReason::ModelError);
                     }
                 };
-                let (calls, text, extracted) = if !reply.tool_calls.is_empty() {
+                let (mut calls, text, extracted) = if !reply.tool_calls.is_empty() {
                     (reply.tool_calls, reply.content, None)
                 } else if let Some(found) = extract_calls(&reply.content) {
                     (found.calls.clone(), found.text.clone(), Some(found))
                 } else {
                     (Vec::new(), reply.content, None)
                 };
-                gate.finish(&text);
                 if calls.is_empty() {
+                    let (text, stop) = match reply::ungrounded(&text, &ran, &offered_ids) {
+                        None => (text, StopReason::Answered),
+                        Some(why) => {
+                            tracing::info!(why, reply = %text, "the model's reply was replaced by the results");
+                            (reply::from_results(&ran, zh), StopReason::FromResults)
+                        }
+                    };
+                    gate.finish(&text);
                     new_messages.push(Message::assistant(Some(text.clone()), Vec::new()));
-                    break 'turn (text, StopReason::Answered);
+                    break 'turn (text, stop);
+                }
+                gate.finish(&text);
+                for call in &mut calls {
+                    // Ids unique in the conversation: a saved call's card must find its
+                    // own result, not another call's with the same id.
+                    if call.id.is_empty()
+                        || call.id.starts_with("text_call_")
+                        || used_ids.contains(&call.id)
+                    {
+                        call.id =
+                            format!("call_{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
+                    }
+                    used_ids.insert(call.id.clone());
                 }
                 let assistant = Message::assistant(
                     (!text.trim().is_empty()).then(|| text.clone()),
@@ -350,31 +405,30 @@ impl Deskmate {
                 messages.push(assistant.clone());
                 new_messages.push(assistant);
                 let outcomes = tokio::select! {
-                    outcomes = self.run_calls(&calls, extracted.as_ref(), offered, &conversation_id, events) => outcomes,
+                    outcomes = self.run_calls(&calls, extracted.as_ref(), &context, &mut succeeded) => outcomes,
                     () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
                 };
                 let mut repeated = None;
-                for (call, status, result) in &outcomes {
-                    let mut content = result.to_llm_text();
-                    if *status != CallStatus::Done {
-                        content = format!("[status: {}] {content}", status_name(*status));
-                    }
-                    let tool_message = Message::tool(call.id.clone(), content);
+                for outcome in &outcomes {
+                    let tool_message =
+                        Message::tool(outcome.call.id.clone(), calls::model_text(outcome));
                     messages.push(tool_message.clone());
                     new_messages.push(tool_message);
-                    if *status == CallStatus::Failed {
+                    if outcome.status == CallStatus::Failed {
                         let key = format!(
                             "{}\n{}",
-                            call.function.name,
-                            canonical_arguments(&call.function.arguments)
+                            outcome.tool,
+                            calls::canonical_arguments(&outcome.call.function.arguments)
                         );
                         let count = failures.entry(key).or_default();
                         *count += 1;
                         if *count >= 2 && repeated.is_none() {
-                            repeated = Some(result.error.clone().unwrap_or_default());
+                            repeated = Some(outcome.result.error.clone().unwrap_or_default());
                         }
                     }
                 }
+                let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
+                ran.extend(outcomes);
                 if let Some(error) = repeated {
                     let reply = if zh {
                         format!(
@@ -393,6 +447,19 @@ impl Deskmate {
                     );
                     new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
                     break 'turn (reply, StopReason::RepeatedFailure);
+                }
+                // A model that only repeats what is done will not stop by itself: the
+                // results are the answer.
+                if only_repeats {
+                    let reply = reply::from_results(&ran, zh);
+                    emit(
+                        events,
+                        AgentEvent::Token {
+                            text: reply.clone(),
+                        },
+                    );
+                    new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
+                    break 'turn (reply, StopReason::FromResults);
                 }
             }
             let reply = if zh {
@@ -456,240 +523,6 @@ impl Deskmate {
             });
         }
         Ok(())
-    }
-
-    /// Runs one reply's calls: reads concurrently, writes in order with compensation.
-    async fn run_calls(
-        &self,
-        calls: &[ToolCall],
-        extracted: Option<&Extracted>,
-        offered: Option<&[String]>,
-        conversation_id: &str,
-        events: &UnboundedSender<AgentEvent>,
-    ) -> Vec<(ToolCall, CallStatus, ToolResult)> {
-        let registry = self.registry();
-        let mut requests = Vec::new();
-        // A tool the turn did not offer is not run, whatever the registry has.
-        let refused: Vec<Option<ToolError>> = calls
-            .iter()
-            .map(|call| {
-                let ids = offered?;
-                deskmate_core::resolve::resolve_name(
-                    &call.function.name,
-                    ids.iter().map(String::as_str),
-                )
-                .err()
-            })
-            .collect();
-        for (i, call) in calls.iter().enumerate() {
-            emit(
-                events,
-                AgentEvent::ToolCall {
-                    id: call.id.clone(),
-                    name: call.function.name.clone(),
-                    arguments: call.function.arguments.clone(),
-                    extracted: extracted.map(|x| x.kind.as_str().to_string()),
-                },
-            );
-            let arguments = Value::String(call.function.arguments.clone());
-            let spec = registry
-                .guard()
-                .prepare(&call.function.name, arguments.clone())
-                .ok()
-                .and_then(|p| registry.guard().spec(&p.tool).cloned());
-            let mut request = CallRequest::new(call.function.name.clone(), arguments);
-            request.conversation_id = Some(conversation_id.to_string());
-            request.origin = "llm".into();
-            if let Some(found) = extracted {
-                request.repairs.push(Repair {
-                    path: String::new(),
-                    from: Value::String(found.sources.get(i).cloned().unwrap_or_default()),
-                    to: json!({"name": call.function.name, "arguments": call.function.arguments}),
-                    rule: RepairRule::ExtractedFromContent,
-                });
-            }
-            requests.push((request, spec));
-        }
-
-        // An irreversible call among several: one confirmation for the whole batch, asked
-        // before anything runs, so a "no" leaves nothing half done.
-        let irreversible = requests.iter().find(|(_, spec)| {
-            spec.as_ref()
-                .is_some_and(|s| s.side_effect == SideEffect::Irreversible)
-        });
-        if calls.len() > 1
-            && let Some((_, Some(spec))) = irreversible
-        {
-            let listed: Vec<Value> = calls
-                .iter()
-                .map(|c| json!({"tool": c.function.name, "arguments": c.function.arguments}))
-                .collect();
-            let approved = self
-                .confirm_batch(crate::hooks::ConfirmRequest {
-                    call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
-                    tool: "batch".into(),
-                    tool_name: format!("{} calls", calls.len()),
-                    arguments: Value::Array(listed),
-                    repairs: Vec::new(),
-                    reason: format!(
-                        "these {} calls run together and {} cannot be undone",
-                        calls.len(),
-                        spec.id
-                    ),
-                })
-                .await;
-            if !approved {
-                return calls
-                    .iter()
-                    .map(|call| {
-                        let error = ToolError::new(
-                            ErrorType::Denied,
-                            "the user did not confirm this batch of calls",
-                        )
-                        .with_hint("do not retry unless the user asks again");
-                        let result = ToolResult::failure(error);
-                        emit(
-                            events,
-                            AgentEvent::ToolResult {
-                                id: call.id.clone(),
-                                name: call.function.name.clone(),
-                                status: CallStatus::Skipped,
-                                result: Box::new(result.clone()),
-                            },
-                        );
-                        (call.clone(), CallStatus::Skipped, result)
-                    })
-                    .collect();
-            }
-            for (request, _) in &mut requests {
-                request.confirmed = true;
-            }
-        }
-
-        let mut outcomes: Vec<Option<(CallStatus, ToolResult)>> = refused
-            .iter()
-            .map(|r| {
-                r.clone()
-                    .map(|error| (CallStatus::Failed, ToolResult::failure(error)))
-            })
-            .collect();
-        let reads = requests
-            .iter()
-            .enumerate()
-            .filter(|(i, (_, spec))| {
-                refused[*i].is_none()
-                    && spec
-                        .as_ref()
-                        .is_none_or(|s| s.side_effect == SideEffect::Read)
-            })
-            .map(|(i, (request, _))| {
-                let request = request.clone();
-                async move { (i, self.call(request).await) }
-            });
-        let writes = async {
-            let mut done: Vec<(usize, ToolResult)> = Vec::new();
-            let mut results = Vec::new();
-            let mut failed = false;
-            for (i, (request, spec)) in requests.iter().enumerate() {
-                if refused[i].is_some()
-                    || spec
-                        .as_ref()
-                        .is_none_or(|s| s.side_effect == SideEffect::Read)
-                {
-                    continue;
-                }
-                if failed {
-                    let error =
-                        ToolError::transient("not run: an earlier write in the same turn failed")
-                            .with_hint("fix the failed call first, then ask for this one again");
-                    results.push((i, CallStatus::Skipped, ToolResult::failure(error)));
-                    continue;
-                }
-                let result = self.call(request.clone()).await;
-                if result.ok {
-                    done.push((i, result.clone()));
-                    results.push((i, CallStatus::Done, result));
-                } else {
-                    failed = true;
-                    results.push((i, CallStatus::Failed, result));
-                    // Undo what this turn already changed, newest first.
-                    for (j, earlier) in done.iter().rev() {
-                        if self
-                            .compensate(&requests[*j].1, earlier, conversation_id)
-                            .await
-                            && let Some(entry) = results.iter_mut().find(|(k, _, _)| k == j)
-                        {
-                            entry.1 = CallStatus::Compensated;
-                        }
-                    }
-                }
-            }
-            results
-        };
-        let (read_results, write_results) =
-            tokio::join!(futures_util::future::join_all(reads), writes);
-        for (i, result) in read_results {
-            let status = if result.ok {
-                CallStatus::Done
-            } else {
-                CallStatus::Failed
-            };
-            outcomes[i] = Some((status, result));
-        }
-        for (i, status, result) in write_results {
-            outcomes[i] = Some((status, result));
-        }
-        calls
-            .iter()
-            .zip(outcomes)
-            .map(|(call, outcome)| {
-                let (status, result) = outcome.unwrap_or_else(|| {
-                    (
-                        CallStatus::Failed,
-                        ToolResult::failure(ToolError::internal("the call was lost")),
-                    )
-                });
-                emit(
-                    events,
-                    AgentEvent::ToolResult {
-                        id: call.id.clone(),
-                        name: call.function.name.clone(),
-                        status,
-                        result: Box::new(result.clone()),
-                    },
-                );
-                (call.clone(), status, result)
-            })
-            .collect()
-    }
-
-    /// Runs a write's compensation: the tool its spec names, with the arguments its
-    /// result put under `undo`. Returns whether it was undone.
-    async fn compensate(
-        &self,
-        spec: &Option<deskmate_core::ToolSpec>,
-        result: &ToolResult,
-        conversation_id: &str,
-    ) -> bool {
-        let Some(compensation) = spec.as_ref().and_then(|s| s.compensation.clone()) else {
-            return false;
-        };
-        let Some(undo) = result.data.get("undo").filter(|u| u.is_object()) else {
-            return false;
-        };
-        let mut request = CallRequest::new(compensation.tool, undo.clone());
-        request.conversation_id = Some(conversation_id.to_string());
-        request.origin = "compensation".into();
-        self.call(request).await.ok
-    }
-}
-
-fn status_name(status: CallStatus) -> &'static str {
-    match status {
-        CallStatus::Done => "done",
-        CallStatus::Failed => "failed",
-        CallStatus::Compensated => "compensated",
-        CallStatus::Skipped => "skipped",
     }
 }
 

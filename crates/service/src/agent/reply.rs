@@ -1,0 +1,189 @@
+//! The reply the person reads after tools ran: the model's own when it agrees with the
+//! results, else one built from them.
+//!
+//! A small model, after a correct result, sometimes apologizes for an error that did not
+//! happen, refuses, writes its call out again as text, or echoes raw JSON. None of those
+//! may reach the person as the answer: the results are what happened, so the reply is
+//! then made of their one-line summaries, in the person's language.
+
+use super::CallStatus;
+use super::calls::Outcome;
+use super::summary::summarize;
+
+/// Why a model's reply cannot stand after the turn's calls; `None` when it can.
+pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Option<&'static str> {
+    if ran.is_empty() {
+        return None;
+    }
+    let text = reply.trim();
+    if text.is_empty() {
+        return Some("the reply is empty");
+    }
+    if text.starts_with(['{', '[']) {
+        return Some("the reply is raw JSON");
+    }
+    if writes_a_call(text, offered) {
+        return Some("the reply writes a tool call instead of answering");
+    }
+    let all_ok = ran
+        .iter()
+        .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated));
+    if all_ok && refuses(text) {
+        return Some("the reply refuses or apologizes after the tools succeeded");
+    }
+    None
+}
+
+/// A tool name used as code: `name(`, `` `name` ``, `"name"`, or any code fence that names
+/// an offered tool.
+fn writes_a_call(text: &str, offered: &[String]) -> bool {
+    let fenced = text.contains("```");
+    offered.iter().any(|id| {
+        if id.len() < 3 {
+            return false;
+        }
+        text.match_indices(id.as_str()).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + id.len()..].chars().next();
+            fenced
+                || matches!(before, Some('`' | '"' | '\''))
+                || matches!(after, Some('(' | '`' | '"' | '\''))
+        })
+    })
+}
+
+/// An apology or refusal, in English or Chinese.
+fn refuses(text: &str) -> bool {
+    const EN: [&str; 10] = [
+        "i apologize",
+        "i'm sorry",
+        "i am sorry",
+        "i cannot",
+        "i can't",
+        "i can not",
+        "i'm unable",
+        "i am unable",
+        "i'm not able",
+        "as an ai",
+    ];
+    const ZH: [&str; 6] = ["抱歉", "对不起", "无法协助", "无法帮助", "不能帮", "我无法"];
+    let lower = text.to_lowercase().replace('’', "'");
+    EN.iter().any(|p| lower.contains(p)) || ZH.iter().any(|p| text.contains(p))
+}
+
+/// The reply made of the results: one line per distinct outcome, in the model's order.
+pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for outcome in ran {
+        let line = match outcome.status {
+            CallStatus::Skipped if zh => format!("{} 没有执行", outcome.tool),
+            CallStatus::Skipped => format!("{} was not run", outcome.tool),
+            CallStatus::Compensated if zh => format!("{} 已撤销", outcome.tool),
+            CallStatus::Compensated => format!("{} was undone", outcome.tool),
+            _ => summarize(&outcome.tool, &outcome.result, zh),
+        };
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    let end = if zh { "。" } else { "." };
+    lines
+        .into_iter()
+        .map(|l| {
+            if l.ends_with(['.', '。', '!', '！', '?', '？']) {
+                l
+            } else {
+                format!("{l}{end}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskmate_core::{ToolError, ToolResult};
+    use deskmate_llm::wire::{FunctionCall, ToolCall};
+    use serde_json::json;
+
+    fn outcome(tool: &str, status: CallStatus, result: ToolResult) -> Outcome {
+        Outcome {
+            call: ToolCall {
+                id: "c".into(),
+                kind: "function".into(),
+                function: FunctionCall {
+                    name: tool.into(),
+                    arguments: "{}".into(),
+                },
+            },
+            tool: tool.into(),
+            status,
+            result,
+        }
+    }
+
+    fn sum() -> Outcome {
+        outcome(
+            "calculator",
+            CallStatus::Done,
+            ToolResult::success(
+                json!({"expression": "17% of 2,340", "result": 397.8, "text": "397.8"}),
+            ),
+        )
+    }
+
+    #[test]
+    fn replies_that_disagree_with_a_success_are_caught() {
+        let offered = vec!["calculator".to_string(), "decrease_volume".to_string()];
+        let ran = [sum()];
+        let bad = [
+            "",
+            "I apologize, but I cannot assist with that request.",
+            "I’m sorry, I can't help with that.",
+            "抱歉，我无法协助处理这个请求。",
+            "{\"result\": 397.8}",
+            "Here's how you can call it:\n```json\n{\"name\": \"calculator\"}\n```",
+            "You can use `decrease_volume` for that.",
+            "calculator(expression=\"17% of 2340\")",
+        ];
+        for reply in bad {
+            assert!(ungrounded(reply, &ran, &offered).is_some(), "{reply:?}");
+        }
+        let good = [
+            "17% of 2,340 is 397.8.",
+            "2,340 的 17% 是 397.8。",
+            "The calculator says 397.8.",
+        ];
+        for reply in good {
+            assert_eq!(ungrounded(reply, &ran, &offered), None, "{reply:?}");
+        }
+        // Nothing ran: the model's answer is its own (an irrelevant request may be refused).
+        assert_eq!(ungrounded("I can't tell jokes.", &[], &offered), None);
+        // A call failed: explaining that it could not be done is right, not a refusal.
+        let failed = [outcome(
+            "calculator",
+            CallStatus::Failed,
+            ToolResult::failure(ToolError::validation("division by zero")),
+        )];
+        assert_eq!(
+            ungrounded("Sorry, I can't divide by zero.", &failed, &offered),
+            None
+        );
+    }
+
+    #[test]
+    fn the_fallback_reply_is_made_of_the_results() {
+        let volume = outcome(
+            "decrease_volume",
+            CallStatus::Done,
+            ToolResult::success(json!({"before": 50, "after": 40})),
+        );
+        let twice = outcome("calculator", CallStatus::Repeated, sum().result);
+        assert_eq!(
+            from_results(&[sum(), volume.clone(), twice], false),
+            "17% of 2,340 = 397.8.\nVolume 50% → 40%."
+        );
+        assert_eq!(from_results(&[volume], true), "音量 50% → 40%。");
+    }
+}
