@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::assemble::ToolCallAssembler;
 use crate::error::LlmError;
 use crate::sse::SseParser;
-use crate::wire::{ChatRequest, CompletionResponse, StreamChunk, ToolCall, Usage};
+use crate::wire::{ChatRequest, CompletionResponse, StreamChunk, Timings, ToolCall, Usage};
 
 /// Where a model server is and how long to wait for it.
 #[derive(Debug, Clone)]
@@ -207,6 +207,8 @@ pub struct Reply {
     pub finish_reason: Option<String>,
     /// Token counts, when the server sent them.
     pub usage: Option<Usage>,
+    /// llama.cpp's prompt and generation counts, when the server sent them.
+    pub timings: Option<Timings>,
     /// The model name the server reported.
     pub model: Option<String>,
     /// Chunks received (1 when not streamed).
@@ -279,6 +281,24 @@ impl ChatClient {
         }
     }
 
+    /// Whether the server is llama.cpp's `llama-server`, which constrains decoding to a
+    /// JSON Schema (`GET /props` at the server's root answers with its chat template).
+    pub async fn is_llama_cpp(&self) -> bool {
+        let base = self.endpoint.base().trim_end_matches('/');
+        let root = base.strip_suffix("/v1").unwrap_or(base);
+        let url = format!("{root}/props");
+        let builder = self.endpoint.authorize(self.http.get(&url));
+        let Ok(response) = self.endpoint.send(&url, builder).await else {
+            return false;
+        };
+        let Ok(body) = self.endpoint.body(&url, response, MAX_BODY).await else {
+            return false;
+        };
+        serde_json::from_slice::<serde_json::Value>(&body).is_ok_and(|v| {
+            v.get("chat_template").is_some() && v.get("default_generation_settings").is_some()
+        })
+    }
+
     /// The model names the server serves (`GET /models`).
     pub async fn models(&self) -> Result<Vec<String>, LlmError> {
         let url = self.endpoint.url("/models");
@@ -331,6 +351,7 @@ pub fn parse_completion(url: &str, body: &[u8]) -> Result<Reply, LlmError> {
         tool_calls,
         finish_reason: choice.finish_reason,
         usage: parsed.usage,
+        timings: parsed.timings,
         model: parsed.model,
         chunks: 1,
     })
@@ -344,6 +365,7 @@ pub struct StreamState {
     started: std::collections::BTreeSet<usize>,
     finish_reason: Option<String>,
     usage: Option<Usage>,
+    timings: Option<Timings>,
     model: Option<String>,
     chunks: usize,
     /// `[DONE]` arrived.
@@ -383,6 +405,9 @@ impl StreamState {
         if chunk.usage.is_some() {
             self.usage = chunk.usage;
         }
+        if chunk.timings.is_some() {
+            self.timings = chunk.timings;
+        }
         if chunk.model.is_some() {
             self.model = chunk.model;
         }
@@ -417,6 +442,7 @@ impl StreamState {
             tool_calls: self.calls.finish(),
             finish_reason: self.finish_reason,
             usage: self.usage,
+            timings: self.timings,
             model: self.model,
             chunks: self.chunks,
         }

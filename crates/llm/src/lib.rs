@@ -19,6 +19,7 @@
 pub mod asr;
 pub mod assemble;
 pub mod client;
+pub mod envelope;
 pub mod error;
 pub mod extract;
 pub mod sidecar;

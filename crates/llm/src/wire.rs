@@ -147,6 +147,10 @@ pub struct ChatRequest {
     pub max_tokens: Option<u32>,
     /// Server-sent events when true.
     pub stream: bool,
+    /// A constraint on the reply's form (`{"type": "json_schema", …}`), for servers that
+    /// support it; see [`crate::envelope`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<Value>,
 }
 
 impl ChatRequest {
@@ -161,6 +165,7 @@ impl ChatRequest {
             top_p: None,
             max_tokens: None,
             stream: false,
+            response_format: None,
         }
     }
 }
@@ -179,6 +184,26 @@ pub struct Usage {
     pub total_tokens: u64,
 }
 
+/// llama.cpp's own counts: how much of the prompt was evaluated rather than reused.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    /// Prompt tokens evaluated in this request (the rest came from the cache).
+    #[serde(default)]
+    pub prompt_n: u64,
+    /// Prompt tokens reused from the cache.
+    #[serde(default)]
+    pub cache_n: u64,
+    /// Milliseconds spent on the prompt.
+    #[serde(default)]
+    pub prompt_ms: f64,
+    /// Tokens generated.
+    #[serde(default)]
+    pub predicted_n: u64,
+    /// Milliseconds spent generating.
+    #[serde(default)]
+    pub predicted_ms: f64,
+}
+
 /// A non-streaming response (only what is used).
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct CompletionResponse {
@@ -186,6 +211,8 @@ pub(crate) struct CompletionResponse {
     pub choices: Vec<Choice>,
     #[serde(default)]
     pub usage: Option<Usage>,
+    #[serde(default)]
+    pub timings: Option<Timings>,
     #[serde(default)]
     pub model: Option<String>,
 }
@@ -212,6 +239,8 @@ pub(crate) struct StreamChunk {
     pub choices: Vec<StreamChoice>,
     #[serde(default)]
     pub usage: Option<Usage>,
+    #[serde(default)]
+    pub timings: Option<Timings>,
     #[serde(default)]
     pub model: Option<String>,
 }

@@ -103,6 +103,8 @@ pub struct Deskmate {
     managed_starting: RwLock<std::collections::HashSet<String>>,
     /// Woken when a managed server's URL changes.
     managed_changed: tokio::sync::Notify,
+    /// Whether the model server at a base URL constrains decoding (llama.cpp), as probed.
+    constrains: RwLock<std::collections::HashMap<String, bool>>,
     hooks: Hooks,
     limits: CapLimits,
     stored: Option<Stored>,
@@ -181,6 +183,7 @@ impl Deskmate {
             limits: CapLimits::default(),
             stored: None,
             managed_urls: RwLock::default(),
+            constrains: RwLock::default(),
             managed_starting: RwLock::default(),
             managed_changed: tokio::sync::Notify::new(),
         }

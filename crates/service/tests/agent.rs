@@ -52,6 +52,22 @@ async fn fixture_with(
     confirmer: Arc<dyn deskmate_service::hooks::Confirmer>,
     more: Vec<Arc<dyn Tool>>,
 ) -> Fixture {
+    let server = ScriptedServer::start(&["scripted"]).await;
+    fixture_on(server, streaming, confirmer, more).await
+}
+
+/// A model served by (a scripted) llama.cpp: the loop uses constrained JSON replies.
+async fn constrained_fixture(streaming: bool) -> Fixture {
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    fixture_on(server, streaming, Arc::new(PreApproved), Vec::new()).await
+}
+
+async fn fixture_on(
+    server: ScriptedServer,
+    streaming: bool,
+    confirmer: Arc<dyn deskmate_service::hooks::Confirmer>,
+    more: Vec<Arc<dyn Tool>>,
+) -> Fixture {
     let dir = common::data_dir_with_adsl();
     let counter = Arc::new(AtomicI64::new(0));
     let add = counter.clone();
@@ -75,7 +91,6 @@ async fn fixture_with(
         )
         .unwrap_or_else(|e| panic!("{e}")),
     );
-    let server = ScriptedServer::start(&["scripted"]).await;
     let model = deskmate
         .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
                                   "model": "scripted", "streaming": streaming, "is_default": true}))
@@ -743,4 +758,96 @@ async fn a_refusal_after_a_successful_call_is_replaced_by_the_result() {
     let (_, zh) = turn(&f, "算一下 2+3", None).await;
     assert_eq!(zh.stop, StopReason::FromResults);
     assert_eq!(zh.reply, "2+3 = 5。");
+}
+
+fn content(text: &str) -> Script {
+    Script::Json(completion(Some(text), &[]))
+}
+
+/// With a llama.cpp server the reply is decoded under a schema of the offered tools: the
+/// request has no `tools` field but a `response_format` naming each tool, the tools are a
+/// compact catalog in a system prompt that is the same for every conversation, several
+/// actions come back as one list run in one step, and the results go back as one message.
+#[tokio::test]
+async fn a_constrained_model_gets_a_schema_of_the_tools_and_acts_in_one_group() {
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"calls": [{"name": "counter_add", "arguments": {"delta": 2}}, {"name": "calculator", "arguments": {"expression": "6*7"}}]}"#,
+        ))
+        .push(content(r#"{"answer": "Added 2; 6*7 is 42."}"#));
+    let (events, outcome) = turn(&f, "add 2 and compute 6*7", None).await;
+    assert_eq!(outcome.reply, "Added 2; 6*7 is 42.");
+    assert_eq!(outcome.steps, 2, "both calls in one step");
+    assert_eq!(
+        statuses(&events),
+        [
+            ("counter_add".to_string(), CallStatus::Done),
+            ("calculator".to_string(), CallStatus::Done),
+        ]
+    );
+    assert_eq!(f.counter.load(Ordering::SeqCst), 2);
+    let requests = f.server.requests();
+    let first = &requests[0];
+    assert!(first.get("tools").is_none(), "{first}");
+    let format = first["response_format"]["json_schema"]["schema"].to_string();
+    assert!(
+        format.contains(r#"{"const":"counter_add"}"#)
+            && format.contains(r#"{"const":"calculator"}"#),
+        "{format}"
+    );
+    let system = first["messages"][0]["content"].as_str().unwrap_or_default();
+    assert!(
+        system.contains("- calculator(expression: string)"),
+        "{system}"
+    );
+    // The results went back as one message the model reads, with the language to use.
+    let second = requests[1]["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let last = second.last().cloned().unwrap_or_default();
+    assert_eq!(last["role"], "user");
+    let text = last["content"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("- counter_add: {\"after\":2") && text.contains("- calculator: "),
+        "{text}"
+    );
+    assert_eq!(second[2]["role"], "assistant");
+
+    // Another conversation starts with the same system prompt, byte for byte.
+    f.server.push(content(r#"{"answer": "Hello!"}"#));
+    let (_, hello) = turn(&f, "hi", None).await;
+    assert_ne!(hello.conversation_id, outcome.conversation_id);
+    let again = &f.server.requests()[2]["messages"][0]["content"];
+    assert_eq!(again.as_str(), Some(system));
+}
+
+/// A constrained answer streams as text, decoded from its JSON, never as JSON.
+#[tokio::test]
+async fn a_constrained_answer_streams_as_plain_text() {
+    let f = constrained_fixture(true).await;
+    let pieces = [
+        "{\"ans",
+        "wer\": \"Why did",
+        " the \\\"chicken\\\"",
+        " cross?\"}",
+    ];
+    let mut chunks: Vec<Value> = pieces
+        .iter()
+        .map(|p| json!({"choices": [{"delta": {"content": p}}]}))
+        .collect();
+    chunks.push(json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}));
+    f.server.push(Script::sse(sse_body(&chunks)));
+    let (events, outcome) = turn(&f, "tell me a joke", None).await;
+    assert_eq!(outcome.reply, "Why did the \"chicken\" cross?");
+    assert_eq!(tokens(&events), outcome.reply);
+    let streamed = events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::Token { .. }))
+        .count();
+    assert!(
+        streamed >= 2,
+        "streamed in pieces, not at the end: {streamed}"
+    );
 }

@@ -86,6 +86,8 @@ struct Shared {
     models: Vec<String>,
     /// Answer every further chat request with the last script.
     repeat_last: Option<Script>,
+    /// Answer `GET /props` as llama.cpp's server does.
+    llama_cpp: bool,
 }
 
 /// A scripted OpenAI-compatible server on 127.0.0.1.
@@ -106,11 +108,23 @@ impl std::fmt::Debug for ScriptedServer {
 impl ScriptedServer {
     /// Starts a server serving these model names; it runs until the runtime ends.
     pub async fn start(models: &[&str]) -> Self {
+        Self::start_as(models, false).await
+    }
+
+    /// Starts a server that also answers `GET /props` as llama.cpp's `llama-server` does,
+    /// so clients take it for a server that constrains decoding to a JSON Schema.
+    pub async fn start_llama_cpp(models: &[&str]) -> Self {
+        Self::start_as(models, true).await
+    }
+
+    async fn start_as(models: &[&str], llama_cpp: bool) -> Self {
         let shared = Arc::new(Mutex::new(Shared {
             models: models.iter().map(|m| (*m).to_string()).collect(),
+            llama_cpp,
             ..Shared::default()
         }));
         let app = Router::new()
+            .route("/props", get(props))
             .route("/v1/chat/completions", post(chat))
             .route("/v1/models", get(list_models))
             .route("/v1/audio/transcriptions", post(transcribe))
@@ -270,6 +284,21 @@ fn event_stream(body: Body) -> Response {
         .header(header::CACHE_CONTROL, "no-cache")
         .body(body)
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// `GET /props`: llama.cpp's server properties, or 404 for a plain OpenAI server.
+async fn props(State(shared): State<Arc<Mutex<Shared>>>) -> Response {
+    let llama_cpp = shared.lock().map(|s| s.llama_cpp).unwrap_or(false);
+    if llama_cpp {
+        axum::Json(serde_json::json!({
+            "chat_template": "{{ messages }}",
+            "default_generation_settings": {"n_ctx": 8192},
+            "total_slots": 1,
+        }))
+        .into_response()
+    } else {
+        StatusCode::NOT_FOUND.into_response()
+    }
 }
 
 /// Cuts a body at the given offsets (out-of-range offsets are ignored).

@@ -6,17 +6,17 @@
 //! are skipped; every call's status goes back to the model.
 
 mod calls;
+mod protocol;
 mod reply;
 pub mod summary;
 
 use std::collections::{HashMap, HashSet};
 
 use deskmate_core::{ErrorType, ToolResult};
-use deskmate_llm::extract::extract_calls;
-use deskmate_llm::wire::{ChatRequest, Message, ToolDef};
-use deskmate_llm::{ChatClient, Endpoint, StreamEvent};
+use deskmate_llm::wire::{Message, ToolDef};
+use deskmate_llm::{ChatClient, Endpoint};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
@@ -24,6 +24,7 @@ use crate::prompts::Prompt;
 use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
 use calls::{Outcome, Succeeded, TurnContext};
+use protocol::{Protocol, TokenGate};
 
 /// One user turn.
 #[derive(Debug, Clone, Default)]
@@ -179,11 +180,6 @@ const HISTORY: u32 = 40;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
 
-const SYSTEM_PROMPT: &str = "You are Deskmate, a desktop assistant. Call a tool only when the \
-user's request needs it, and never call a tool the user did not ask for. Give every argument \
-its schema's type. When a tool answers with an error, read its hint and options and fix the \
-call, or explain the problem to the user. Answer briefly, in the user's language.";
-
 fn is_chinese(text: &str) -> bool {
     text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
@@ -191,61 +187,6 @@ fn is_chinese(text: &str) -> bool {
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
 fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
     let _ = events.send(event);
-}
-
-/// Streams tokens unless the reply looks like a call written as text (it starts with
-/// `{`, `[`, `<` or a code fence): that is held back until the reply is complete.
-struct TokenGate<'a> {
-    events: &'a UnboundedSender<AgentEvent>,
-    held: String,
-    passing: Option<bool>,
-}
-
-impl<'a> TokenGate<'a> {
-    /// Streams a reply unless it starts like a call; holds all of it when `hold` (the
-    /// reply after tools ran is checked against their results before it is shown).
-    fn new(events: &'a UnboundedSender<AgentEvent>, hold: bool) -> Self {
-        Self {
-            events,
-            held: String::new(),
-            passing: hold.then_some(false),
-        }
-    }
-
-    fn on(&mut self, event: StreamEvent) {
-        let StreamEvent::Token(text) = event else {
-            return;
-        };
-        match self.passing {
-            Some(true) => emit(self.events, AgentEvent::Token { text }),
-            Some(false) => self.held.push_str(&text),
-            None => {
-                self.held.push_str(&text);
-                let start = self.held.trim_start();
-                if start.is_empty() {
-                    return;
-                }
-                let pass = !start.starts_with(['{', '[', '<', '`']);
-                self.passing = Some(pass);
-                if pass {
-                    let text = std::mem::take(&mut self.held);
-                    emit(self.events, AgentEvent::Token { text });
-                }
-            }
-        }
-    }
-
-    /// The reply is complete: `text` is what remains once calls are cut out.
-    fn finish(self, text: &str) {
-        if self.passing != Some(true) && !text.trim().is_empty() {
-            emit(
-                self.events,
-                AgentEvent::Token {
-                    text: text.to_string(),
-                },
-            );
-        }
-    }
 }
 
 impl Deskmate {
@@ -277,7 +218,7 @@ impl Deskmate {
             .collect();
 
         let zh = is_chinese(&message);
-        let mut messages = vec![Message::system(SYSTEM_PROMPT)];
+        let mut messages = vec![Message::system(String::new())];
         // History starts at a user message, so no tool result loses its call.
         let start = history
             .iter()
@@ -333,16 +274,20 @@ impl Deskmate {
                     break 'turn (model_failed(zh, &e.to_string()), StopReason::ModelError);
                 }
             };
+            let protocol = if !tools.is_empty() && self.constrains(&client).await {
+                Protocol::Constrained
+            } else {
+                Protocol::Native
+            };
+            messages[0] = Message::system(protocol::system_prompt(protocol, &tools));
             while steps < MAX_STEPS {
                 steps += 1;
-                let mut request = ChatRequest::new(model.model.clone(), messages.clone());
-                request.tools = tools.clone();
-                request.tool_choice = (!tools.is_empty()).then(|| json!("auto"));
+                let mut request = protocol::request(protocol, &model.model, &messages, &tools, zh);
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
                 request.stream = model.streaming;
-                let mut gate = TokenGate::new(events, !ran.is_empty());
+                let mut gate = TokenGate::new(events, protocol, !ran.is_empty());
                 let mut on_event = |e| gate.on(e);
                 let reply = tokio::select! {
                     reply = client.complete(&request, &mut on_event) => reply,
@@ -366,13 +311,22 @@ impl Deskmate {
                         break 'turn (model_failed(zh, &e.to_string()), StopReason::ModelError);
                     }
                 };
-                let (mut calls, text, extracted) = if !reply.tool_calls.is_empty() {
-                    (reply.tool_calls, reply.content, None)
-                } else if let Some(found) = extract_calls(&reply.content) {
-                    (found.calls.clone(), found.text.clone(), Some(found))
-                } else {
-                    (Vec::new(), reply.content, None)
-                };
+                if let Some(t) = &reply.timings {
+                    tracing::debug!(
+                        step = steps,
+                        prompt_evaluated = t.prompt_n,
+                        prompt_cached = t.cache_n,
+                        prompt_ms = t.prompt_ms,
+                        generated = t.predicted_n,
+                        generate_ms = t.predicted_ms,
+                        "model timings"
+                    );
+                }
+                let protocol::Read {
+                    mut calls,
+                    text,
+                    extracted,
+                } = protocol::read(protocol, reply);
                 if calls.is_empty() {
                     let (text, stop) = match reply::ungrounded(&text, &ran, &offered_ids) {
                         None => (text, StopReason::Answered),
@@ -500,6 +454,25 @@ impl Deskmate {
             },
         );
         Ok(outcome)
+    }
+
+    /// Whether the model server constrains decoding (probed once per base URL).
+    async fn constrains(&self, client: &ChatClient) -> bool {
+        let base = client.endpoint().base().to_string();
+        if let Some(&known) = self
+            .constrains
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&base)
+        {
+            return known;
+        }
+        let found = client.is_llama_cpp().await;
+        self.constrains
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(base, found);
+        found
     }
 
     /// Checks a turn before it starts: the message, the model, the conversation. Front

@@ -1,0 +1,364 @@
+//! How the turn talks to its model: the request for each step and how a reply becomes
+//! calls or an answer.
+//!
+//! Two ways, chosen per server:
+//! - **constrained** (llama.cpp): the tools are one compact catalog in the system prompt,
+//!   and the reply is decoded under a JSON Schema (`deskmate_llm::envelope`): a list of
+//!   calls to offered tools with schema-shaped arguments, or an answer. Earlier calls and
+//!   results are shown to the model the way it writes and reads them (its JSON, then the
+//!   results as one message with the language to answer in).
+//! - **native** (any other OpenAI-compatible server): the `tools` field, and calls as
+//!   `tool_calls` or written in the text (extracted).
+//!
+//! In both, the system prompt depends only on the offered tools, so it is byte-identical
+//! across turns and conversations and the server's prompt cache is reused.
+
+use std::collections::HashMap;
+
+use deskmate_llm::envelope::{self, Parsed};
+use deskmate_llm::extract::{Extracted, extract_calls};
+use deskmate_llm::wire::{ChatRequest, Message, ToolCall, ToolDef};
+use deskmate_llm::{Reply, StreamEvent};
+use serde_json::json;
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::{AgentEvent, emit};
+
+/// The system prompt of a native turn.
+const NATIVE_PROMPT: &str = "You are Deskmate, a desktop assistant. Call a tool only when the \
+user's request needs it, and never call a tool the user did not ask for. Give every argument \
+its schema's type. When a tool answers with an error, read its hint and options and fix the \
+call, or explain the problem to the user. Answer briefly, in the user's language.";
+
+/// Worked examples for the constrained prompt; each is shown only when its tools are
+/// offered, so the model never sees a call it could not make.
+const EXAMPLES: [(&str, &str); 3] = [
+    (
+        "turn it up a bit",
+        r#"{"calls": [{"name": "increase_volume", "arguments": {"step": 5}}]}"#,
+    ),
+    (
+        "what's 3% of 1,250?",
+        r#"{"calls": [{"name": "calculator", "arguments": {"expression": "3% of 1250"}}]}"#,
+    ),
+    (
+        "关掉摄像头，然后告诉我现在几点",
+        r#"{"calls": [{"name": "turn_off_camera", "arguments": {}}, {"name": "current_time", "arguments": {}}]}"#,
+    ),
+];
+
+/// How a turn speaks to its model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    /// JSON replies decoded under a schema of the offered tools.
+    Constrained,
+    /// The OpenAI `tools` field.
+    Native,
+}
+
+/// The system prompt for a set of offered tools.
+pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
+    if protocol == Protocol::Native || tools.is_empty() {
+        return NATIVE_PROMPT.to_string();
+    }
+    let offered = |call: &str| {
+        envelope::parse(call).is_some_and(|p| match p {
+            Parsed::Calls(calls) => calls
+                .iter()
+                .all(|c| tools.iter().any(|t| t.function.name == c.function.name)),
+            Parsed::Answer(_) => true,
+        })
+    };
+    let mut examples: Vec<String> = EXAMPLES
+        .iter()
+        .filter(|(_, call)| offered(call))
+        .map(|(user, call)| format!("User: {user} → {call}"))
+        .collect();
+    examples.push(r#"User: hello → {"answer": "Hello! What can I do for you?"}"#.into());
+    format!(
+        "You are Deskmate, a desktop assistant. You act on the user's computer only through \
+these tools:\n{catalog}\n\n\
+You cannot see the time, the volume, the camera, files, data or the result of arithmetic \
+yourself: when a tool can do what the user asks, call it. Answer directly only when no tool \
+fits (greetings, jokes, general knowledge), and never claim you did something without a tool \
+result.\n\n\
+Reply with one JSON object, either\n\
+{{\"calls\": [{{\"name\": \"<tool>\", \"arguments\": {{<arguments>}}}}]}} — one call per action \
+the user asked for, all in one list, or\n\
+{{\"answer\": \"<text>\"}} — a brief answer in the user's language, using the tool results \
+when there are any.\n\
+When a result is an error, fix the call with its hint and options, or explain the problem.\n\n\
+Examples:\n{examples}",
+        catalog = envelope::catalog(tools),
+        examples = examples.join("\n"),
+    )
+}
+
+/// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
+/// starting with the system prompt.
+pub(crate) fn request(
+    protocol: Protocol,
+    model: &str,
+    messages: &[Message],
+    tools: &[ToolDef],
+    zh: bool,
+) -> ChatRequest {
+    match protocol {
+        Protocol::Native => {
+            let mut request = ChatRequest::new(model, messages.to_vec());
+            request.tools = tools.to_vec();
+            request.tool_choice = (!tools.is_empty()).then(|| json!("auto"));
+            request
+        }
+        Protocol::Constrained => {
+            let mut request = ChatRequest::new(model, as_written(messages, zh));
+            request.response_format = Some(envelope::response_format(tools));
+            request
+        }
+    }
+}
+
+/// The conversation as a constrained model writes and reads it: its calls and answers as
+/// the JSON it produced, each step's results as one message.
+fn as_written(messages: &[Message], zh: bool) -> Vec<Message> {
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    let mut out: Vec<Message> = Vec::new();
+    let mut results: Vec<String> = Vec::new();
+    let flush = |results: &mut Vec<String>, out: &mut Vec<Message>, last: bool| {
+        if results.is_empty() {
+            return;
+        }
+        let mut text = format!("Tool results:\n{}", results.join("\n"));
+        if last {
+            let language = if zh { "Chinese" } else { "the user's language" };
+            text.push_str(&format!(
+                "\nAnswer the user now in {language} with these results (do not repeat calls \
+that are done), or call another tool if the request still needs one."
+            ));
+        }
+        out.push(Message::user(text));
+        results.clear();
+    };
+    for message in messages {
+        if message.role == "tool" {
+            let id = message.tool_call_id.as_deref().unwrap_or_default();
+            let name = names.get(id).copied().unwrap_or("tool");
+            results.push(format!(
+                "- {name}: {}",
+                message.content.as_deref().unwrap_or_default()
+            ));
+            continue;
+        }
+        flush(&mut results, &mut out, false);
+        match message.role.as_str() {
+            "assistant" if !message.tool_calls.is_empty() => {
+                for call in &message.tool_calls {
+                    names.insert(&call.id, &call.function.name);
+                }
+                out.push(Message::assistant(
+                    Some(envelope::render_calls(&message.tool_calls)),
+                    Vec::new(),
+                ));
+            }
+            "assistant" => out.push(Message::assistant(
+                Some(envelope::render_answer(
+                    message.content.as_deref().unwrap_or_default(),
+                )),
+                Vec::new(),
+            )),
+            _ => out.push(message.clone()),
+        }
+    }
+    flush(&mut results, &mut out, true);
+    out
+}
+
+/// What a reply asks for: calls (with how they were found in text, if they were) and the
+/// text meant for the person.
+pub(crate) struct Read {
+    pub calls: Vec<ToolCall>,
+    pub text: String,
+    pub extracted: Option<Extracted>,
+}
+
+/// Reads a complete reply.
+pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
+    if protocol == Protocol::Constrained {
+        match envelope::parse(&reply.content) {
+            Some(Parsed::Calls(calls)) => {
+                return Read {
+                    calls,
+                    text: String::new(),
+                    extracted: None,
+                };
+            }
+            Some(Parsed::Answer(text)) => {
+                return Read {
+                    calls: Vec::new(),
+                    text,
+                    extracted: None,
+                };
+            }
+            // Cut short (the token limit): keep what the answer said so far.
+            None => {
+                let partial = envelope::AnswerStream::new().feed(&reply.content);
+                if !partial.is_empty() {
+                    return Read {
+                        calls: Vec::new(),
+                        text: partial,
+                        extracted: None,
+                    };
+                }
+            }
+        }
+    }
+    if !reply.tool_calls.is_empty() {
+        return Read {
+            calls: reply.tool_calls,
+            text: reply.content,
+            extracted: None,
+        };
+    }
+    match extract_calls(&reply.content) {
+        Some(found) => Read {
+            calls: found.calls.clone(),
+            text: found.text.clone(),
+            extracted: Some(found),
+        },
+        None => Read {
+            calls: Vec::new(),
+            text: reply.content,
+            extracted: None,
+        },
+    }
+}
+
+/// Passes a reply's text to the person as it streams: a native reply unless it starts
+/// like a call written as text, a constrained reply's answer decoded from its JSON. Holds
+/// all of it when `hold` (the reply after tools ran is checked against their results
+/// before it is shown).
+pub(crate) struct TokenGate<'a> {
+    events: &'a UnboundedSender<AgentEvent>,
+    answer: Option<envelope::AnswerStream>,
+    hold: bool,
+    held: String,
+    passing: Option<bool>,
+    shown: bool,
+}
+
+impl<'a> TokenGate<'a> {
+    pub(crate) fn new(
+        events: &'a UnboundedSender<AgentEvent>,
+        protocol: Protocol,
+        hold: bool,
+    ) -> Self {
+        Self {
+            events,
+            answer: (protocol == Protocol::Constrained).then(envelope::AnswerStream::new),
+            hold,
+            held: String::new(),
+            passing: None,
+            shown: false,
+        }
+    }
+
+    fn show(&mut self, text: String) {
+        if !text.is_empty() {
+            self.shown = true;
+            emit(self.events, AgentEvent::Token { text });
+        }
+    }
+
+    pub(crate) fn on(&mut self, event: StreamEvent) {
+        let StreamEvent::Token(text) = event else {
+            return;
+        };
+        if self.hold {
+            return;
+        }
+        if let Some(answer) = &mut self.answer {
+            let piece = answer.feed(&text);
+            self.show(piece);
+            return;
+        }
+        match self.passing {
+            Some(true) => self.show(text),
+            Some(false) => self.held.push_str(&text),
+            None => {
+                self.held.push_str(&text);
+                let start = self.held.trim_start();
+                if start.is_empty() {
+                    return;
+                }
+                let pass = !start.starts_with(['{', '[', '<', '`']);
+                self.passing = Some(pass);
+                if pass {
+                    let text = std::mem::take(&mut self.held);
+                    self.show(text);
+                }
+            }
+        }
+    }
+
+    /// The reply is complete: `text` is what the person should read of it; shown now
+    /// unless it was streamed already.
+    pub(crate) fn finish(mut self, text: &str) {
+        if !self.shown && !text.trim().is_empty() {
+            self.show(text.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskmate_llm::wire::FunctionCall;
+
+    fn tool(name: &str) -> ToolDef {
+        ToolDef::function(
+            name,
+            "Does a thing. More words.",
+            json!({"type": "object", "properties": {}}),
+        )
+    }
+
+    #[test]
+    fn the_prompt_depends_only_on_the_tools_and_shows_only_possible_examples() {
+        let tools = [tool("calculator"), tool("current_time")];
+        let a = system_prompt(Protocol::Constrained, &tools);
+        assert_eq!(a, system_prompt(Protocol::Constrained, &tools));
+        assert!(a.contains("- calculator(): Does a thing."), "{a}");
+        assert!(a.contains("3% of 1250"), "{a}");
+        assert!(!a.contains("increase_volume"), "{a}");
+        assert!(!a.contains("turn_off_camera"), "needs both tools: {a}");
+    }
+
+    #[test]
+    fn earlier_calls_and_results_are_shown_as_the_model_writes_and_reads_them() {
+        let call = ToolCall {
+            id: "call_x".into(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: "calculator".into(),
+                arguments: r#"{"expression": "2+2"}"#.into(),
+            },
+        };
+        let messages = vec![
+            Message::system("sys"),
+            Message::user("2+2?"),
+            Message::assistant(None, vec![call]),
+            Message::tool("call_x", r#"{"result":4}"#),
+        ];
+        let written = as_written(&messages, true);
+        let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
+        assert_eq!(roles, ["system", "user", "assistant", "user"]);
+        assert_eq!(
+            written[2].content.as_deref(),
+            Some(r#"{"calls":[{"name":"calculator","arguments":{"expression":"2+2"}}]}"#)
+        );
+        let results = written[3].content.clone().unwrap_or_default();
+        assert!(results.starts_with("Tool results:\n- calculator: {\"result\":4}"));
+        assert!(results.contains("in Chinese"), "{results}");
+        assert!(written.iter().all(|m| m.tool_calls.is_empty()));
+    }
+}
