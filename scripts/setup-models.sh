@@ -327,7 +327,8 @@ step_whisper_model() {
 MANIFEST="$CACHE/local-models.json"
 step_manifest() {
   local threads; threads="$(nproc)"
-  LLAMA="$LLAMA_DIR/bin/llama-server" TEMPLATE="$LLAMA_DIR/templates/Qwen-Qwen2.5-7B-Instruct.jinja" \
+  mkdir -p "$CACHE/slots"
+  SLOTS="$CACHE/slots" LLAMA="$LLAMA_DIR/bin/llama-server" TEMPLATE="$LLAMA_DIR/templates/Qwen-Qwen2.5-7B-Instruct.jinja" \
   QWEN="$MODELS_DIR/$QWEN_FILE" SMOL="$MODELS_DIR/$SMOLLM2_FILE" THREADS="$threads" \
   WHISPER_SERVER="$WHISPER_VENV/bin/faster-whisper-server" WHISPER_DIR="$MODELS_DIR/$WHISPER_MODEL_NAME" \
   OUT="$MANIFEST" "$PYTHON" - <<'PY'
@@ -335,18 +336,23 @@ import json, os
 env = os.environ
 llama, llm, asr = env["LLAMA"], [], []
 def llama_args(model, ctx, alias, template=None):
+    # --slot-save-path: Deskmate saves the warm prompt prefix there and restores it
+    # after a restart (files named by model and prefix hash; stale ones deleted).
     args = ["--host", "127.0.0.1", "--port", "{port}", "-m", model, "-c", str(ctx),
-            "-t", env["THREADS"], "-np", "1", "--no-repack", "--alias", alias]
+            "-t", env["THREADS"], "-np", "1", "--no-repack", "--alias", alias,
+            "--slot-save-path", env["SLOTS"]]
     if template:
         args += ["--jinja", "--chat-template-file", template]
     return args
 if os.path.isfile(llama) and os.path.isfile(env["QWEN"]):
     llm.append({"id": "local-qwen2.5-coder-1.5b", "name": "Qwen2.5-Coder 1.5B (local)",
                 "model": "qwen2.5-coder-1.5b-instruct", "default": True, "program": llama,
+                "slot_dir": env["SLOTS"],
                 "args": llama_args(env["QWEN"], 8192, "qwen2.5-coder-1.5b-instruct", env["TEMPLATE"])})
 if os.path.isfile(llama) and os.path.isfile(env["SMOL"]):
     llm.append({"id": "local-smollm2-135m", "name": "SmolLM2 135M (local, fast)",
                 "model": "smollm2-135m-instruct", "default": not llm, "program": llama,
+                "slot_dir": env["SLOTS"],
                 "args": llama_args(env["SMOL"], 8192, "smollm2-135m-instruct")})
 if os.path.isfile(env["WHISPER_SERVER"]) and os.path.isfile(os.path.join(env["WHISPER_DIR"], "model.bin")):
     asr.append({"id": "local-whisper-base", "name": "Whisper base (local)", "model": "whisper-base",

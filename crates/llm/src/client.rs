@@ -281,22 +281,48 @@ impl ChatClient {
         }
     }
 
-    /// Whether the server is llama.cpp's `llama-server`, which constrains decoding to a
-    /// JSON Schema (`GET /props` at the server's root answers with its chat template).
-    pub async fn is_llama_cpp(&self) -> bool {
+    /// The server's root (the base URL without its `/v1`), where llama.cpp's own
+    /// endpoints are.
+    fn root(&self) -> String {
         let base = self.endpoint.base().trim_end_matches('/');
-        let root = base.strip_suffix("/v1").unwrap_or(base);
-        let url = format!("{root}/props");
+        base.strip_suffix("/v1").unwrap_or(base).to_string()
+    }
+
+    /// llama.cpp's `GET /props` (its chat template, context, model path); `None` from
+    /// any other server.
+    pub async fn llama_props(&self) -> Option<serde_json::Value> {
+        let url = format!("{}/props", self.root());
         let builder = self.endpoint.authorize(self.http.get(&url));
-        let Ok(response) = self.endpoint.send(&url, builder).await else {
-            return false;
-        };
-        let Ok(body) = self.endpoint.body(&url, response, MAX_BODY).await else {
-            return false;
-        };
-        serde_json::from_slice::<serde_json::Value>(&body).is_ok_and(|v| {
-            v.get("chat_template").is_some() && v.get("default_generation_settings").is_some()
-        })
+        let response = self.endpoint.send(&url, builder).await.ok()?;
+        let body = self.endpoint.body(&url, response, MAX_BODY).await.ok()?;
+        serde_json::from_slice::<serde_json::Value>(&body)
+            .ok()
+            .filter(|v| {
+                v.get("chat_template").is_some() && v.get("default_generation_settings").is_some()
+            })
+    }
+
+    /// Whether the server is llama.cpp's `llama-server`, which constrains decoding to a
+    /// JSON Schema.
+    pub async fn is_llama_cpp(&self) -> bool {
+        self.llama_props().await.is_some()
+    }
+
+    /// Saves (`save`) or restores (`restore`) llama.cpp slot 0's prompt cache to or from
+    /// a file in the server's `--slot-save-path`; `Ok(false)` when the server refused
+    /// (no such file, or saving not enabled).
+    pub async fn llama_slot(&self, action: &str, filename: &str) -> Result<bool, LlmError> {
+        let url = format!("{}/slots/0?action={action}", self.root());
+        let body = serde_json::json!({ "filename": filename });
+        let builder = self.endpoint.authorize(self.http.post(&url).json(&body));
+        match self.endpoint.send(&url, builder).await {
+            Ok(response) => {
+                self.endpoint.body(&url, response, MAX_BODY).await?;
+                Ok(true)
+            }
+            Err(LlmError::Status { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// The model names the server serves (`GET /models`).

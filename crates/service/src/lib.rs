@@ -30,6 +30,7 @@ pub mod resources;
 pub mod secrets;
 pub mod settings;
 pub mod stored;
+pub mod warm;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -103,6 +104,8 @@ pub struct Deskmate {
     managed_starting: RwLock<std::collections::HashSet<String>>,
     /// Woken when a managed server's URL changes.
     managed_changed: tokio::sync::Notify,
+    /// Where each local model's server saves prompt caches (`--slot-save-path`).
+    slot_dirs: RwLock<std::collections::HashMap<String, PathBuf>>,
     /// Whether the model server at a base URL constrains decoding (llama.cpp), as probed.
     constrains: RwLock<std::collections::HashMap<String, bool>>,
     hooks: Hooks,
@@ -184,6 +187,7 @@ impl Deskmate {
             stored: None,
             managed_urls: RwLock::default(),
             constrains: RwLock::default(),
+            slot_dirs: RwLock::default(),
             managed_starting: RwLock::default(),
             managed_changed: tokio::sync::Notify::new(),
         }
@@ -206,6 +210,7 @@ impl Deskmate {
                 .write()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .remove(model_id);
+            self.warm_prefix(model_id);
         }
         self.managed_changed.notify_waiters();
     }
@@ -285,11 +290,17 @@ impl Deskmate {
             Error::Store(e) => ServiceError::Store(e),
             other => ServiceError::Registry(other.to_string()),
         })?;
+        let before = agent::prefix_prompt(&self.offered_tools(None));
         let mut current = self
             .registry
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         *current = Arc::new(registry);
+        drop(current);
+        // A changed tool set is a new prompt prefix: have the local model ready for it.
+        if agent::prefix_prompt(&self.offered_tools(None)) != before {
+            self.warm_all_prefixes();
+        }
         Ok(())
     }
 

@@ -44,6 +44,9 @@ pub struct LocalServer {
     /// Longest load.
     #[serde(default = "default_ready")]
     pub ready_timeout_s: u64,
+    /// Where the server saves prompt caches (its `--slot-save-path`), for llama.cpp.
+    #[serde(default)]
+    pub slot_dir: Option<PathBuf>,
 }
 
 fn default_health() -> String {
@@ -146,6 +149,17 @@ impl Deskmate {
         let has_llm_default = store.list_llm_models()?.iter().any(|m| m.is_default);
         let has_asr_default = store.list_asr_models()?.iter().any(|m| m.is_default);
         let mut added = Vec::new();
+        {
+            let mut dirs = self
+                .slot_dirs
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for server in &manifest.llm {
+                if let Some(dir) = &server.slot_dir {
+                    dirs.insert(server.id.clone(), dir.clone());
+                }
+            }
+        }
         for server in &manifest.llm {
             if seen.contains(&server.id) || store.llm_model(&server.id)?.is_some() {
                 continue;

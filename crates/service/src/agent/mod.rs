@@ -180,6 +180,12 @@ const HISTORY: u32 = 40;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
 
+/// The system prompt a constrained turn offering `tools` starts with (what the local
+/// model's server keeps warm).
+pub fn prefix_prompt(tools: &[ToolDef]) -> String {
+    protocol::system_prompt(Protocol::Constrained, tools)
+}
+
 fn is_chinese(text: &str) -> bool {
     text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
@@ -230,12 +236,7 @@ impl Deskmate {
         let mut new_messages = vec![user];
 
         let offered = turn.tools.as_deref();
-        let tools: Vec<ToolDef> = self
-            .enabled_specs()
-            .iter()
-            .filter(|s| offered.is_none_or(|ids| ids.contains(&s.id)))
-            .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
-            .collect();
+        let tools = self.offered_tools(offered);
         self.wait_managed(
             &model.id,
             model.managed.as_deref(),
@@ -454,6 +455,16 @@ impl Deskmate {
             },
         );
         Ok(outcome)
+    }
+
+    /// The tools a turn offers: the enabled ones, or those of them named in `only`, in
+    /// registration order (so the prompt built from them is the same every time).
+    pub fn offered_tools(&self, only: Option<&[String]>) -> Vec<ToolDef> {
+        self.enabled_specs()
+            .iter()
+            .filter(|s| only.is_none_or(|ids| ids.contains(&s.id)))
+            .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
+            .collect()
     }
 
     /// Whether the model server constrains decoding (probed once per base URL).

@@ -75,20 +75,22 @@ pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
         .map(|(user, call)| format!("User: {user} → {call}"))
         .collect();
     examples.push(r#"User: hello → {"answer": "Hello! What can I do for you?"}"#.into());
+    // The fixed instructions come first and the tool-dependent part last, so prompts for
+    // different tool sets still share their longest possible prefix in the server cache.
     format!(
         "You are Deskmate, a desktop assistant. You act on the user's computer only through \
-these tools:\n{catalog}\n\n\
-You cannot see the time, the volume, the camera, files, data or the result of arithmetic \
-yourself: when a tool can do what the user asks, call it. Answer directly only when no tool \
-fits (greetings, jokes, general knowledge), and never claim you did something without a tool \
-result.\n\n\
+the tools listed at the end. You cannot see the time, the volume, the camera, files, data or \
+the result of arithmetic yourself: when a tool can do what the user asks, call it. Answer \
+directly only when no tool fits (greetings, jokes, general knowledge), and never claim you \
+did something without a tool result.\n\n\
 Reply with one JSON object, either\n\
 {{\"calls\": [{{\"name\": \"<tool>\", \"arguments\": {{<arguments>}}}}]}} — one call per action \
 the user asked for, all in one list, or\n\
 {{\"answer\": \"<text>\"}} — a brief answer in the user's language, using the tool results \
 when there are any.\n\
 When a result is an error, fix the call with its hint and options, or explain the problem.\n\n\
-Examples:\n{examples}",
+Examples:\n{examples}\n\n\
+Tools:\n{catalog}",
         catalog = envelope::catalog(tools),
         examples = examples.join("\n"),
     )
