@@ -98,6 +98,7 @@ pub async fn call(
         arguments: body.arguments,
         idem_key: body.idem_key,
         conversation_id: body.conversation_id,
+        turn_id: None,
         origin: "api".into(),
         repairs: Vec::new(),
         confirmed: false,

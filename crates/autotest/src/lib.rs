@@ -257,9 +257,9 @@ impl Autotest {
     }
 
     /// How many checks [`Autotest::run`] will report for `request` (for a progress bar):
-    /// four per model kind, one per tool, one per probed device.
+    /// five for the LLM, four for the ASR model, one per tool, one per probed device.
     pub fn planned(&self, request: &RunRequest) -> usize {
-        let models = 4 * (usize::from(request.test_llm) + usize::from(request.test_asr));
+        let models = 5 * usize::from(request.test_llm) + 4 * usize::from(request.test_asr);
         let devices = self.devices.as_ref().map_or(0, |probe| probe.devices.len());
         models + self.deskmate.registry().specs().count() + devices
     }

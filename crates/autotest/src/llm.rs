@@ -1,4 +1,5 @@
-//! LLM checks: Model Existence, API Connection, Temperature Setting, Streaming Support.
+//! LLM checks: Model Existence, API Connection, Temperature Setting, Streaming Support,
+//! Tool Calling.
 
 use std::time::Instant;
 
@@ -84,7 +85,12 @@ pub(crate) async fn check(
         model_id,
         found,
         |m| m.name.clone(),
-        &["API Connection", "Temperature Setting", "Streaming Support"],
+        &[
+            "API Connection",
+            "Temperature Setting",
+            "Streaming Support",
+            "Tool Calling",
+        ],
     ) else {
         return;
     };
@@ -100,7 +106,12 @@ pub(crate) async fn check(
     {
         Ok(client) => client,
         Err(why) => {
-            for name in ["API Connection", "Temperature Setting", "Streaming Support"] {
+            for name in [
+                "API Connection",
+                "Temperature Setting",
+                "Streaming Support",
+                "Tool Calling",
+            ] {
                 checks.record(name, Instant::now(), Err(why.clone()));
             }
             return;
@@ -162,6 +173,16 @@ pub(crate) async fn check(
         }
     };
     checks.record("Streaming Support", started, streaming);
+
+    // Whether the model can drive tools at all: a canned request, sent as a chat turn
+    // sends it, must come back as a valid call to the calculator.
+    let started = Instant::now();
+    let calling = if connected {
+        deskmate.probe_tool_calling(&client, &model).await
+    } else {
+        Err("not run: API Connection failed".into())
+    };
+    checks.record("Tool Calling", started, calling);
 }
 
 pub(crate) async fn test_message(

@@ -85,7 +85,20 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
         .llm(Some(SMOLLM2), &mut |_| {})
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(llm.summary.failed, 0, "{:#?}", llm.tests);
+    // Every check passes but Tool Calling, whose outcome is the model's choice: with
+    // constrained decoding even this small model can emit a valid call. Either way the
+    // check ran the canned request and says what the model did.
+    let judged = |run: &deskmate_autotest::AutotestResult| {
+        for test in &run.tests {
+            if test.name == "Tool Calling" {
+                assert!(test.message.starts_with("asked"), "{test:?}");
+            } else {
+                assert!(test.passed, "{:#?}", run.tests);
+            }
+        }
+        assert_eq!(run.tests.len(), 5, "{:#?}", run.tests);
+    };
+    judged(&llm);
     let asr = autotest
         .asr(Some(WHISPER), &mut |_| {})
         .await
@@ -144,7 +157,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
         .llm(Some(SMOLLM2), &mut |_| {})
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(again.summary.failed, 0, "{:#?}", again.tests);
+    judged(&again);
 
     for sidecar in sidecars {
         sidecar.stop().await;

@@ -57,7 +57,11 @@ async fn a_working_llm_passes_every_check_and_the_run_is_stored() {
     server
         .push(Script::Json(completion(Some("ready"), &[])))
         .push(Script::Json(completion(Some("ready"), &[])))
-        .push(stream());
+        .push(stream())
+        .push(Script::Json(completion(
+            None,
+            &[("calculator", r#"{"expression": "1234 * 5678"}"#)],
+        )));
     let id = llm(&f, &server.base_url());
     let mut seen = Vec::new();
     let result = autotest(&f)
@@ -70,7 +74,8 @@ async fn a_working_llm_passes_every_check_and_the_run_is_stored() {
             ("Model Existence", true),
             ("API Connection", true),
             ("Temperature Setting", true),
-            ("Streaming Support", true)
+            ("Streaming Support", true),
+            ("Tool Calling", true)
         ],
         "{:?}",
         result.tests
@@ -79,15 +84,32 @@ async fn a_working_llm_passes_every_check_and_the_run_is_stored() {
     assert!(result.tests[1].message.starts_with("Latency: "));
     assert_eq!(result.tests[2].message, "temperature=0.7");
     assert_eq!(result.tests[3].message, "Received 2 chunks");
+    assert!(
+        result.tests[4]
+            .message
+            .contains("called calculator({\"expression\":\"1234 * 5678\"})"),
+        "{}",
+        result.tests[4].message
+    );
+    // The canned request offered the calculator and one other tool, nothing else.
+    let offered: Vec<String> = server.requests()[3]["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter_map(|d| d["function"]["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(offered, ["calculator", "current_time"]);
     assert_eq!(
         (
             result.summary.passed,
             result.summary.failed,
             result.summary.total
         ),
-        (4, 0, 4)
+        (5, 0, 5)
     );
-    assert_eq!(seen.len(), 4, "each check reported as it finished");
+    assert_eq!(seen.len(), 5, "each check reported as it finished");
     // The requests were real: the temperature check sent the configured value.
     assert_eq!(server.requests()[1]["temperature"], 0.7);
     assert_eq!(server.requests()[2]["stream"], true);
@@ -98,7 +120,7 @@ async fn a_working_llm_passes_every_check_and_the_run_is_stored() {
         .unwrap_or_else(|| panic!("store"));
     let (total, runs) = store.list_autotest_runs(1, 10).unwrap_or_default();
     assert_eq!(total, 1);
-    assert_eq!(runs[0].result["summary"]["passed"], 4);
+    assert_eq!(runs[0].result["summary"]["passed"], 5);
 }
 
 #[tokio::test]
@@ -121,7 +143,8 @@ async fn a_failing_server_fails_its_checks_clearly_and_in_time() {
             ("Model Existence", true),
             ("API Connection", false),
             ("Temperature Setting", false),
-            ("Streaming Support", false)
+            ("Streaming Support", false),
+            ("Tool Calling", false)
         ]
     );
     assert!(
@@ -185,7 +208,7 @@ async fn a_failing_server_fails_its_checks_clearly_and_in_time() {
         .llm(Some("nope"), &mut |_| {})
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(result.summary.failed, 4);
+    assert_eq!(result.summary.failed, 5);
     assert!(
         result.tests[0]
             .message
@@ -281,10 +304,60 @@ async fn the_full_run_checks_every_tool() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     // No models configured: the model checks fail and say how to add one.
-    assert_eq!(everything.summary.failed, 8);
+    assert_eq!(everything.summary.failed, 9, "5 LLM and 4 ASR checks");
     assert!(
         everything.tests[0]
             .message
             .contains("no LLM model is configured")
     );
+}
+
+/// A model that answers in text (or calls something else) fails Tool Calling with a
+/// sentence saying what it did; one served by llama.cpp is asked in constrained JSON.
+#[tokio::test]
+async fn a_model_that_cannot_call_tools_fails_tool_calling_and_says_why() {
+    let f = fixture();
+    let cases = [
+        (
+            ScriptedServer::start(&["scripted"]).await,
+            completion(Some("1234 times 5678 is 7006652."), &[]),
+            "answered in text",
+        ),
+        (
+            ScriptedServer::start(&["scripted"]).await,
+            completion(None, &[("current_time", "{}")]),
+            "called current_time instead of calculator",
+        ),
+        (
+            ScriptedServer::start(&["scripted"]).await,
+            completion(None, &[("calculator", r#"{"expression": 7}"#)]),
+            "the guard rejects it",
+        ),
+        (
+            ScriptedServer::start_llama_cpp(&["scripted"]).await,
+            completion(
+                Some(
+                    r#"{"calls": [{"name": "calculator", "arguments": {"expression": "1234*5678"}}]}"#,
+                ),
+                &[],
+            ),
+            "(constrained JSON)",
+        ),
+    ];
+    for (server, answer, expect) in cases {
+        server
+            .push(Script::Json(completion(Some("ready"), &[])))
+            .push(Script::Json(completion(Some("ready"), &[])))
+            .push(stream())
+            .push(Script::Json(answer));
+        let id = llm(&f, &server.base_url());
+        let result = autotest(&f)
+            .llm(Some(&id), &mut |_| {})
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let check = &result.tests[4];
+        assert_eq!(check.name, "Tool Calling");
+        assert_eq!(check.passed, expect.starts_with('('), "{}", check.message);
+        assert!(check.message.contains(expect), "{}", check.message);
+    }
 }

@@ -65,6 +65,9 @@ pub struct CallRequest {
     pub idem_key: Option<String>,
     /// The conversation the call belongs to.
     pub conversation_id: Option<String>,
+    /// The turn of that conversation (a model's calls); with the conversation it is the
+    /// scope a tool derives keys from.
+    pub turn_id: Option<String>,
     /// Which front end asks (`cli`, `api`, `llm`, `gui`).
     pub origin: String,
     /// Repairs made before the guard (a call extracted from a model's text); they come
@@ -83,6 +86,7 @@ impl CallRequest {
             arguments,
             idem_key: None,
             conversation_id: None,
+            turn_id: None,
             origin: "cli".into(),
             repairs: Vec::new(),
             confirmed: false,
@@ -557,10 +561,15 @@ impl Deskmate {
             return Outcome::ran(prepared.tool, prepared.arguments, result);
         }
         // Steps 7–9.
+        let scope = request
+            .conversation_id
+            .as_ref()
+            .zip(request.turn_id.as_ref())
+            .map(|(conversation, turn)| format!("{conversation}/{turn}"));
         let work = execute(
             tool,
             prepared.clone(),
-            call_id.to_string(),
+            (call_id.to_string(), scope),
             self.limits,
             started,
         );
@@ -755,12 +764,12 @@ impl Outcome {
 async fn execute(
     tool: Arc<dyn Tool>,
     call: PreparedCall,
-    call_id: String,
+    (call_id, scope): (String, Option<String>),
     limits: CapLimits,
     started: Instant,
 ) -> ToolResult {
     let timeout = Duration::from_millis(tool.spec().timeout_ms);
-    let ctx = ToolContext::new(call_id.clone());
+    let ctx = ToolContext::new(call_id.clone()).in_scope(scope);
     let cancel = ctx.cancel.clone();
     let handle = tokio::spawn(async move { tool.run(call.arguments, ctx).await });
     let abort = handle.abort_handle();

@@ -851,3 +851,48 @@ async fn a_constrained_answer_streams_as_plain_text() {
         "streamed in pieces, not at the end: {streamed}"
     );
 }
+
+/// `append_audit` needs no key from the model: the service derives it from the turn and
+/// the event, so the event is recorded once per turn and again when asked again later.
+#[tokio::test]
+async fn an_audit_event_without_a_key_gets_one_from_the_turn() {
+    let f = fixture(false).await;
+    let call = || {
+        Script::Json(completion(
+            None,
+            &[(
+                "append_audit",
+                r#"{"action": "ran QC checks", "dataset": "adsl"}"#,
+            )],
+        ))
+    };
+    f.server
+        .push(call())
+        .push(Script::Json(completion(Some("Recorded."), &[])))
+        .push(call())
+        .push(Script::Json(completion(Some("Recorded again."), &[])));
+    let (first, outcome) = turn(&f, "log that I ran QC on adsl", None).await;
+    let (second, _) = turn(
+        &f,
+        "log it again please",
+        Some(outcome.conversation_id.clone()),
+    )
+    .await;
+    let key = |events: &[AgentEvent]| {
+        let r = results(events);
+        assert_eq!(r[0].1, CallStatus::Done, "{:?}", r[0]);
+        assert_eq!(r[0].2["data"]["recorded"], json!(true), "{:?}", r[0]);
+        r[0].2["data"]["idem_key"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (a, b) = (key(&first), key(&second));
+    assert!(
+        a.starts_with("auto-") && b.starts_with("auto-") && a != b,
+        "{a} {b}"
+    );
+    let journal = std::fs::read_to_string(f._dir.path().join("audit").join("dataset_audit.jsonl"))
+        .unwrap_or_default();
+    assert_eq!(journal.lines().count(), 2, "{journal}");
+}

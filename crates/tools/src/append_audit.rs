@@ -10,11 +10,54 @@ use std::path::PathBuf;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::FnTool;
+use crate::{Tool, ToolContext};
 
-/// The audit-append tool writing to `journal`; writes files, so it runs on the blocking pool.
-pub fn tool(journal: PathBuf) -> FnTool {
-    FnTool::blocking(spec(), move |args| append(&journal, args))
+/// The audit-append tool writing to `journal`.
+pub fn tool(journal: PathBuf) -> AppendAudit {
+    AppendAudit {
+        spec: spec(),
+        journal,
+    }
+}
+
+/// Appends to the journal; writes files, so it runs on the blocking pool.
+#[derive(Debug)]
+pub struct AppendAudit {
+    spec: ToolSpec,
+    journal: PathBuf,
+}
+
+#[async_trait::async_trait]
+impl Tool for AppendAudit {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    async fn run(&self, mut args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
+        if args.get("idem_key").is_none_or(Value::is_null) {
+            args["idem_key"] = Value::String(derived_key(&args, &ctx));
+        }
+        let journal = self.journal.clone();
+        crate::blocking(move || append(&journal, &args)).await
+    }
+}
+
+/// The key of an event the caller gave none: from the conversation's turn and the event
+/// (so a call a model repeats in one turn is recorded once, and the same request made
+/// again later is a new event), or from the call itself outside a conversation.
+fn derived_key(args: &Value, ctx: &ToolContext) -> String {
+    let event = json!({"action": args["action"], "dataset": args.get("dataset"), "details": args.get("details")});
+    let scope = ctx.scope.clone().unwrap_or_else(|| ctx.call_id.clone());
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in scope
+        .bytes()
+        .chain([0])
+        .chain(event.to_string().into_bytes())
+    {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("auto-{hash:016x}")
 }
 
 fn spec() -> ToolSpec {
@@ -23,19 +66,20 @@ fn spec() -> ToolSpec {
         name: Localized::new("追加审计记录", "Append audit event"),
         description: "Appends one event to the local analysis audit journal (who did what to which \
             dataset). Idempotent: an event with an idem_key that was already recorded is not written \
-            again and the answer says duplicate=true. Use a stable idem_key describing the event, e.g. \
-            'qc-adsl-2026-11-30'. Writes to the journal; never changes datasets."
+            again and the answer says duplicate=true. idem_key is optional: without one, Deskmate \
+            derives it from the conversation turn and the event. Writes to the journal; never \
+            changes datasets."
             .into(),
         category: Category::Query,
         parameters: json!({
             "type": "object",
             "additionalProperties": false,
-            "required": ["action", "idem_key"],
+            "required": ["action"],
             "properties": {
                 "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'."},
                 "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'."},
                 "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs."},
-                "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Stable key of this event (letters, digits, . _ : -); the same key is recorded once."}
+                "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Optional stable key of this event (letters, digits, . _ : -); the same key is recorded once. Omit it to let Deskmate derive one."}
             }
         }),
         side_effect: SideEffect::Write,

@@ -124,6 +124,10 @@ pub struct ToolContext {
     pub call_id: String,
     /// Cancelled when the call times out or the turn is cancelled.
     pub cancel: CancellationToken,
+    /// Where a model made the call (`<conversation>/<turn>`): a tool that keys its
+    /// effects derives the key from it and the arguments, so a call repeated within a
+    /// turn is one event and the same request in a later turn is another.
+    pub scope: Option<String>,
 }
 
 impl ToolContext {
@@ -132,7 +136,14 @@ impl ToolContext {
         Self {
             call_id: call_id.into(),
             cancel: CancellationToken::new(),
+            scope: None,
         }
+    }
+
+    /// The same, made in a conversation's turn.
+    pub fn in_scope(mut self, scope: Option<String>) -> Self {
+        self.scope = scope;
+        self
     }
 }
 

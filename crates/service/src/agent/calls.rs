@@ -24,6 +24,8 @@ pub(crate) struct TurnContext<'a> {
     pub offered: Option<&'a [String]>,
     /// The conversation the calls belong to.
     pub conversation_id: &'a str,
+    /// This turn's id (with the conversation, the scope of keys tools derive).
+    pub turn_id: &'a str,
     /// The person writes Chinese: summaries in Chinese.
     pub zh: bool,
     /// Where the calls are reported.
@@ -109,6 +111,7 @@ impl Deskmate {
         let TurnContext {
             offered,
             conversation_id,
+            turn_id,
             zh,
             events,
         } = *turn;
@@ -151,6 +154,7 @@ impl Deskmate {
             };
             let mut request = CallRequest::new(call.function.name.clone(), arguments);
             request.conversation_id = Some(conversation_id.to_string());
+            request.turn_id = Some(turn_id.to_string());
             request.origin = "llm".into();
             if let Some(found) = extracted {
                 request.repairs.push(Repair {

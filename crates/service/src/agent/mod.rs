@@ -6,6 +6,7 @@
 //! are skipped; every call's status goes back to the model.
 
 mod calls;
+mod probe;
 mod protocol;
 mod reply;
 pub mod summary;
@@ -251,9 +252,11 @@ impl Deskmate {
             .iter()
             .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
             .collect();
+        let turn_id = uuid::Uuid::new_v4().simple().to_string();
         let context = TurnContext {
             offered,
             conversation_id: &conversation_id,
+            turn_id: &turn_id,
             zh,
             events,
         };
