@@ -32,6 +32,8 @@ pub struct EvalBody {
     case_timeout_s: Option<u64>,
     /// Most tokens per model answer (16–4096, default 256).
     max_tokens: Option<i64>,
+    /// Offer every enabled tool in every case, as a chat turn does (default false).
+    all_tools: Option<bool>,
 }
 
 fn field_error(path: &str, message: &str) -> AppError {
@@ -58,6 +60,7 @@ pub async fn run(
     let mut options = EvalOptions {
         categories: body.categories.unwrap_or_default(),
         limit: body.limit,
+        every_tool: body.all_tools.unwrap_or(false),
         ..EvalOptions::default()
     };
     if let Some(limit) = body.limit

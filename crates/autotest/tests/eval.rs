@@ -275,8 +275,8 @@ async fn every_metric_on_known_outputs() {
     // of 15; phantom's call is to a tool not offered.
     assert_eq!((m.calls, m.hallucinated_calls), (16, 1));
     assert!(
-        (m.schema_compliance - 14.0 / 15.0).abs() < 1e-9,
-        "{}",
+        (m.schema_compliance.unwrap_or(0.0) - 14.0 / 15.0).abs() < 1e-9,
+        "{:?}",
         m.schema_compliance
     );
     assert!((m.hallucination_rate - 2.0 / 12.0).abs() < 1e-9);
@@ -321,4 +321,70 @@ async fn every_metric_on_known_outputs() {
             .is_some_and(|t| t.contains("guard lift"))
     );
     assert_eq!(store.list_autotest_runs(1, 10).map(|r| r.0).ok(), Some(0));
+}
+
+/// A case may offer every enabled tool (`"tools": "all"`), and a run may offer every tool
+/// in every case: the turn then offers them all, as a chat turn does, and the judge
+/// resolves calls among all of them. A refusal after a success never reaches the
+/// person: the reply is built from the result, so the case still passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cases_can_offer_every_tool() {
+    let server = ScriptedServer::start(&["scripted"]).await;
+    let all = case(
+        "all",
+        "simple",
+        "what is 6 times 7?",
+        json!("all"),
+        json!([{"tool": "calculator", "args": {"expression": ["6*7", "6 times 7"]}}]),
+    );
+    let listed = case(
+        "listed",
+        "simple",
+        "time in Tokyo?",
+        json!(["current_time"]),
+        json!([{"tool": "current_time", "args": {"timezone": ["Asia/Tokyo"]}}]),
+    );
+    let suite = parse_suite("modes", &format!("{}\n{}", line(all), line(listed)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(suite.cases[0].offers_all() && !suite.cases[1].offers_all());
+    server
+        .push(Script::Json(completion(
+            None,
+            &[("calculator", r#"{"expression": "6*7"}"#)],
+        )))
+        .push(Script::Json(completion(
+            Some("I apologize, but I cannot help with that."),
+            &[],
+        )))
+        .push(Script::Json(completion(
+            None,
+            &[("current_time", r#"{"timezone": "Asia/Tokyo"}"#)],
+        )))
+        .push(Script::Json(completion(Some("It is late in Tokyo."), &[])));
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let created = deskmate
+        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    let options = EvalOptions {
+        case_timeout: Duration::from_secs(5),
+        every_tool: true,
+        ..EvalOptions::default()
+    };
+    let report = eval::evaluate(&deskmate, &model_id, &suite, &options, |_, _, _| {})
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    for result in &report.results {
+        assert!(result.passed, "{result:?}");
+    }
+    assert_eq!(report.results[0].reply, "6*7 = 42.");
+    let requests = server.requests();
+    for request in [&requests[0], &requests[2]] {
+        let offered = request["tools"].as_array().map_or(0, Vec::len);
+        assert!(offered > 10, "every enabled tool offered: {offered}");
+    }
+    assert_eq!(report.metrics.task_success_plain, 1.0);
+    assert_eq!(report.metrics.ungrounded_replies, 0);
 }

@@ -118,6 +118,9 @@ enum Command {
         /// Most tokens per model answer during the evaluation.
         #[arg(long, default_value_t = 256)]
         max_tokens: i64,
+        /// Offer every enabled tool in every case, as a chat turn does.
+        #[arg(long)]
+        all_tools: bool,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -254,6 +257,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             limit,
             case_timeout,
             max_tokens,
+            all_tools,
             json,
         } => {
             let options = deskmate_autotest::eval::EvalOptions {
@@ -267,6 +271,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .collect::<anyhow::Result<_>>()?,
                 limit,
                 max_tokens,
+                every_tool: all_tools,
             };
             eval(&data_dir, &model, suite.as_deref(), &options, json).await
         }

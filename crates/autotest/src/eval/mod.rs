@@ -29,6 +29,9 @@ pub struct EvalOptions {
     /// At most this many tokens per model answer (the model's own limit when lower): a
     /// call or a short reply fits in far fewer, and a model that rambles costs minutes.
     pub max_tokens: i64,
+    /// Offer every enabled tool in every case (the case's inline tools too), as a chat
+    /// turn does, instead of the case's 2–3.
+    pub every_tool: bool,
 }
 
 impl Default for EvalOptions {
@@ -38,6 +41,7 @@ impl Default for EvalOptions {
             categories: Vec::new(),
             limit: None,
             max_tokens: 256,
+            every_tool: false,
         }
     }
 }
@@ -71,7 +75,7 @@ pub async fn evaluate(
     let started = Instant::now();
     let mut results = Vec::with_capacity(cases.len());
     for (i, case) in cases.iter().enumerate() {
-        let result = run::run_case(&model, case, options.case_timeout).await;
+        let result = run::run_case(&model, case, options.case_timeout, options.every_tool).await;
         tracing::info!(case = %result.id, passed = result.passed, latency_ms = result.latency_ms, "eval case");
         on_case(&result, i + 1, cases.len());
         results.push(result);

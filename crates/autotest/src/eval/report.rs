@@ -12,8 +12,9 @@ pub const LATENCY_BUDGET_MS: f64 = 10_000.0;
 /// The metrics.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Metrics {
-    /// Calls to offered tools that were valid as emitted, of all such calls (1 when none).
-    pub schema_compliance: f64,
+    /// Calls to offered tools that were valid as emitted, of all such calls (`None`:
+    /// no such call, so a model that never calls a tool does not score on it).
+    pub schema_compliance: Option<f64>,
     /// Cases with a call to a tool not offered, or any call where none fits.
     pub hallucination_rate: f64,
     /// Median turn time.
@@ -35,6 +36,12 @@ pub struct Metrics {
     pub task_success: f64,
     /// Cases that would have passed with raw execution (calls valid as emitted only).
     pub task_success_raw: f64,
+    /// Cases a plain OpenAI-tools client would have passed: raw, and no call read
+    /// from free text.
+    pub task_success_plain: f64,
+    /// Cases that passed on their calls but whose reply refused or contradicted the
+    /// results (they count as failed).
+    pub ungrounded_replies: usize,
     /// `task_success - task_success_raw`, in percentage points.
     pub guard_lift_points: f64,
     /// Calls the model made.
@@ -63,8 +70,7 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
     let schema_compliance = ratio(
         to_offered.iter().filter(|c| c.valid_as_emitted).count(),
         to_offered.len(),
-    )
-    .unwrap_or(1.0);
+    );
     let hallucination_rate = ratio(
         results.iter().filter(|r| r.hallucinated).count(),
         results.len(),
@@ -91,7 +97,7 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
     );
     let latency_p95_ms = percentile(&latencies, 95.0);
     let latency_score = 1.0 - (latency_p95_ms as f64 / LATENCY_BUDGET_MS).min(1.0);
-    let overall = schema_compliance * 0.25
+    let overall = schema_compliance.unwrap_or(0.0) * 0.25
         + (1.0 - hallucination_rate) * 0.25
         + error_recovery.unwrap_or(0.0) * 0.20
         + parallel_atomicity.unwrap_or(0.0) * 0.15
@@ -100,6 +106,11 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
         ratio(results.iter().filter(|r| r.passed).count(), results.len()).unwrap_or(0.0);
     let task_success_raw = ratio(
         results.iter().filter(|r| r.passed_raw).count(),
+        results.len(),
+    )
+    .unwrap_or(0.0);
+    let task_success_plain = ratio(
+        results.iter().filter(|r| r.passed_plain).count(),
         results.len(),
     )
     .unwrap_or(0.0);
@@ -115,6 +126,11 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
         overall,
         task_success,
         task_success_raw,
+        task_success_plain,
+        ungrounded_replies: results
+            .iter()
+            .filter(|r| r.reply_ungrounded.is_some())
+            .count(),
         guard_lift_points: (task_success - task_success_raw) * 100.0,
         calls: calls.len(),
         hallucinated_calls: calls.iter().filter(|c| c.tool.is_none()).count(),
@@ -201,7 +217,7 @@ impl EvalReport {
         out.push_str("| metric | value |\n|---|---|\n");
         let rows = [
             ("overall (seed 003 weights)", format!("{:.3}", m.overall)),
-            ("schema_compliance", percent(m.schema_compliance)),
+            ("schema_compliance", optional(m.schema_compliance)),
             ("hallucination_rate", percent(m.hallucination_rate)),
             ("latency_p50", format!("{} ms", m.latency_p50_ms)),
             ("latency_p95", format!("{} ms", m.latency_p95_ms)),
@@ -220,7 +236,15 @@ impl EvalReport {
                 "task success raw (valid as emitted)",
                 percent(m.task_success_raw),
             ),
+            (
+                "task success, plain tools client (raw, no calls from text)",
+                percent(m.task_success_plain),
+            ),
             ("guard lift", format!("{:+.1} points", m.guard_lift_points)),
+            (
+                "replies that disagreed with successful calls (failed)",
+                m.ungrounded_replies.to_string(),
+            ),
             (
                 "calls (to tools not offered)",
                 format!("{} ({})", m.calls, m.hallucinated_calls),
@@ -278,6 +302,8 @@ mod tests {
             lang: "en".into(),
             passed,
             passed_raw: raw,
+            passed_plain: raw,
+            reply_ungrounded: None,
             reason: None,
             calls: Vec::new(),
             reply: String::new(),
@@ -313,7 +339,7 @@ mod tests {
         results[6].atomic_raw = Some(false);
         // results[7]: the failure never hit a group: not measured.
         let m = metrics(&results);
-        assert_eq!(m.schema_compliance, 0.75);
+        assert_eq!(m.schema_compliance, Some(0.75));
         assert_eq!(m.hallucination_rate, 0.125);
         assert_eq!((m.latency_p50_ms, m.latency_p95_ms), (4000, 8000));
         assert_eq!(m.error_recovery, Some(0.5));
@@ -344,16 +370,12 @@ mod tests {
     #[test]
     fn empty_and_edge_inputs() {
         let m = metrics(&[]);
-        assert_eq!(m.schema_compliance, 1.0, "no calls: nothing was malformed");
+        assert_eq!(m.schema_compliance, None, "no calls: not measured");
         assert_eq!((m.error_recovery, m.parallel_atomicity), (None, None));
         assert_eq!((m.latency_p50_ms, m.latency_p95_ms), (0, 0));
         // Slower than the budget scores 0 on latency; nothing else is measured.
         let slow = metrics(&[case(CaseCategory::Irrelevance, true, true, 60_000)]);
-        assert!(
-            (slow.overall - (0.25 + 0.25)).abs() < 1e-9,
-            "{}",
-            slow.overall
-        );
+        assert!((slow.overall - 0.25).abs() < 1e-9, "{}", slow.overall);
         assert_eq!(percentile(&[5], 95.0), 5);
         assert_eq!(percentile(&[1, 2, 3, 4], 50.0), 2);
     }

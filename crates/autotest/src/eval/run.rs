@@ -112,6 +112,11 @@ pub struct CaseResult {
     pub passed: bool,
     /// Task success as a raw executor would have had it.
     pub passed_raw: bool,
+    /// Task success for a plain OpenAI-tools client: raw, and no call read from free
+    /// text.
+    pub passed_plain: bool,
+    /// Why the reply disagreed with successful calls (the case then fails).
+    pub reply_ungrounded: Option<String>,
     /// Why it failed.
     pub reason: Option<String>,
     /// The calls, in the order made.
@@ -222,7 +227,7 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
     let mut backends = Backends::simulated();
     backends.chooser = Some(Arc::new(FirstOption));
     let mut extra = deskmate_devices::system_tools(&backends);
-    for tool in &case.tools {
+    for tool in case.listed() {
         if let OfferedTool::Inline(inline) = tool {
             extra.push(Arc::new(Stub(inline_spec(
                 &inline.name,
@@ -251,6 +256,14 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
     let known: Vec<String> = deskmate.specs().into_iter().map(|s| s.id).collect();
     if let Some(unknown) = case.offered().iter().find(|id| !known.contains(id)) {
         return Err(format!("the suite offers an unknown tool: {unknown}"));
+    }
+    if let Some(unknown) = case
+        .expect
+        .iter()
+        .map(|c| &c.tool)
+        .find(|id| !known.contains(id))
+    {
+        return Err(format!("the suite expects an unknown tool: {unknown}"));
     }
     let mut input = json!({
         "name": model.name,
@@ -405,14 +418,23 @@ fn as_made(calls: &[&CallRecord]) -> Vec<(String, Map<String, Value>)> {
         .collect()
 }
 
-/// Runs one case; a case that cannot even start is a failed case saying why.
-pub async fn run_case(model: &EvalModel, case: &Case, timeout: Duration) -> CaseResult {
+/// Runs one case; a case that cannot even start is a failed case saying why. With
+/// `every_tool` (or a case whose tools are `"all"`) the turn offers every enabled tool
+/// of the case's service, the case's inline tools among them.
+pub async fn run_case(
+    model: &EvalModel,
+    case: &Case,
+    timeout: Duration,
+    every_tool: bool,
+) -> CaseResult {
     let mut result = CaseResult {
         id: case.id.clone(),
         category: case.category,
         lang: case.lang.clone(),
         passed: false,
         passed_raw: false,
+        passed_plain: false,
+        reply_ungrounded: None,
         reason: None,
         calls: Vec::new(),
         reply: String::new(),
@@ -429,7 +451,17 @@ pub async fn run_case(model: &EvalModel, case: &Case, timeout: Duration) -> Case
             return result;
         }
     };
-    let offered = case.offered();
+    let every_tool = every_tool || case.offers_all();
+    let offered: Vec<String> = if every_tool {
+        bench
+            .deskmate
+            .enabled_specs()
+            .into_iter()
+            .map(|s| s.id)
+            .collect()
+    } else {
+        case.offered()
+    };
     let before = device_state(&bench.backends);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let cancel = CancellationToken::new();
@@ -437,7 +469,7 @@ pub async fn run_case(model: &EvalModel, case: &Case, timeout: Duration) -> Case
         message: case.message().to_string(),
         model_id: Some(bench.model_id.clone()),
         conversation_id: None,
-        tools: Some(offered.clone()),
+        tools: (!every_tool).then(|| offered.clone()),
     };
     let started = Instant::now();
     let outcome = tokio::time::timeout(timeout, bench.deskmate.chat(turn, &tx, &cancel)).await;
@@ -477,10 +509,27 @@ pub async fn run_case(model: &EvalModel, case: &Case, timeout: Duration) -> Case
     if timed_out {
         result.passed = false;
     }
+    // The person reads the reply: after calls that succeeded it must not refuse,
+    // apologize, write a call out or echo JSON.
+    let done = calls.iter().any(|c| c.status == Some(CallStatus::Done));
+    let all_done = calls.iter().all(|c| {
+        matches!(c.status, Some(CallStatus::Done | CallStatus::Repeated)) || scripted(case, c)
+    });
+    if done
+        && let Some(why) =
+            deskmate_service::agent::reply_disagrees(&result.reply, all_done, &offered)
+    {
+        result.reply_ungrounded = Some(why.to_string());
+        if result.passed {
+            result.passed = false;
+            result.reason = Some(format!("the reply disagrees with the results: {why}"));
+        }
+    }
     result.passed_raw = result.passed
         && calls
             .iter()
             .all(|c| c.valid_as_emitted || scripted(case, c));
+    result.passed_plain = result.passed_raw && calls.iter().all(|c| c.extracted.is_none());
 
     if case.category == CaseCategory::Atomicity && result.failure_fired {
         let failing = case.fail_first.as_ref().map(|f| f.tool.as_str());

@@ -91,6 +91,24 @@ impl OfferedTool {
     }
 }
 
+/// The tools a case offers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Offered {
+    /// `"all"`: every enabled tool of the case's service, as a chat turn offers them.
+    Every(EveryTool),
+    /// These tools only.
+    Listed(Vec<OfferedTool>),
+}
+
+/// The word `"all"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EveryTool {
+    /// Every enabled tool.
+    All,
+}
+
 /// An inline tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,8 +159,8 @@ pub struct Case {
     pub lang: String,
     /// The user's message (exactly one).
     pub messages: Vec<SuiteMessage>,
-    /// The tools offered.
-    pub tools: Vec<OfferedTool>,
+    /// The tools offered: a list, or `"all"` (every enabled tool).
+    pub tools: Offered,
     /// The calls expected (empty: no call).
     pub expect: Vec<ExpectedCall>,
     /// A scripted failure (error recovery, atomicity).
@@ -159,9 +177,22 @@ impl Case {
         self.messages.first().map_or("", |m| m.content.as_str())
     }
 
-    /// The ids of the offered tools.
+    /// The ids of the listed tools (none when the case offers every tool).
     pub fn offered(&self) -> Vec<String> {
-        self.tools.iter().map(|t| t.id().to_string()).collect()
+        self.listed().iter().map(|t| t.id().to_string()).collect()
+    }
+
+    /// The listed tools (none when the case offers every tool).
+    pub fn listed(&self) -> &[OfferedTool] {
+        match &self.tools {
+            Offered::Listed(tools) => tools,
+            Offered::Every(_) => &[],
+        }
+    }
+
+    /// Whether the case offers every enabled tool.
+    pub fn offers_all(&self) -> bool {
+        matches!(self.tools, Offered::Every(_))
     }
 }
 
@@ -230,10 +261,12 @@ fn check_case(case: &Case) -> Result<(), String> {
         [m] if m.role == "user" && !m.content.trim().is_empty() => {}
         _ => return Err(format!("{id}: messages must be exactly one user message")),
     }
-    if case.tools.is_empty() {
+    if !case.offers_all() && case.listed().is_empty() {
         return Err(format!("{id}: no tools offered"));
     }
+    // With every tool offered, which ids exist is known only when the case runs.
     let offered = case.offered();
+    let known = |tool: &String| case.offers_all() || offered.contains(tool);
     let mut seen = HashSet::new();
     for tool in &offered {
         if !seen.insert(tool) {
@@ -241,7 +274,7 @@ fn check_case(case: &Case) -> Result<(), String> {
         }
     }
     for call in &case.expect {
-        if !offered.contains(&call.tool) {
+        if !known(&call.tool) {
             return Err(format!("{id}: expected tool {} is not offered", call.tool));
         }
         if let Some((arg, _)) = call.args.iter().find(|(_, values)| values.is_empty()) {
@@ -265,7 +298,7 @@ fn check_case(case: &Case) -> Result<(), String> {
                 failure.tool
             ));
         }
-        Some(failure) if !offered.contains(&failure.tool) => {
+        Some(failure) if !known(&failure.tool) => {
             return Err(format!(
                 "{id}: fail_first tool {} is not offered",
                 failure.tool
@@ -280,6 +313,18 @@ fn check_case(case: &Case) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_case_may_offer_every_tool() {
+        let line = r#"{"id": "a", "category": "simple", "lang": "en", "messages": [{"role": "user", "content": "6*7?"}], "tools": "all", "expect": [{"tool": "calculator"}]}"#;
+        let suite = parse_suite("s", line).unwrap_or_else(|e| panic!("{e}"));
+        assert!(suite.cases[0].offers_all());
+        assert!(suite.cases[0].offered().is_empty());
+        let bad = line.replace("\"all\"", "\"some\"");
+        assert!(parse_suite("s", &bad).is_err());
+        let none = line.replace("\"all\"", "[]");
+        assert!(parse_suite("s", &none).is_err());
+    }
 
     #[test]
     fn the_bundled_suite_is_valid_and_covers_every_category_in_both_languages() {

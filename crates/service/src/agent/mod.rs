@@ -181,6 +181,8 @@ const HISTORY: u32 = 40;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
 
+pub use reply::disagrees as reply_disagrees;
+
 /// The system prompt a constrained turn offering `tools` starts with (what the local
 /// model's server keeps warm).
 pub fn prefix_prompt(tools: &[ToolDef]) -> String {
@@ -263,6 +265,7 @@ impl Deskmate {
         let mut failures: HashMap<String, usize> = HashMap::new();
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
+        let mut last_failed = false;
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -286,7 +289,12 @@ impl Deskmate {
             messages[0] = Message::system(protocol::system_prompt(protocol, &tools));
             while steps < MAX_STEPS {
                 steps += 1;
-                let mut request = protocol::request(protocol, &model.model, &messages, &tools, zh);
+                let followup = protocol::Followup {
+                    zh,
+                    failed: last_failed,
+                };
+                let mut request =
+                    protocol::request(protocol, &model.model, &messages, &tools, followup);
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
@@ -386,6 +394,7 @@ impl Deskmate {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
+                last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 ran.extend(outcomes);
                 if let Some(error) = repeated {
                     let reply = if zh {

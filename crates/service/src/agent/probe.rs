@@ -45,7 +45,13 @@ impl Deskmate {
             deskmate_llm::wire::Message::system(protocol::system_prompt(protocol, &tools)),
             deskmate_llm::wire::Message::user(REQUEST),
         ];
-        let mut request = protocol::request(protocol, &model.model, &messages, &tools, false);
+        let mut request = protocol::request(
+            protocol,
+            &model.model,
+            &messages,
+            &tools,
+            protocol::Followup::default(),
+        );
         request.temperature = Some(model.temperature);
         request.top_p = Some(model.top_p);
         request.max_tokens = Some(256);

@@ -88,12 +88,23 @@ Reply with one JSON object, either\n\
 the user asked for, all in one list, or\n\
 {{\"answer\": \"<text>\"}} — a brief answer in the user's language, using the tool results \
 when there are any.\n\
-When a result is an error, fix the call with its hint and options, or explain the problem.\n\n\
+Give only the arguments the request supplies: leave out optional ones (marked ?) the user \
+did not ask for, their defaults apply. When a result is an error, fix the call with its hint \
+and valid options and call again, or explain the problem.\n\n\
 Examples:\n{examples}\n\n\
 Tools:\n{catalog}",
         catalog = envelope::catalog(tools),
         examples = examples.join("\n"),
     )
+}
+
+/// What the model is told with the latest results.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Followup {
+    /// The person writes Chinese.
+    pub zh: bool,
+    /// A call of the latest step failed: the model should fix it or explain.
+    pub failed: bool,
 }
 
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
@@ -103,7 +114,7 @@ pub(crate) fn request(
     model: &str,
     messages: &[Message],
     tools: &[ToolDef],
-    zh: bool,
+    followup: Followup,
 ) -> ChatRequest {
     match protocol {
         Protocol::Native => {
@@ -113,7 +124,7 @@ pub(crate) fn request(
             request
         }
         Protocol::Constrained => {
-            let mut request = ChatRequest::new(model, as_written(messages, zh));
+            let mut request = ChatRequest::new(model, as_written(messages, followup));
             request.response_format = Some(envelope::response_format(tools));
             request
         }
@@ -122,7 +133,7 @@ pub(crate) fn request(
 
 /// The conversation as a constrained model writes and reads it: its calls and answers as
 /// the JSON it produced, each step's results as one message.
-fn as_written(messages: &[Message], zh: bool) -> Vec<Message> {
+fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
     let mut names: HashMap<&str, &str> = HashMap::new();
     let mut out: Vec<Message> = Vec::new();
     let mut results: Vec<String> = Vec::new();
@@ -132,11 +143,22 @@ fn as_written(messages: &[Message], zh: bool) -> Vec<Message> {
         }
         let mut text = format!("Tool results:\n{}", results.join("\n"));
         if last {
-            let language = if zh { "Chinese" } else { "the user's language" };
-            text.push_str(&format!(
-                "\nAnswer the user now in {language} with these results (do not repeat calls \
-that are done), or call another tool if the request still needs one."
-            ));
+            let language = if followup.zh {
+                "Chinese"
+            } else {
+                "the user's language"
+            };
+            text.push_str(&if followup.failed {
+                format!(
+                    "\nA call failed: fix it with the error's hint and valid options and call \
+again, or tell the user in {language} what is wrong."
+                )
+            } else {
+                format!(
+                    "\nAnswer the user now in {language} with these results (do not repeat \
+calls that are done), or call another tool if the request still needs one."
+                )
+            });
         }
         out.push(Message::user(text));
         results.clear();
@@ -351,7 +373,13 @@ mod tests {
             Message::assistant(None, vec![call]),
             Message::tool("call_x", r#"{"result":4}"#),
         ];
-        let written = as_written(&messages, true);
+        let written = as_written(
+            &messages,
+            Followup {
+                zh: true,
+                failed: false,
+            },
+        );
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(

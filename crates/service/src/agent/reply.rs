@@ -15,6 +15,15 @@ pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Op
     if ran.is_empty() {
         return None;
     }
+    let all_ok = ran
+        .iter()
+        .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated));
+    disagrees(reply, all_ok, offered)
+}
+
+/// Why a reply after tool calls cannot stand (`all_ok`: every call succeeded); `None`
+/// when it can. The evaluator judges final replies with the same rule.
+pub fn disagrees(reply: &str, all_ok: bool, offered: &[String]) -> Option<&'static str> {
     let text = reply.trim();
     if text.is_empty() {
         return Some("the reply is empty");
@@ -25,9 +34,6 @@ pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Op
     if writes_a_call(text, offered) {
         return Some("the reply writes a tool call instead of answering");
     }
-    let all_ok = ran
-        .iter()
-        .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated));
     if all_ok && refuses(text) {
         return Some("the reply refuses or apologizes after the tools succeeded");
     }

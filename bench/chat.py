@@ -1,0 +1,139 @@
+"""Chat latency with the local model: `deskmate serve` with only the default local LLM
+(Qwen2.5-Coder-1.5B on llama-server) as a managed sidecar.
+
+1. Launch with an empty prompt cache: seconds until the prefix is ready (evaluated).
+2. New conversations, prefix warm: message sent -> first `tool_call` or `token` event, and
+   the whole turn, per message; medians.
+3. Relaunch (the saved prefix on disk): seconds until the prefix is ready (restored), and
+   the first event of a message sent then.
+
+Usage: chat.py DESKMATE_BIN MANIFEST WORKDIR [--rounds N]
+"""
+import argparse, json, os, signal, statistics, subprocess, sys, time, urllib.request
+
+MESSAGES = [
+    "What is 17% of 2,340?",
+    "Turn the volume down a little",
+    "现在几点了？",
+    "Tell me a short joke.",
+    "What time is it in Tokyo right now?",
+    "请把音量调低一点",
+    "Summarize AGE by TRT01A in the adsl dataset",
+]
+TOKEN = "bench-token"
+
+
+def launch(binary, data_dir, manifest, port, log):
+    env = dict(os.environ, DESKMATE_API_TOKEN=TOKEN, DESKMATE_LOG="info")
+    return subprocess.Popen(
+        [binary, "--data-dir", data_dir, "serve", "--addr", f"127.0.0.1:{port}",
+         "--local-models", manifest],
+        stdout=subprocess.DEVNULL, stderr=open(log, "w"), env=env)
+
+
+def wait_for(predicate, timeout, step=0.05):
+    end = time.time() + timeout
+    while time.time() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return None
+
+
+def prefix_ready(log):
+    try:
+        for line in open(log, encoding="utf-8", errors="replace"):
+            if "prompt prefix ready" in line:
+                return "restored" if "restored" in line else "evaluated"
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def healthy(port):
+    try:
+        return urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/tools/health", timeout=1).status == 200
+    except Exception:
+        return False
+
+
+def chat(port, message):
+    body = json.dumps({"message": message}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/v1/chat", data=body,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}",
+                 "Accept": "text/event-stream"})
+    started = time.time()
+    first, event, reply, tools = None, None, "", []
+    with urllib.request.urlopen(request, timeout=600) as answer:
+        for raw in answer:
+            line = raw.decode("utf-8").rstrip("\n")
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                if first is None and event in ("token", "tool_call"):
+                    first = time.time() - started
+                data = json.loads(line[5:])
+                if event == "tool_call":
+                    tools.append(data["name"])
+                if event == "done":
+                    reply = data.get("reply", "")
+    return first, time.time() - started, tools, reply
+
+
+def stop(process):
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("manifest")
+    parser.add_argument("workdir")
+    parser.add_argument("--rounds", type=int, default=1)
+    args = parser.parse_args()
+    data_dir = os.path.join(args.workdir, "data")
+    os.makedirs(data_dir, exist_ok=True)
+    port = 18000 + os.getpid() % 1000
+
+    log = os.path.join(args.workdir, "serve-1.log")
+    launched = time.time()
+    server = launch(args.binary, data_dir, args.manifest, port, log)
+    try:
+        wait_for(lambda: healthy(port), 60)
+        how = wait_for(lambda: prefix_ready(log), 600)
+        cold = time.time() - launched
+        print(f"launch -> prefix ready ({how}): {cold:.1f} s")
+        firsts, totals = [], []
+        for _ in range(args.rounds):
+            for message in MESSAGES:
+                first, total, tools, reply = chat(port, message)
+                firsts.append(first)
+                totals.append(total)
+                print(f"  {first:5.2f} s first event, {total:5.1f} s turn  {message!r} -> {tools} {reply[:70]!r}")
+        print(f"new conversation, prefix warm: first event median {statistics.median(firsts):.2f} s "
+              f"(min {min(firsts):.2f}, max {max(firsts):.2f}), whole turn median {statistics.median(totals):.1f} s, n={len(firsts)}")
+    finally:
+        stop(server)
+
+    log = os.path.join(args.workdir, "serve-2.log")
+    launched = time.time()
+    server = launch(args.binary, data_dir, args.manifest, port, log)
+    try:
+        wait_for(lambda: healthy(port), 60)
+        how = wait_for(lambda: prefix_ready(log), 600)
+        ready = time.time() - launched
+        first, total, tools, _ = chat(port, MESSAGES[0])
+        print(f"relaunch -> prefix ready ({how}): {ready:.1f} s; then a message's first event {first:.2f} s "
+              f"({ready + first:.1f} s after launch)")
+    finally:
+        stop(server)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
