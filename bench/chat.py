@@ -51,6 +51,17 @@ def prefix_ready(log):
     return None
 
 
+def prefix_tokens(data_dir):
+    """The prompt tokens of the first request the model server evaluated (the warm-up:
+    system prompt, tool catalog and a one-word message), from llama-server's log."""
+    logs = os.path.join(data_dir, "logs")
+    for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
+        for line in open(os.path.join(logs, name), encoding="utf-8", errors="replace"):
+            if "prompt eval time" in line and "tokens" in line:
+                return int(line.split("/")[1].split("tokens")[0].strip())
+    return None
+
+
 def healthy(port):
     try:
         return urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/tools/health", timeout=1).status == 200
@@ -108,7 +119,7 @@ def main():
         wait_for(lambda: healthy(port), 60)
         how = wait_for(lambda: prefix_ready(log), 600)
         cold = time.time() - launched
-        print(f"launch -> prefix ready ({how}): {cold:.1f} s")
+        print(f"launch -> prefix ready ({how}): {cold:.1f} s; prefix evaluated: {prefix_tokens(data_dir)} tokens")
         firsts, totals = [], []
         for _ in range(args.rounds):
             for message in MESSAGES:
