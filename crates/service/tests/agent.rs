@@ -151,6 +151,16 @@ fn results(events: &[AgentEvent]) -> Vec<(String, CallStatus, Value)> {
         .collect()
 }
 
+/// A streamed reply whose text arrives in these pieces.
+fn streamed_text(pieces: &[&str]) -> Script {
+    let mut chunks: Vec<Value> = pieces
+        .iter()
+        .map(|p| json!({"choices": [{"delta": {"content": p}}]}))
+        .collect();
+    chunks.push(json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}));
+    Script::sse(sse_body(&chunks))
+}
+
 fn tokens(events: &[AgentEvent]) -> String {
     events
         .iter()
@@ -250,12 +260,7 @@ async fn a_call_written_as_text_is_extracted_recorded_and_not_shown_as_text() {
         "lator\", \"arguments\": {\"expres",
         "sion\": \"2+2\"}}",
     ];
-    let mut chunks: Vec<Value> = pieces
-        .iter()
-        .map(|p| json!({"choices": [{"delta": {"content": p}}]}))
-        .collect();
-    chunks.push(json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}));
-    f.server.push(Script::sse(sse_body(&chunks)));
+    f.server.push(streamed_text(&pieces));
     let answer = vec![
         json!({"choices": [{"delta": {"content": "2+2 "}}]}),
         json!({"choices": [{"delta": {"content": "= 4"}, "finish_reason": "stop"}]}),
@@ -833,12 +838,7 @@ async fn a_constrained_answer_streams_as_plain_text() {
         " the \\\"chicken\\\"",
         " cross?\"}",
     ];
-    let mut chunks: Vec<Value> = pieces
-        .iter()
-        .map(|p| json!({"choices": [{"delta": {"content": p}}]}))
-        .collect();
-    chunks.push(json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}));
-    f.server.push(Script::sse(sse_body(&chunks)));
+    f.server.push(streamed_text(&pieces));
     let (events, outcome) = turn(&f, "tell me a joke", None).await;
     assert_eq!(outcome.reply, "Why did the \"chicken\" cross?");
     assert_eq!(tokens(&events), outcome.reply);

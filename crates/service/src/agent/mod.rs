@@ -406,27 +406,19 @@ impl Deskmate {
                             "I could not do this: the same action failed twice ({error}). Please rephrase or check the settings and try again."
                         )
                     };
-                    emit(
-                        events,
-                        AgentEvent::Token {
-                            text: reply.clone(),
-                        },
+                    break 'turn (
+                        closing(events, &mut new_messages, reply),
+                        StopReason::RepeatedFailure,
                     );
-                    new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
-                    break 'turn (reply, StopReason::RepeatedFailure);
                 }
                 // A model that only repeats what is done will not stop by itself: the
                 // results are the answer.
                 if only_repeats {
                     let reply = reply::from_results(&ran, zh);
-                    emit(
-                        events,
-                        AgentEvent::Token {
-                            text: reply.clone(),
-                        },
+                    break 'turn (
+                        closing(events, &mut new_messages, reply),
+                        StopReason::FromResults,
                     );
-                    new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
-                    break 'turn (reply, StopReason::FromResults);
                 }
             }
             let reply = if zh {
@@ -434,14 +426,10 @@ impl Deskmate {
             } else {
                 format!("I stopped after {MAX_STEPS} steps without finishing.")
             };
-            emit(
-                events,
-                AgentEvent::Token {
-                    text: reply.clone(),
-                },
-            );
-            new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
-            (reply, StopReason::StepLimit)
+            (
+                closing(events, &mut new_messages, reply),
+                StopReason::StepLimit,
+            )
         };
 
         let rows: Vec<Value> = new_messages
@@ -520,6 +508,22 @@ impl Deskmate {
         }
         Ok(())
     }
+}
+
+/// A reply Deskmate writes itself to end the turn: shown, and saved with the turn.
+fn closing(
+    events: &UnboundedSender<AgentEvent>,
+    new_messages: &mut Vec<Message>,
+    reply: String,
+) -> String {
+    emit(
+        events,
+        AgentEvent::Token {
+            text: reply.clone(),
+        },
+    );
+    new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
+    reply
 }
 
 fn model_failed(zh: bool, error: &str) -> String {
