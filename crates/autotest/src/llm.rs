@@ -178,7 +178,12 @@ pub(crate) async fn check(
     // sends it, must come back as a valid call to the calculator.
     let started = Instant::now();
     let calling = if connected {
-        deskmate.probe_tool_calling(&client, &model).await
+        let probe = deskmate.probe_tool_calling(&client, &model).await;
+        if probe.passed {
+            Ok(probe.message)
+        } else {
+            Err(probe.message)
+        }
     } else {
         Err("not run: API Connection failed".into())
     };

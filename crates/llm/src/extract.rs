@@ -35,7 +35,8 @@ impl ExtractionKind {
 /// Calls found in a message's text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Extracted {
-    /// The calls, in the order written (ids `text_call_<n>`).
+    /// The calls, in the order written (ids left empty: the caller gives them, unique
+    /// where it keeps them).
     pub calls: Vec<ToolCall>,
     /// The text with the calls cut out, trimmed.
     pub text: String,
@@ -130,9 +131,8 @@ fn build(
     }
     let calls = found
         .into_iter()
-        .enumerate()
-        .map(|(i, (name, arguments))| ToolCall {
-            id: format!("text_call_{i}"),
+        .map(|(name, arguments)| ToolCall {
+            id: String::new(),
             kind: "function".into(),
             function: FunctionCall { name, arguments },
         })

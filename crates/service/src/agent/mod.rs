@@ -181,6 +181,7 @@ const HISTORY: u32 = 40;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
 
+pub use probe::ToolCallingProbe;
 pub use reply::disagrees as reply_disagrees;
 
 /// The system prompt a constrained turn offering `tools` starts with (what the local
@@ -354,11 +355,9 @@ impl Deskmate {
                 gate.finish(&text);
                 for call in &mut calls {
                     // Ids unique in the conversation: a saved call's card must find its
-                    // own result, not another call's with the same id.
-                    if call.id.is_empty()
-                        || call.id.starts_with("text_call_")
-                        || used_ids.contains(&call.id)
-                    {
+                    // own result, not another call's with the same id. Calls read from
+                    // text or a constrained reply come without one.
+                    if call.id.is_empty() || used_ids.contains(&call.id) {
                         call.id =
                             format!("call_{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
                     }

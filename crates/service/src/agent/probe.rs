@@ -17,11 +17,37 @@ const REQUEST: &str = "What is 1234 times 5678?";
 const EXPECTED: &str = "calculator";
 const DISTRACTOR: &str = "current_time";
 
+/// What the canned request showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCallingProbe {
+    /// The model made a valid call to the calculator.
+    pub passed: bool,
+    /// What the model did, in a sentence.
+    pub message: String,
+}
+
 impl Deskmate {
-    /// Sends the canned request with the calculator and current_time offered; `Ok` says
-    /// what the model called, `Err` what it did instead (answered in text, named another
-    /// or an unknown tool, gave arguments the guard rejects, or the server failed).
+    /// Sends the canned request with the calculator and current_time offered and says
+    /// what the model did: a valid calculator call passes; an answer in text, another or
+    /// an unknown tool, arguments the guard rejects, or a failing server do not.
     pub async fn probe_tool_calling(
+        &self,
+        client: &ChatClient,
+        model: &LlmModel,
+    ) -> ToolCallingProbe {
+        match self.judge_tool_calling(client, model).await {
+            Ok(message) => ToolCallingProbe {
+                passed: true,
+                message,
+            },
+            Err(message) => ToolCallingProbe {
+                passed: false,
+                message,
+            },
+        }
+    }
+
+    async fn judge_tool_calling(
         &self,
         client: &ChatClient,
         model: &LlmModel,
