@@ -126,6 +126,7 @@ export async function stream(
   body: unknown,
   onEvent: (event: SseEvent) => void,
   signal?: AbortSignal,
+  onOpen?: () => void,
 ): Promise<void> {
   let response: Response;
   try {
@@ -140,6 +141,7 @@ export async function stream(
     throw new ApiError(0, `Deskmate's service is not reachable: ${String(e)}`);
   }
   if (!response.ok || !response.body) throw await failure(response);
+  onOpen?.();
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

@@ -41,8 +41,12 @@ export function PromptHost({ children }: { children: ReactNode }) {
     const listen = async () => {
       while (!stopped) {
         try {
-          const pending = await api<{ list: Prompt[] }>("GET", "/prompts");
-          pending.list.forEach(offer);
+          // The prompts already open are read once the stream is subscribed, so a
+          // prompt made in between comes by one or the other, never by neither.
+          const pending = () =>
+            api<{ list: Prompt[] }>("GET", "/prompts")
+              .then((p) => p.list.forEach(offer))
+              .catch(() => undefined);
           await stream("GET", "/events", undefined, (e) => {
             if (e.event === "prompt") offer(e.data as Prompt);
             if (e.event === "level") window.dispatchEvent(new CustomEvent(LEVEL_EVENT, { detail: e.data.db }));
@@ -51,7 +55,7 @@ export function PromptHost({ children }: { children: ReactNode }) {
               setMessages((m) => [...m, { ...(e.data as InAppMessage), key }]);
               setTimeout(() => setMessages((m) => m.filter((x) => x.key !== key)), 10000);
             }
-          }, abort.signal);
+          }, abort.signal, pending);
         } catch {
           // not reachable: try again
         }
