@@ -91,6 +91,20 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
         want == text,
         "tool specs changed; review and regenerate with UPDATE_GOLDEN=1 cargo test -p deskmate-cli"
     );
+    // Every tool's parameters can be decoded under the compact grammar, so a llama.cpp
+    // model never falls back to the whitespace-tolerant JSON Schema constraint.
+    for spec in specs.as_array().into_iter().flatten() {
+        let tool = deskmate_llm::wire::ToolDef::function(
+            spec["id"].as_str().unwrap_or_default(),
+            "",
+            spec["parameters"].clone(),
+        );
+        assert!(
+            deskmate_llm::envelope::grammar(std::slice::from_ref(&tool)).is_some(),
+            "{}",
+            spec["id"]
+        );
+    }
 }
 
 #[test]

@@ -18,9 +18,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "voice_msg_prompt".into(),
         name: Localized::new("语音消息提示", "Voice message prompt"),
-        description: "Speaks a short message aloud on the computer's default audio output (text \
-            to speech, Chinese or English voice) and returns when it has been played, with its \
-            duration. Use it when the user asks Deskmate to say or read something out loud."
+        description: "Speaks a message aloud through the speakers, only when the user asks to \
+            hear it spoken (text to speech, Chinese or English voice). Plays on the computer's \
+            default audio output and returns when it has been played, with its duration; a \
+            joke, a story or an answer the user asked for goes in the chat reply instead."
             .into(),
         category: Category::System,
         parameters: json!({

@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::grammar::{Grammar, alternatives, literal};
 use crate::wire::{FunctionCall, ToolCall, ToolDef};
 
 /// What a constrained reply says.
@@ -27,6 +28,9 @@ pub enum Parsed {
 /// Longest string or list bound kept in the constraint. Larger bounds add nothing a
 /// model needs and make the server's grammar large; the guard still validates them.
 const MAX_BOUND: u64 = 64;
+
+/// Most calls in one reply.
+const MAX_CALLS: usize = 8;
 
 /// The `response_format` of a request offering `tools`.
 pub fn response_format(tools: &[ToolDef]) -> Value {
@@ -56,7 +60,7 @@ pub fn response_format(tools: &[ToolDef]) -> Value {
         json!({"anyOf": [
             {
                 "type": "object",
-                "properties": {"calls": {"type": "array", "minItems": 1, "maxItems": 8,
+                "properties": {"calls": {"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
                                          "items": {"anyOf": calls}}},
                 "required": ["calls"],
                 "additionalProperties": false,
@@ -65,6 +69,41 @@ pub fn response_format(tools: &[ToolDef]) -> Value {
         ]})
     };
     json!({"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}})
+}
+
+/// The same constraint as [`response_format`] as a compact-JSON GBNF grammar (see
+/// [`crate::grammar`]): no whitespace outside strings, so a call costs the fewest
+/// generated tokens. With no tools the reply can only be an answer. `None` when a tool's
+/// schema has a keyword the grammar cannot express; use [`response_format`] then.
+pub fn grammar(tools: &[ToolDef]) -> Option<String> {
+    let mut g = Grammar::new();
+    let answer = g.rule(
+        "answer",
+        format!("{} string \"}}\"", literal("{\"answer\":")),
+    );
+    if tools.is_empty() {
+        return Some(g.finish(&answer));
+    }
+    let mut calls = Vec::new();
+    for (i, t) in tools.iter().enumerate() {
+        let name = &t.function.name;
+        let arguments = g.schema(&format!("args-{i}"), &constraint(&t.function.parameters))?;
+        let head = format!("{{\"name\":{},\"arguments\":", Value::from(name.as_str()));
+        calls.push(g.rule(
+            &format!("call-{i}"),
+            format!("{} {arguments} \"}}\"", literal(&head)),
+        ));
+    }
+    let call = g.rule("call", alternatives(calls));
+    let list = g.rule(
+        "calls",
+        format!(
+            "{} {call} (\",\" {call}){{0,{}}} \"]}}\"",
+            literal("{\"calls\":["),
+            MAX_CALLS - 1
+        ),
+    );
+    Some(g.finish(&format!("{list} | {answer}")))
 }
 
 /// A parameter schema as a decoding constraint: descriptions, defaults, patterns and

@@ -22,6 +22,7 @@ pub mod client;
 pub mod envelope;
 pub mod error;
 pub mod extract;
+pub mod grammar;
 pub mod sidecar;
 pub mod sse;
 pub mod wire;

@@ -151,6 +151,10 @@ pub struct ChatRequest {
     /// support it; see [`crate::envelope`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub response_format: Option<Value>,
+    /// A GBNF grammar the reply must follow (llama.cpp's extension; takes the place of
+    /// `response_format` there); see [`crate::grammar`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grammar: Option<String>,
 }
 
 impl ChatRequest {
@@ -166,6 +170,7 @@ impl ChatRequest {
             max_tokens: None,
             stream: false,
             response_format: None,
+            grammar: None,
         }
     }
 }

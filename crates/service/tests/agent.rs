@@ -769,8 +769,8 @@ fn content(text: &str) -> Script {
     Script::Json(completion(Some(text), &[]))
 }
 
-/// With a llama.cpp server the reply is decoded under a schema of the offered tools: the
-/// request has no `tools` field but a `response_format` naming each tool, the tools are a
+/// With a llama.cpp server the reply is decoded under a grammar of the offered tools: the
+/// request has no `tools` field but a `grammar` naming each tool, the tools are a
 /// compact catalog in a system prompt that is the same for every conversation, several
 /// actions come back as one list run in one step, and the results go back as one message.
 #[tokio::test]
@@ -795,12 +795,14 @@ async fn a_constrained_model_gets_a_schema_of_the_tools_and_acts_in_one_group() 
     let requests = f.server.requests();
     let first = &requests[0];
     assert!(first.get("tools").is_none(), "{first}");
-    let format = first["response_format"]["json_schema"]["schema"].to_string();
+    let grammar = first["grammar"].as_str().unwrap_or_default();
     assert!(
-        format.contains(r#"{"const":"counter_add"}"#)
-            && format.contains(r#"{"const":"calculator"}"#),
-        "{format}"
+        grammar.contains(r#""{\"name\":\"counter_add\",\"arguments\":""#)
+            && grammar.contains(r#""{\"name\":\"calculator\",\"arguments\":""#)
+            && grammar.contains(r#""{\"answer\":" string"#),
+        "{grammar}"
     );
+    assert!(first.get("response_format").is_none(), "{first}");
     let system = first["messages"][0]["content"].as_str().unwrap_or_default();
     assert!(
         system.contains("- calculator(expression: string)"),
@@ -895,4 +897,47 @@ async fn an_audit_event_without_a_key_gets_one_from_the_turn() {
     let journal = std::fs::read_to_string(f._dir.path().join("audit").join("dataset_audit.jsonl"))
         .unwrap_or_default();
     assert_eq!(journal.lines().count(), 2, "{journal}");
+}
+
+/// A call that failed in a way no other call can fix (the device is not there) settles
+/// the turn: the next request lets the model only answer, and tells it not to call again.
+#[tokio::test]
+async fn after_a_missing_device_the_model_may_only_answer() {
+    let missing: Arc<dyn Tool> = Arc::new(FnTool::inline(write_spec("beep", None), |_: &Value| {
+        Err(ToolError::not_found("no speaker is connected"))
+    }));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![missing]).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"beep","arguments":{"delta":1}}]}"#,
+        ))
+        .push(content(
+            r#"{"answer":"There is no speaker connected, so I could not beep."}"#,
+        ));
+    let (events, outcome) = turn(&f, "beep once", None).await;
+    assert_eq!(
+        outcome.reply,
+        "There is no speaker connected, so I could not beep."
+    );
+    assert_eq!(
+        statuses(&events),
+        [("beep".to_string(), CallStatus::Failed)]
+    );
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 2);
+    let first = requests[0]["grammar"].as_str().unwrap_or_default();
+    let second = requests[1]["grammar"].as_str().unwrap_or_default();
+    assert!(first.contains("beep"), "{first}");
+    assert!(
+        second.starts_with("root ::= answer") && !second.contains("beep"),
+        "{second}"
+    );
+    let messages = requests[1]["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let last = messages.last().cloned().unwrap_or_default();
+    let text = last["content"].as_str().unwrap_or_default();
+    assert!(text.contains("do not call it again"), "{text}");
 }

@@ -45,6 +45,20 @@ pub(crate) struct Outcome {
     pub result: ToolResult,
 }
 
+impl Outcome {
+    /// A failure no other call can fix in this turn: the device or service is not there
+    /// (not found, with no valid values to choose from instead) or a person or a policy
+    /// refused the call. After one, the model may only answer.
+    pub(crate) fn settles(&self) -> bool {
+        self.status == CallStatus::Failed
+            && match self.result.error_type {
+                Some(ErrorType::Denied) => true,
+                Some(ErrorType::NotFound) => self.result.options.is_empty(),
+                _ => false,
+            }
+    }
+}
+
 /// The results of the calls that succeeded so far in a turn, by call key.
 pub(crate) type Succeeded = HashMap<String, ToolResult>;
 

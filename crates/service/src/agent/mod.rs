@@ -267,6 +267,7 @@ impl Deskmate {
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
         let mut last_failed = false;
+        let mut settled = false;
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -293,6 +294,7 @@ impl Deskmate {
                 let followup = protocol::Followup {
                     zh,
                     failed: last_failed,
+                    settled,
                 };
                 let mut request =
                     protocol::request(protocol, &model.model, &messages, &tools, followup);
@@ -394,6 +396,7 @@ impl Deskmate {
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
                 last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
+                settled |= outcomes.iter().any(Outcome::settles);
                 ran.extend(outcomes);
                 if let Some(error) = repeated {
                     let reply = if zh {

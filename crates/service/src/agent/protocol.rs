@@ -30,21 +30,34 @@ user's request needs it, and never call a tool the user did not ask for. Give ev
 its schema's type. When a tool answers with an error, read its hint and options and fix the \
 call, or explain the problem to the user. Answer briefly, in the user's language.";
 
-/// Worked examples for the constrained prompt; each is shown only when its tools are
-/// offered, so the model never sees a call it could not make.
-const EXAMPLES: [(&str, &str); 3] = [
+/// Worked examples for the constrained prompt, written compactly as the grammar makes the
+/// model write; each call example is shown only when its tools are offered, so the model
+/// never sees a call it could not make. They cover one call, a call with a value the
+/// message states, two actions in one list, a message spoken only because the user asks
+/// for it, and requests a tool does not serve (answered directly, in either language).
+const EXAMPLES: [(&str, &str); 7] = [
     (
         "turn it up a bit",
-        r#"{"calls": [{"name": "increase_volume", "arguments": {"step": 5}}]}"#,
+        r#"{"calls":[{"name":"increase_volume","arguments":{"step":5}}]}"#,
     ),
     (
         "what's 3% of 1,250?",
-        r#"{"calls": [{"name": "calculator", "arguments": {"expression": "3% of 1250"}}]}"#,
+        r#"{"calls":[{"name":"calculator","arguments":{"expression":"3% of 1250"}}]}"#,
     ),
     (
         "关掉摄像头，然后告诉我现在几点",
-        r#"{"calls": [{"name": "turn_off_camera", "arguments": {}}, {"name": "current_time", "arguments": {}}]}"#,
+        r#"{"calls":[{"name":"turn_off_camera","arguments":{}},{"name":"current_time","arguments":{}}]}"#,
     ),
+    (
+        "read 'dinner is ready' out loud",
+        r#"{"calls":[{"name":"voice_msg_prompt","arguments":{"message":"dinner is ready"}}]}"#,
+    ),
+    ("hello", r#"{"answer":"Hello! What can I do for you?"}"#),
+    (
+        "tell me a fun fact",
+        r#"{"answer":"Octopuses have three hearts."}"#,
+    ),
+    ("写一句生日祝福", r#"{"answer":"祝你生日快乐，天天开心！"}"#),
 ];
 
 /// How a turn speaks to its model.
@@ -69,12 +82,11 @@ pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
             Parsed::Answer(_) => true,
         })
     };
-    let mut examples: Vec<String> = EXAMPLES
+    let examples: Vec<String> = EXAMPLES
         .iter()
         .filter(|(_, call)| offered(call))
         .map(|(user, call)| format!("User: {user} → {call}"))
         .collect();
-    examples.push(r#"User: hello → {"answer": "Hello! What can I do for you?"}"#.into());
     // The fixed instructions come first and the tool-dependent part last, so prompts for
     // different tool sets still share their longest possible prefix in the server cache.
     format!(
@@ -84,9 +96,9 @@ the result of arithmetic yourself: when a tool can do what the user asks, call i
 directly only when no tool fits (greetings, jokes, general knowledge), and never claim you \
 did something without a tool result.\n\n\
 Reply with one JSON object, either\n\
-{{\"calls\": [{{\"name\": \"<tool>\", \"arguments\": {{<arguments>}}}}]}} — one call per action \
+{{\"calls\":[{{\"name\":\"<tool>\",\"arguments\":{{<arguments>}}}}]}} — one call per action \
 the user asked for, all in one list, or\n\
-{{\"answer\": \"<text>\"}} — a brief answer in the user's language, using the tool results \
+{{\"answer\":\"<text>\"}} — a brief answer in the user's language, using the tool results \
 when there are any.\n\
 Give only the arguments the request supplies: leave out optional ones (marked ?) the user \
 did not ask for, their defaults apply. When a result is an error, fix the call with its hint \
@@ -105,6 +117,9 @@ pub(crate) struct Followup {
     pub zh: bool,
     /// A call of the latest step failed: the model should fix it or explain.
     pub failed: bool,
+    /// A call of the latest step failed in a way no other call can fix (the device is
+    /// missing, the person refused): the model may only answer now.
+    pub settled: bool,
 }
 
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
@@ -120,12 +135,17 @@ pub(crate) fn request(
         Protocol::Native => {
             let mut request = ChatRequest::new(model, messages.to_vec());
             request.tools = tools.to_vec();
-            request.tool_choice = (!tools.is_empty()).then(|| json!("auto"));
+            let choice = if followup.settled { "none" } else { "auto" };
+            request.tool_choice = (!tools.is_empty()).then(|| json!(choice));
             request
         }
         Protocol::Constrained => {
             let mut request = ChatRequest::new(model, as_written(messages, followup));
-            request.response_format = Some(envelope::response_format(tools));
+            let allowed = if followup.settled { &[][..] } else { tools };
+            request.grammar = envelope::grammar(allowed);
+            if request.grammar.is_none() {
+                request.response_format = Some(envelope::response_format(allowed));
+            }
             request
         }
     }
@@ -148,7 +168,12 @@ fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
             } else {
                 "the user's language"
             };
-            text.push_str(&if followup.failed {
+            text.push_str(&if followup.settled {
+                format!(
+                    "\nA call could not be done on this computer or was refused: do not call \
+it again; tell the user in {language}, briefly, what was done and what was not."
+                )
+            } else if followup.failed {
                 format!(
                     "\nA call failed: fix it with the error's hint and valid options and call \
 again, or tell the user in {language} what is wrong."
@@ -378,6 +403,7 @@ mod tests {
             Followup {
                 zh: true,
                 failed: false,
+                settled: false,
             },
         );
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
