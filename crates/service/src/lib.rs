@@ -294,7 +294,7 @@ impl Deskmate {
             Error::Store(e) => ServiceError::Store(e),
             other => ServiceError::Registry(other.to_string()),
         })?;
-        let before = agent::prefix_prompt(&self.offered_tools(None));
+        let before = agent::prefix_prompt(&self.chat_tools(""));
         let mut current = self
             .registry
             .write()
@@ -302,7 +302,7 @@ impl Deskmate {
         *current = Arc::new(registry);
         drop(current);
         // A changed tool set is a new prompt prefix: have the local model ready for it.
-        if agent::prefix_prompt(&self.offered_tools(None)) != before {
+        if agent::prefix_prompt(&self.chat_tools("")) != before {
             self.warm_all_prefixes();
         }
         Ok(())

@@ -93,7 +93,7 @@ impl Deskmate {
         else {
             return;
         };
-        let tools = self.offered_tools(None);
+        let tools = self.chat_tools("");
         let prompt = prefix_prompt(&tools);
         let slot_dir = self.slot_dir(model_id);
         let model_id = model_id.to_string();

@@ -941,3 +941,65 @@ async fn after_a_missing_device_the_model_may_only_answer() {
     let text = last["content"].as_str().unwrap_or_default();
     assert!(text.contains("do not call it again"), "{text}");
 }
+
+/// With many tools enabled, a turn offers the built-in ones and only the user tools that
+/// are relevant to the message, last in the catalog; the prompt every turn starts with
+/// (the one kept warm) holds the built-in ones alone.
+#[tokio::test]
+async fn many_user_tools_are_preselected_by_relevance() {
+    let f = constrained_fixture(false).await;
+    let mut specs = vec![(
+        "City weather".to_string(),
+        "Current weather and forecast for a city.".to_string(),
+    )];
+    for i in 0..24 {
+        specs.push((
+            format!("Ledger entry {i}"),
+            format!("Posts bookkeeping entry number {i} to the ledger."),
+        ));
+    }
+    for (name, description) in specs {
+        f.deskmate
+            .create_resource(&json!({
+                "name": name, "description": description, "category": "query",
+                "http_method": "GET", "http_url": "http://127.0.0.1:9/x/{q}",
+                "parameter_schema": {"type": "object", "required": ["q"],
+                                     "properties": {"q": {"type": "string"}}},
+            }))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let all = f.deskmate.offered_tools(None).len();
+    let core: Vec<String> = f
+        .deskmate
+        .chat_tools("")
+        .into_iter()
+        .map(|t| t.function.name)
+        .collect();
+    assert!(all > core.len() + 24, "{all} {core:?}");
+    assert!(core.contains(&"calculator".to_string()), "{core:?}");
+    assert!(
+        !core
+            .iter()
+            .any(|t| t.contains("weather") || t.contains("ledger")),
+        "{core:?}"
+    );
+
+    f.server.push(content(r#"{"answer":"Sunny."}"#));
+    let (_, outcome) = turn(&f, "what's the weather in Paris tomorrow?", None).await;
+    assert_eq!(outcome.reply, "Sunny.");
+    let request = &f.server.requests()[0];
+    let system = request["messages"][0]["content"]
+        .as_str()
+        .unwrap_or_default();
+    let catalog = &system[system.find("Tools:").unwrap_or(0)..];
+    let weather = catalog
+        .find("- city_weather(")
+        .unwrap_or_else(|| panic!("{catalog}"));
+    assert!(
+        catalog.find("- calculator(").is_some_and(|c| c < weather),
+        "{catalog}"
+    );
+    assert!(!catalog.contains("ledger_entry"), "{catalog}");
+    let grammar = request["grammar"].as_str().unwrap_or_default();
+    assert!(grammar.contains("city_weather") && !grammar.contains("ledger_entry"));
+}

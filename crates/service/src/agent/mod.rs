@@ -9,6 +9,7 @@ mod calls;
 mod probe;
 mod protocol;
 mod reply;
+mod select;
 pub mod summary;
 
 use std::collections::{HashMap, HashSet};
@@ -25,6 +26,7 @@ use crate::prompts::Prompt;
 use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
 use calls::{Outcome, Succeeded, TurnContext};
+use deskmate_store::resources::ResourceFilter;
 use protocol::{Protocol, TokenGate};
 
 /// One user turn.
@@ -240,7 +242,10 @@ impl Deskmate {
         let mut new_messages = vec![user];
 
         let offered = turn.tools.as_deref();
-        let tools = self.offered_tools(offered);
+        let tools = match offered {
+            Some(_) => self.offered_tools(offered),
+            None => self.chat_tools(&message),
+        };
         self.wait_managed(
             &model.id,
             model.managed.as_deref(),
@@ -467,6 +472,33 @@ impl Deskmate {
             .filter(|s| only.is_none_or(|ids| ids.contains(&s.id)))
             .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
             .collect()
+    }
+
+    /// The tools a chat turn offers for `message` when the caller names none: all enabled
+    /// ones, or, when there are many, the built-in ones and the most relevant others
+    /// (`select`). With an empty message, the set every turn's prompt starts with.
+    pub fn chat_tools(&self, message: &str) -> Vec<ToolDef> {
+        let tools = self.offered_tools(None);
+        if tools.len() <= select::OFFER_ALL_UP_TO {
+            return tools;
+        }
+        let filter = ResourceFilter {
+            category: None,
+            enabled: None,
+            include_system: true,
+            page: 1,
+            limit: 1000,
+        };
+        let builtin: HashSet<String> = match self.list_resources(&filter) {
+            Ok((_, list)) => list
+                .into_iter()
+                .filter(|r| r.is_system)
+                .map(|r| r.id)
+                .collect(),
+            // Without the store every tool is a built-in one.
+            Err(_) => tools.iter().map(|t| t.function.name.clone()).collect(),
+        };
+        select::select(message, tools, &builtin)
     }
 
     /// Whether the model server constrains decoding (probed once per base URL).

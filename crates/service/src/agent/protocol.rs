@@ -82,9 +82,15 @@ pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
             Parsed::Answer(_) => true,
         })
     };
-    let examples: Vec<String> = EXAMPLES
+    // Answers first: they are shown with every tool set, so prompts for different sets
+    // share them in the server's cache; the calls that depend on the set come after.
+    let (answers, calls): (Vec<_>, Vec<_>) = EXAMPLES
         .iter()
         .filter(|(_, call)| offered(call))
+        .partition(|(_, call)| matches!(envelope::parse(call), Some(Parsed::Answer(_))));
+    let examples: Vec<String> = answers
+        .iter()
+        .chain(&calls)
         .map(|(user, call)| format!("User: {user} → {call}"))
         .collect();
     // The fixed instructions come first and the tool-dependent part last, so prompts for
