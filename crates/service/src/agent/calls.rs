@@ -412,6 +412,11 @@ pub(crate) fn model_text(outcome: &Outcome) -> String {
     result
         .repairs
         .retain(|r| r.rule != RepairRule::ExtractedFromContent);
+    // `undo` is for the loop's compensation, not news for the person: shown to the model
+    // it turns into "to undo this, turn the volume down by 10%" in the reply.
+    if let Some(data) = result.data.as_object_mut() {
+        data.remove("undo");
+    }
     let text = result.to_llm_text();
     match outcome.status {
         CallStatus::Done => text,
@@ -426,6 +431,27 @@ pub(crate) fn model_text(outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_model_reads_a_result_without_its_undo_data() {
+        let outcome = Outcome {
+            call: ToolCall {
+                id: "c".into(),
+                kind: "function".into(),
+                function: deskmate_llm::wire::FunctionCall {
+                    name: "increase_volume".into(),
+                    arguments: "{}".into(),
+                },
+            },
+            tool: "increase_volume".into(),
+            status: CallStatus::Done,
+            result: ToolResult::success(json!({"before": 40, "after": 50, "undo": {"step": 10}})),
+        };
+        let text = model_text(&outcome);
+        assert!(text.contains("\"after\":50"), "{text}");
+        assert!(!text.contains("undo"), "{text}");
+        assert_eq!(outcome.result.data["undo"]["step"], 10, "the loop keeps it");
+    }
 
     #[test]
     fn the_same_arguments_in_another_order_have_one_key() {
