@@ -3,10 +3,13 @@
 # first event of new conversations with the prefix warm (median), and a relaunch that
 # restores the saved prefix. Only the Qwen server runs (no other sidecar competes).
 # Usage: scripts/bench-chat.sh [ROUNDS]   (DESKMATE_BIN overrides the release build)
+#        scripts/bench-chat.sh --many-tools   (the same with 100 HTTP tools: bench/many_tools.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 rounds="${1:-1}"
+many=0
+if [ "$rounds" = "--many-tools" ]; then many=1; rounds=1; fi
 ./scripts/setup-models.sh all
 if [ -z "${DESKMATE_BIN:-}" ]; then
   cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
@@ -31,4 +34,8 @@ json.dump({"version": 1, "llm": llm, "asr": []}, open(os.path.join(sys.argv[2], 
 PY
 mkdir -p "$work/data/datasets"
 cp testdata/cdisc/adsl.csv "$work/data/datasets/"
-python3 bench/chat.py "$DESKMATE_BIN" "$work/manifest.json" "$work" --rounds "$rounds"
+if [ "$many" = 1 ]; then
+  python3 bench/many_tools.py "$DESKMATE_BIN" "$work/manifest.json" "$work"
+else
+  python3 bench/chat.py "$DESKMATE_BIN" "$work/manifest.json" "$work" --rounds "$rounds"
+fi
