@@ -101,6 +101,15 @@ def stop(process):
         process.kill()
 
 
+def start(binary, data_dir, manifest, port, log):
+    """Launches `deskmate serve` and waits for its warm prefix: (process, how, seconds)."""
+    launched = time.time()
+    server = launch(binary, data_dir, manifest, port, log)
+    wait_for(lambda: healthy(port), 60)
+    how = wait_for(lambda: prefix_ready(log), 600)
+    return server, how, time.time() - launched
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -112,13 +121,9 @@ def main():
     os.makedirs(data_dir, exist_ok=True)
     port = 18000 + os.getpid() % 1000
 
-    log = os.path.join(args.workdir, "serve-1.log")
-    launched = time.time()
-    server = launch(args.binary, data_dir, args.manifest, port, log)
+    server, how, cold = start(args.binary, data_dir, args.manifest, port,
+                              os.path.join(args.workdir, "serve-1.log"))
     try:
-        wait_for(lambda: healthy(port), 60)
-        how = wait_for(lambda: prefix_ready(log), 600)
-        cold = time.time() - launched
         print(f"launch -> prefix ready ({how}): {cold:.1f} s; prefix evaluated: {prefix_tokens(data_dir)} tokens")
         firsts, totals = [], []
         for _ in range(args.rounds):
@@ -132,13 +137,9 @@ def main():
     finally:
         stop(server)
 
-    log = os.path.join(args.workdir, "serve-2.log")
-    launched = time.time()
-    server = launch(args.binary, data_dir, args.manifest, port, log)
+    server, how, ready = start(args.binary, data_dir, args.manifest, port,
+                               os.path.join(args.workdir, "serve-2.log"))
     try:
-        wait_for(lambda: healthy(port), 60)
-        how = wait_for(lambda: prefix_ready(log), 600)
-        ready = time.time() - launched
         first, total, tools, _ = chat(port, MESSAGES[0])
         print(f"relaunch -> prefix ready ({how}): {ready:.1f} s; then a message's first event {first:.2f} s "
               f"({ready + first:.1f} s after launch)")

@@ -10,6 +10,18 @@ use deskmate_service::Deskmate;
 use deskmate_testkit::{Script, ScriptedServer, completion};
 use serde_json::json;
 
+/// A service in a fresh data dir with the scripted server registered as a model (its id).
+fn scripted_service(server: &ScriptedServer) -> (tempfile::TempDir, Deskmate, String) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let created = deskmate
+        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    (dir, deskmate, model_id)
+}
+
 fn line(value: serde_json::Value) -> String {
     value.to_string()
 }
@@ -186,13 +198,7 @@ async fn every_metric_on_known_outputs() {
         .push(text("Both done."))
         .push(Script::Stall);
 
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let created = deskmate
-        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
-                                  "model": "scripted", "streaming": false}))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    let (_dir, deskmate, model_id) = scripted_service(&server);
     let options = EvalOptions {
         case_timeout: Duration::from_secs(3),
         ..EvalOptions::default()
@@ -361,13 +367,7 @@ async fn cases_can_offer_every_tool() {
             &[("current_time", r#"{"timezone": "Asia/Tokyo"}"#)],
         )))
         .push(Script::Json(completion(Some("It is late in Tokyo."), &[])));
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let created = deskmate
-        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
-                                  "model": "scripted", "streaming": false}))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    let (_dir, deskmate, model_id) = scripted_service(&server);
     let options = EvalOptions {
         case_timeout: Duration::from_secs(5),
         every_tool: true,

@@ -26,6 +26,15 @@ pub struct ToolCallingProbe {
     pub message: String,
 }
 
+impl ToolCallingProbe {
+    fn failed(message: String) -> Self {
+        Self {
+            passed: false,
+            message,
+        }
+    }
+}
+
 impl Deskmate {
     /// Sends the canned request with the calculator and current_time offered and says
     /// what the model did: a valid calculator call passes; an answer in text, another or
@@ -35,23 +44,6 @@ impl Deskmate {
         client: &ChatClient,
         model: &LlmModel,
     ) -> ToolCallingProbe {
-        match self.judge_tool_calling(client, model).await {
-            Ok(message) => ToolCallingProbe {
-                passed: true,
-                message,
-            },
-            Err(message) => ToolCallingProbe {
-                passed: false,
-                message,
-            },
-        }
-    }
-
-    async fn judge_tool_calling(
-        &self,
-        client: &ChatClient,
-        model: &LlmModel,
-    ) -> Result<String, String> {
         let registry = self.registry();
         let specs: Vec<_> = [EXPECTED, DISTRACTOR]
             .iter()
@@ -61,7 +53,10 @@ impl Deskmate {
             .iter()
             .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
             .collect();
-        let guard = Guard::new(specs).map_err(|e| e.to_string())?;
+        let guard = match Guard::new(specs) {
+            Ok(guard) => guard,
+            Err(e) => return ToolCallingProbe::failed(e.to_string()),
+        };
         let protocol = if self.constrains(client).await {
             Protocol::Constrained
         } else {
@@ -82,10 +77,10 @@ impl Deskmate {
         request.top_p = Some(model.top_p);
         request.max_tokens = Some(256);
         let started = Instant::now();
-        let reply = client
-            .complete(&request, &mut |_| {})
-            .await
-            .map_err(|e| format!("the model server failed: {e}"))?;
+        let reply = match client.complete(&request, &mut |_| {}).await {
+            Ok(reply) => reply,
+            Err(e) => return ToolCallingProbe::failed(format!("the model server failed: {e}")),
+        };
         let ms = started.elapsed().as_millis();
         let read = protocol::read(protocol, reply);
         let how = match (protocol, &read.extracted) {
@@ -95,18 +90,18 @@ impl Deskmate {
         };
         let Some(call) = read.calls.first() else {
             let text: String = read.text.chars().take(120).collect();
-            return Err(format!(
+            return ToolCallingProbe::failed(format!(
                 "asked \"{REQUEST}\" with {EXPECTED} offered, the model answered in text instead of \
                  calling a tool: \"{text}\" — it cannot drive Deskmate's tools"
             ));
         };
         let arguments = serde_json::Value::String(call.function.arguments.clone());
         match guard.prepare(&call.function.name, arguments) {
-            Err(rejection) => Err(format!(
+            Err(rejection) => ToolCallingProbe::failed(format!(
                 "asked \"{REQUEST}\", the model called {}({}) but the guard rejects it: {}",
                 call.function.name, call.function.arguments, rejection.error.message
             )),
-            Ok(prepared) if prepared.tool != EXPECTED => Err(format!(
+            Ok(prepared) if prepared.tool != EXPECTED => ToolCallingProbe::failed(format!(
                 "asked \"{REQUEST}\", the model called {} instead of {EXPECTED}",
                 prepared.tool
             )),
@@ -116,10 +111,13 @@ impl Deskmate {
                 } else {
                     format!(", {} repairs by the guard", prepared.repairs.len())
                 };
-                Ok(format!(
-                    "asked \"{REQUEST}\", the model called {EXPECTED}({}) in {ms} ms ({how}{repaired})",
-                    prepared.arguments
-                ))
+                ToolCallingProbe {
+                    passed: true,
+                    message: format!(
+                        "asked \"{REQUEST}\", the model called {EXPECTED}({}) in {ms} ms ({how}{repaired})",
+                        prepared.arguments
+                    ),
+                }
             }
         }
     }
