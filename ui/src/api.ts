@@ -84,6 +84,18 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   return (await response.json()) as T;
 }
 
+/** One request whose answer is text (an XML export). */
+export async function apiText(method: string, path: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(connection().base + path, { method, headers: headers(false) });
+  } catch (e) {
+    throw new ApiError(0, `Deskmate's service is not reachable: ${String(e)}`);
+  }
+  if (!response.ok) throw await failure(response);
+  return response.text();
+}
+
 export interface SseEvent {
   event: string;
   data: any;

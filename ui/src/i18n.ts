@@ -49,8 +49,13 @@ export const en = {
   autotest: {
     run: "Run autotest", running: "Running… {{done}} / {{total}}", testLlm: "Check the LLM", testAsr: "Check the ASR",
     testDevices: "Check the devices", results: "Results", history: "History", devices: "Device readiness",
-    check: "Check", passed: "Passed", failed: "Failed", message: "Message", duration: "Time",
-    summary: "{{passed}} passed, {{failed}} failed, {{total}} total", noRuns: "No run yet", started: "Started",
+    check: "Check", passed: "Passed", failed: "Failed", skipped: "Skipped", message: "Message", duration: "Time",
+    summary: "{{passed}} passed, {{failed}} failed, {{skipped}} skipped, {{total}} total", noRuns: "No run yet", started: "Started",
+    scope: "Checked", scopeLlm: "LLM", scopeAsr: "ASR", scopeTools: "tools", scopeDevices: "devices",
+    junit: "Export JUnit XML", exported: "Saved {{file}}",
+    compare: "Since the previous run", noPrevious: "No earlier run with the same checks to compare with.",
+    noChanges: "No check changed status ({{unchanged}} unchanged).", changed: "{{count}} changed, {{unchanged}} unchanged",
+    before: "Before", after: "Now", absent: "not checked",
   },
   audit: {
     tool: "Tool", outcome: "Outcome", since: "Since", time: "Time", duration: "Duration", origin: "From",
@@ -105,8 +110,13 @@ export const zhCN: typeof en = {
   autotest: {
     run: "运行自动测试", running: "运行中… {{done}} / {{total}}", testLlm: "测试 LLM", testAsr: "测试 ASR",
     testDevices: "检查设备", results: "结果", history: "历史", devices: "设备就绪情况",
-    check: "检查项", passed: "通过", failed: "失败", message: "信息", duration: "耗时",
-    summary: "通过 {{passed}}，失败 {{failed}}，共 {{total}}", noRuns: "还没有运行记录", started: "开始时间",
+    check: "检查项", passed: "通过", failed: "失败", skipped: "跳过", message: "信息", duration: "耗时",
+    summary: "通过 {{passed}}，失败 {{failed}}，跳过 {{skipped}}，共 {{total}}", noRuns: "还没有运行记录", started: "开始时间",
+    scope: "检查范围", scopeLlm: "LLM", scopeAsr: "ASR", scopeTools: "工具", scopeDevices: "设备",
+    junit: "导出 JUnit XML", exported: "已保存 {{file}}",
+    compare: "与上一次运行相比", noPrevious: "没有检查范围相同的更早运行可供比较。",
+    noChanges: "没有检查项的状态发生变化（{{unchanged}} 项未变）。", changed: "{{count}} 项变化，{{unchanged}} 项未变",
+    before: "之前", after: "现在", absent: "未检查",
   },
   audit: {
     tool: "工具", outcome: "结果", since: "起始时间", time: "时间", duration: "耗时", origin: "来源",

@@ -200,7 +200,7 @@ pub struct RunsQuery {
 }
 
 /// `GET /api/v1/tools/autotest/runs`: stored runs, newest first.
-#[utoipa::path(get, path = "/api/v1/tools/autotest/runs", tag = "autotest", params(RunsQuery), responses((status = 200, description = "{total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed}]}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs", tag = "autotest", params(RunsQuery), responses((status = 200, description = "{total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed, skipped, scope}]}", body = Object)))]
 pub async fn runs(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<RunsQuery>,
@@ -232,7 +232,11 @@ pub(crate) fn list_runs(
         .iter()
         .map(|r| {
             let mut row = json!({"id": r.id, "kind": r.kind, "started_at": r.started_at,
-                                 "duration_ms": r.duration_ms, "passed": r.passed, "failed": r.failed});
+                                 "duration_ms": r.duration_ms, "passed": r.passed, "failed": r.failed,
+                                 "skipped": r.result["summary"]["skipped"].as_u64().unwrap_or(0)});
+            if r.kind != "eval" {
+                row["scope"] = r.result["scope"].clone();
+            }
             // An evaluation's model and score, so a history table needs no second request.
             if r.kind == "eval" {
                 row["model"] = r.result["model"].clone();
@@ -247,19 +251,98 @@ pub(crate) fn list_runs(
     ))
 }
 
-/// `GET /api/v1/tools/autotest/runs/{id}`: one stored run's result.
-#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}", tag = "autotest", params(("id" = String, Path, description = "Run id")), responses((status = 200, description = "AutotestResult", body = Object), (status = 404, description = "Autotest run not found", body = Object)))]
+/// How a stored run is answered.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct RunFormat {
+    /// `json` (default) or `junit` (JUnit XML, for CI systems).
+    format: Option<RunFormatName>,
+}
+
+/// The formats of a stored run.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunFormatName {
+    /// The `AutotestResult` as JSON.
+    Json,
+    /// JUnit XML: one testsuite per group of checks, failures and skips with their message.
+    Junit,
+}
+
+fn stored_run(
+    state: &AppState,
+    id: &str,
+) -> Result<deskmate_store::autotest::AutotestRun, AppError> {
+    state
+        .deskmate
+        .store()
+        .ok_or_else(|| AppError::Internal("no database".into()))?
+        .autotest_run(id)
+        .map_err(|e| AppError::Internal(e.to_string()))?
+        .ok_or_else(|| AppError::NotFound("Autotest run not found".into()))
+}
+
+/// A stored autotest run's result (an evaluation, stored beside them, is not one).
+fn result_of(run: deskmate_store::autotest::AutotestRun) -> Result<AutotestResult, AppError> {
+    if run.kind == "eval" {
+        return Err(AppError::NotFound("Autotest run not found".into()));
+    }
+    AutotestResult::from_stored(run.result)
+        .map_err(|e| AppError::Internal(format!("the stored run cannot be read: {e}")))
+}
+
+/// `GET /api/v1/tools/autotest/runs/{id}`: one stored run's result, as JSON or JUnit XML.
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}", tag = "autotest", params(("id" = String, Path, description = "Run id"), RunFormat), responses((status = 200, description = "AutotestResult (JSON), or JUnit XML with ?format=junit", content((Object = "application/json"), (String = "application/xml"))), (status = 404, description = "Autotest run not found", body = Object)))]
 pub async fn run_detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
-    let store = state
-        .deskmate
-        .store()
-        .ok_or_else(|| AppError::Internal("no database".into()))?;
-    store
-        .autotest_run(&id)
-        .map_err(|e| AppError::Internal(e.to_string()))?
-        .map(|r| Json(r.result))
-        .ok_or_else(|| AppError::NotFound("Autotest run not found".into()))
+    ApiQuery(query): ApiQuery<RunFormat>,
+) -> Result<Response, AppError> {
+    let run = stored_run(&state, &id)?;
+    match query.format.unwrap_or(RunFormatName::Json) {
+        RunFormatName::Json => Ok(Json(run.result).into_response()),
+        RunFormatName::Junit => {
+            let xml = deskmate_autotest::junit(&result_of(run)?);
+            let file = format!("attachment; filename=\"deskmate-autotest-{id}.xml\"");
+            Ok((
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "application/xml; charset=utf-8".to_string(),
+                    ),
+                    (header::CONTENT_DISPOSITION, file),
+                ],
+                xml,
+            )
+                .into_response())
+        }
+    }
+}
+
+/// With which run to compare.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct CompareQuery {
+    /// Another run's id (default: the previous run of the same kind and scope).
+    with: Option<String>,
+}
+
+/// `GET /api/v1/tools/autotest/runs/{id}/compare`: which checks changed status since the
+/// previous run of the same kind and scope (or since `?with=`).
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}/compare", tag = "autotest", params(("id" = String, Path, description = "Run id"), CompareQuery), responses((status = 200, description = "{run_id, previous_id, changes: [{name, before, after, message}], unchanged}", body = Object), (status = 404, description = "Autotest run not found", body = Object)))]
+pub async fn compare(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<CompareQuery>,
+) -> Result<Json<deskmate_autotest::Comparison>, AppError> {
+    let run = result_of(stored_run(&state, &id)?)?;
+    let previous = match query.with {
+        Some(other) => Some(stored_run(&state, &other)?),
+        None => state
+            .deskmate
+            .store()
+            .ok_or_else(|| AppError::Internal("no database".into()))?
+            .previous_autotest_run(&id)
+            .map_err(|e| AppError::Internal(e.to_string()))?,
+    };
+    let previous = previous.map(result_of).transpose()?;
+    Ok(Json(deskmate_autotest::compare(&run, previous.as_ref())))
 }

@@ -196,6 +196,10 @@ pub fn app(state: AppState) -> Router {
             "/api/v1/tools/autotest/runs/{id}",
             get(autotest::run_detail),
         )
+        .route(
+            "/api/v1/tools/autotest/runs/{id}/compare",
+            get(autotest::compare),
+        )
         .route("/api/v1/tools/test-message", post(autotest::test_message))
         .route("/api/v1/settings", get(settings::list))
         .route("/api/v1/settings/{key}", put(settings::set))

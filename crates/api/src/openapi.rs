@@ -22,7 +22,7 @@ use crate::{
         secrets::list, secrets::set, secrets::delete,
         settings::list, settings::set, chat::chat, devices::camera_frame, events::events,
         voice::start, voice::stop, voice::cancel,
-        autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::test_message,
+        autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::compare, autotest::test_message,
         eval::run, eval::runs, eval::run_detail,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,

@@ -1400,7 +1400,120 @@ async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
     .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(stored, last.1);
+    assert_eq!(
+        stored["scope"],
+        json!({"llm": true, "asr": false, "tools": true, "devices": false})
+    );
+    assert_eq!(runs["list"][0]["scope"], stored["scope"]);
     let (status, _) = call(&f.app, "GET", "/api/v1/tools/autotest/runs/nope", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // The same run as JUnit XML, for CI systems.
+    let req = request(
+        "GET",
+        &format!("/api/v1/tools/autotest/runs/{id}?format=junit"),
+        None,
+    )
+    .body(Body::empty())
+    .unwrap_or_else(|e| panic!("{e}"));
+    let response = f
+        .app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status(), StatusCode::OK);
+    assert!(
+        response.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .is_ok_and(|v| v.starts_with("application/xml"))
+    );
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
+    let xml = String::from_utf8_lossy(&bytes);
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), checks.len(), "{xml}");
+    assert!(
+        xml.contains(&format!("failures=\"{}\"", stored["summary"]["failed"])),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testcase classname=\"deskmate.tools\" name=\"calculator\""),
+        "{xml}"
+    );
+    let (status, body) = call(
+        &f.app,
+        "GET",
+        &format!("/api/v1/tools/autotest/runs/{id}?format=pdf"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    // A second run with the same scope, after a tool broke: the comparison names it.
+    let (_, broken) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/resources",
+        Some(json!({"name": "Gone", "description": "Looks up an order by its id.", "category": "query", "http_url": "http://127.0.0.1:9/orders/{id}",
+                    "parameter_schema": {"type": "object", "additionalProperties": false, "required": ["id"],
+                                         "properties": {"id": {"type": "string", "description": "order id"}}}})),
+    )
+    .await;
+    let broken_id = broken["id"].as_str().unwrap_or_default().to_string();
+    assert!(!broken_id.is_empty(), "{broken}");
+    let (status, second) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/autotest?test_asr=false",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{second}");
+    let second_id = second["id"].as_str().unwrap_or_default();
+    let (status, diff) = call(
+        &f.app,
+        "GET",
+        &format!("/api/v1/tools/autotest/runs/{second_id}/compare"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{diff}");
+    assert_eq!(diff["previous_id"], json!(id));
+    let change = diff["changes"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == format!("Tool: {broken_id}")))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(change["before"], Value::Null, "{diff}");
+    assert_eq!(change["after"], "failed", "{diff}");
+    assert!(
+        change["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot connect")),
+        "{diff}"
+    );
+    let (status, first_diff) = call(
+        &f.app,
+        "GET",
+        &format!("/api/v1/tools/autotest/runs/{id}/compare"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        first_diff["previous_id"],
+        Value::Null,
+        "the first run has nothing before it"
+    );
+    let (status, _) = call(
+        &f.app,
+        "GET",
+        "/api/v1/tools/autotest/runs/nope/compare",
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
@@ -1448,7 +1561,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 49, "every route of app() is documented");
+    assert_eq!(operations, 50, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

@@ -8,7 +8,15 @@ use deskmate_service::Deskmate;
 use deskmate_service::models::valid_language;
 
 use crate::llm::explain;
-use crate::{Checks, Limits};
+use crate::{Group, Limits};
+
+/// The ASR checks, in the order a run lists them.
+pub(crate) const CHECKS: [&str; 4] = [
+    "Model Existence",
+    "Hotwords Config",
+    "API Availability",
+    "Language Config",
+];
 
 /// What espeak-ng says for the availability check.
 pub const PHRASE: &str = "turn the volume up";
@@ -52,16 +60,10 @@ pub(crate) async fn check(
     deskmate: &Deskmate,
     model_id: Option<&str>,
     limits: Limits,
-    checks: &mut Checks<'_>,
+    checks: &Group<'_, '_>,
 ) {
     let found = deskmate.asr_model_record(model_id);
-    let Some(model) = checks.existence(
-        "ASR",
-        model_id,
-        found,
-        |m| m.name.clone(),
-        &["Hotwords Config", "API Availability", "Language Config"],
-    ) else {
+    let Some(model) = checks.existence("ASR", model_id, found, |m| m.name.clone()) else {
         return;
     };
 
@@ -100,65 +102,79 @@ pub(crate) async fn check(
 
     let started = Instant::now();
     let audio = speak(PHRASE).await;
-    let availability = match (&client, &audio) {
-        (Err(why), _) | (_, Err(why)) => Err(why.clone()),
-        (Ok(client), Ok(audio)) => {
-            let request = AsrRequest {
-                model: model.model.clone(),
-                language: Some("en".into()),
-                hotwords: model.hotwords.clone(),
-            };
-            match client
-                .transcribe(&request, audio.clone(), "phrase.wav")
-                .await
-            {
-                Ok(heard) => {
-                    let (found, total) = words_heard(PHRASE, &heard.text);
-                    if found * 4 >= total * 3 {
-                        Ok(format!(
-                            "Status: {}, heard \"{}\" ({found}/{total} words)",
-                            heard.status, heard.text
-                        ))
-                    } else {
-                        Err(format!(
-                            "the server answered but heard \"{}\" for \"{PHRASE}\" ({found}/{total} words): check the model",
-                            heard.text
-                        ))
-                    }
-                }
-                Err(e) => Err(explain(&e)),
-            }
-        }
-    };
-    let available = checks.record("API Availability", started, availability);
-
-    let started = Instant::now();
-    let language = match model.language.as_deref() {
-        None => Ok("Language: auto-detect".to_string()),
-        Some(code) if !valid_language(code) => {
-            Err(format!("'{code}' is not a language code Whisper knows"))
-        }
-        Some(_) if !available => Err("not run: API Availability failed".into()),
-        Some(code) => match (&client, &audio) {
+    // Both transcriptions of the phrase run at the same time; the language check counts
+    // only when the server could transcribe at all.
+    let availability = async {
+        let outcome = match (&client, &audio) {
+            (Err(why), _) | (_, Err(why)) => Err(why.clone()),
             (Ok(client), Ok(audio)) => {
                 let request = AsrRequest {
                     model: model.model.clone(),
-                    language: Some(code.to_string()),
-                    hotwords: Vec::new(),
+                    language: Some("en".into()),
+                    hotwords: model.hotwords.clone(),
                 };
                 match client
                     .transcribe(&request, audio.clone(), "phrase.wav")
                     .await
                 {
-                    Ok(_) => Ok(format!("Language: {code}")),
-                    Err(e) => Err(format!(
-                        "the server refused language '{code}': {}",
-                        explain(&e)
-                    )),
+                    Ok(heard) => {
+                        let (found, total) = words_heard(PHRASE, &heard.text);
+                        if found * 4 >= total * 3 {
+                            Ok(format!(
+                                "Status: {}, heard \"{}\" ({found}/{total} words)",
+                                heard.status, heard.text
+                            ))
+                        } else {
+                            Err(format!(
+                                "the server answered but heard \"{}\" for \"{PHRASE}\" ({found}/{total} words): check the model",
+                                heard.text
+                            ))
+                        }
+                    }
+                    Err(e) => Err(explain(&e)),
                 }
             }
-            _ => Err("not run: API Availability failed".into()),
-        },
+        };
+        (outcome, started.elapsed())
     };
-    checks.record("Language Config", started, language);
+    let language = async {
+        let started = Instant::now();
+        let outcome = match model.language.as_deref() {
+            None => Ok("Language: auto-detect".to_string()),
+            Some(code) if !valid_language(code) => {
+                Err(format!("'{code}' is not a language code Whisper knows"))
+            }
+            Some(code) => match (&client, &audio) {
+                (Ok(client), Ok(audio)) => {
+                    let request = AsrRequest {
+                        model: model.model.clone(),
+                        language: Some(code.to_string()),
+                        hotwords: Vec::new(),
+                    };
+                    match client
+                        .transcribe(&request, audio.clone(), "phrase.wav")
+                        .await
+                    {
+                        Ok(_) => Ok(format!("Language: {code}")),
+                        Err(e) => Err(format!(
+                            "the server refused language '{code}': {}",
+                            explain(&e)
+                        )),
+                    }
+                }
+                _ => Err("not run: API Availability failed".into()),
+            },
+        };
+        (outcome, started)
+    };
+    let ((availability, took), (language, language_started)) = tokio::join!(availability, language);
+    let available = checks.record_took("API Availability", took, availability);
+    // Whether another language is accepted is unknown when nothing was transcribed.
+    let language = match model.language.as_deref() {
+        Some(code) if valid_language(code) && !available => {
+            Err("not run: API Availability failed".into())
+        }
+        _ => language,
+    };
+    checks.record("Language Config", language_started, language);
 }

@@ -10,44 +10,69 @@
 
 mod asr;
 pub mod eval;
+mod history;
+mod junit;
 mod llm;
 
-use std::sync::Arc;
+pub use history::{Change, Comparison, compare};
+pub use junit::junit;
+
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::autotest::AutotestRun;
-use serde::Serialize;
+use deskmate_tools::Verdict;
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use llm::TestMessage;
 
-/// One check (seed 004's `TestCase`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// How a check ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// It works.
+    Passed,
+    /// It does not; the message says why and what to do.
+    Failed,
+    /// Not checked; the message says why (no dataset to run on, disabled, …).
+    Skipped,
+}
+
+/// One check (seed 004's `TestCase`, plus its `status`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestCase {
     /// What was checked (`Model Existence`, `API Connection`, …).
     pub name: String,
-    /// Whether it passed.
+    /// Whether it passed (`false` for a failed and for a skipped check).
     pub passed: bool,
+    /// Passed, failed or skipped.
+    pub status: Status,
     /// What was found, or what is wrong and how to fix it.
     pub message: String,
     /// How long the check took.
     pub duration_ms: u64,
 }
 
-/// Counts (seed 004's `TestSummary`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Counts (seed 004's `TestSummary`, plus `skipped`): `total = passed + failed + skipped`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     /// Checks passed.
     pub passed: usize,
     /// Checks failed.
     pub failed: usize,
+    /// Checks skipped.
+    #[serde(default)]
+    pub skipped: usize,
     /// All checks.
     pub total: usize,
 }
 
 /// A run (seed 004's `AutotestResult`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutotestResult {
     /// Run id.
     pub id: String,
@@ -55,10 +80,27 @@ pub struct AutotestResult {
     pub started_at: f64,
     /// Total time.
     pub duration_ms: u64,
-    /// The checks in the order they ran.
+    /// What the run checked (runs stored before it was recorded: all false).
+    #[serde(default)]
+    pub scope: Scope,
+    /// The checks in their planned order (they run concurrently; the stream reports
+    /// each as it finishes).
     pub tests: Vec<TestCase>,
     /// Counts.
     pub summary: Summary,
+}
+
+/// Which groups of checks a run had.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scope {
+    /// The LLM checks.
+    pub llm: bool,
+    /// The ASR checks.
+    pub asr: bool,
+    /// Every tool's self-check.
+    pub tools: bool,
+    /// The devices' readiness.
+    pub devices: bool,
 }
 
 /// What a full run checks (seed 004's query parameters).
@@ -149,6 +191,19 @@ impl std::fmt::Debug for Autotest {
     }
 }
 
+/// How many tool self-checks run at the same time in a full run.
+pub const TOOL_CHECKS_AT_ONCE: usize = 8;
+
+/// A tool's check name.
+fn tool_check(id: &str) -> String {
+    format!("Tool: {id}")
+}
+
+/// A device's check name.
+fn device_check(device: &str) -> String {
+    format!("Device: {device}")
+}
+
 /// Receives each check as it finishes.
 pub type OnCheck<'a> = &'a mut (dyn FnMut(&TestCase) + Send);
 
@@ -163,22 +218,67 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Collects checks and reports each one.
+/// Collects checks from groups that run concurrently and reports each as it finishes;
+/// the run lists them in planned order: by group, then by the group's planned names.
 pub(crate) struct Checks<'a> {
-    tests: Vec<TestCase>,
+    state: Mutex<Collected<'a>>,
+}
+
+struct Collected<'a> {
+    tests: Vec<((usize, usize), TestCase)>,
     on_check: OnCheck<'a>,
 }
 
+/// One group of checks (the LLM's, the ASR model's, the tools', the devices').
+pub(crate) struct Group<'c, 'a> {
+    checks: &'c Checks<'a>,
+    index: usize,
+    planned: Vec<String>,
+}
+
 impl<'a> Checks<'a> {
-    /// Model Existence: the model, or a failed check (with the checks that then cannot
-    /// run marked as not run).
+    fn new(on_check: OnCheck<'a>) -> Self {
+        Self {
+            state: Mutex::new(Collected {
+                tests: Vec::new(),
+                on_check,
+            }),
+        }
+    }
+
+    /// The group listed `index`-th, whose checks are listed in the order of `planned`.
+    pub(crate) fn group<S: Into<String>>(
+        &self,
+        index: usize,
+        planned: impl IntoIterator<Item = S>,
+    ) -> Group<'_, 'a> {
+        Group {
+            checks: self,
+            index,
+            planned: planned.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    fn into_tests(self) -> Vec<TestCase> {
+        let mut tests = self
+            .state
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .tests;
+        tests.sort_by_key(|(order, _)| *order);
+        tests.into_iter().map(|(_, case)| case).collect()
+    }
+}
+
+impl Group<'_, '_> {
+    /// Model Existence: the model, or a failed check (with the group's other checks
+    /// marked as not run).
     pub(crate) fn existence<M>(
-        &mut self,
+        &self,
         kind: &str,
         model_id: Option<&str>,
         found: Result<M, ServiceError>,
         name: impl Fn(&M) -> String,
-        after: &[&str],
     ) -> Option<M> {
         let started = Instant::now();
         match found {
@@ -201,7 +301,7 @@ impl<'a> Checks<'a> {
                     _ => e.to_string(),
                 };
                 self.record("Model Existence", started, Err(why));
-                for check in after {
+                for check in self.planned.iter().filter(|p| *p != "Model Existence") {
                     self.record(
                         check,
                         Instant::now(),
@@ -213,29 +313,62 @@ impl<'a> Checks<'a> {
         }
     }
 
-    fn new(on_check: OnCheck<'a>) -> Self {
-        Self {
-            tests: Vec::new(),
-            on_check,
-        }
-    }
-
+    /// Records a passed (`Ok`) or failed (`Err`) check; returns whether it passed.
     pub(crate) fn record(
-        &mut self,
+        &self,
         name: &str,
         started: Instant,
         outcome: Result<String, String>,
     ) -> bool {
+        self.record_took(name, started.elapsed(), outcome)
+    }
+
+    /// Records a check that took `took` (and has finished).
+    pub(crate) fn record_took(
+        &self,
+        name: &str,
+        took: Duration,
+        outcome: Result<String, String>,
+    ) -> bool {
         let passed = outcome.is_ok();
+        let (status, message) = match outcome {
+            Ok(message) => (Status::Passed, message),
+            Err(message) => (Status::Failed, message),
+        };
+        self.push(name, took, status, message);
+        passed
+    }
+
+    /// Records a tool's self-check verdict.
+    pub(crate) fn verdict(&self, name: &str, started: Instant, verdict: Verdict) {
+        let (status, message) = match verdict {
+            Verdict::Passed(m) => (Status::Passed, m),
+            Verdict::Failed(m) => (Status::Failed, m),
+            Verdict::Skipped(m) => (Status::Skipped, m),
+        };
+        self.push(name, started.elapsed(), status, message);
+    }
+
+    fn push(&self, name: &str, took: Duration, status: Status, message: String) {
+        let rank = self
+            .planned
+            .iter()
+            .position(|p| p == name)
+            .unwrap_or(self.planned.len());
         let case = TestCase {
             name: name.to_string(),
-            passed,
-            message: outcome.unwrap_or_else(|e| e),
-            duration_ms: millis(started.elapsed()),
+            passed: status == Status::Passed,
+            status,
+            message,
+            duration_ms: millis(took),
         };
-        (self.on_check)(&case);
-        self.tests.push(case);
-        passed
+        let mut state = self
+            .checks
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        (state.on_check)(&case);
+        state.tests.push(((self.index, rank), case));
     }
 }
 
@@ -279,9 +412,15 @@ impl Autotest {
     ) -> Result<AutotestResult, ServiceError> {
         let started_at = unix_now();
         let started = Instant::now();
-        let mut checks = Checks::new(on_check);
-        llm::check(&self.deskmate, model_id, self.limits, &mut checks).await;
-        self.finish("llm", started_at, started, checks.tests)
+        let checks = Checks::new(on_check);
+        let group = checks.group(0, llm::CHECKS);
+        llm::check(&self.deskmate, model_id, self.limits, &group).await;
+        drop(group);
+        let scope = Scope {
+            llm: true,
+            ..Scope::default()
+        };
+        self.finish("llm", scope, started_at, started, checks.into_tests())
     }
 
     /// Checks one ASR model (the default when `None`) and stores the run.
@@ -292,12 +431,20 @@ impl Autotest {
     ) -> Result<AutotestResult, ServiceError> {
         let started_at = unix_now();
         let started = Instant::now();
-        let mut checks = Checks::new(on_check);
-        asr::check(&self.deskmate, model_id, self.limits, &mut checks).await;
-        self.finish("asr", started_at, started, checks.tests)
+        let checks = Checks::new(on_check);
+        let group = checks.group(0, asr::CHECKS);
+        asr::check(&self.deskmate, model_id, self.limits, &group).await;
+        drop(group);
+        let scope = Scope {
+            asr: true,
+            ..Scope::default()
+        };
+        self.finish("asr", scope, started_at, started, checks.into_tests())
     }
 
-    /// The full run: LLM and ASR checks as asked, then every tool; stored.
+    /// The full run: LLM and ASR checks as asked, every tool's self-check and every
+    /// device, the groups concurrently (at most [`TOOL_CHECKS_AT_ONCE`] tool checks at a
+    /// time); stored.
     pub async fn run(
         &self,
         request: &RunRequest,
@@ -305,27 +452,46 @@ impl Autotest {
     ) -> Result<AutotestResult, ServiceError> {
         let started_at = unix_now();
         let started = Instant::now();
-        let mut checks = Checks::new(on_check);
-        if request.test_llm {
-            llm::check(
-                &self.deskmate,
-                request.llm_model_id.as_deref(),
-                self.limits,
-                &mut checks,
-            )
-            .await;
-        }
-        if request.test_asr {
-            asr::check(
-                &self.deskmate,
-                request.asr_model_id.as_deref(),
-                self.limits,
-                &mut checks,
-            )
-            .await;
-        }
-        self.tools(&mut checks);
-        if let Some(probe) = self.devices.clone() {
+        let checks = Checks::new(on_check);
+        let llm_group = checks.group(0, llm::CHECKS);
+        let llm = async {
+            if request.test_llm {
+                let id = request.llm_model_id.as_deref();
+                llm::check(&self.deskmate, id, self.limits, &llm_group).await;
+            }
+        };
+        let asr_group = checks.group(1, asr::CHECKS);
+        let asr = async {
+            if request.test_asr {
+                let id = request.asr_model_id.as_deref();
+                asr::check(&self.deskmate, id, self.limits, &asr_group).await;
+            }
+        };
+        let registry = self.deskmate.registry();
+        let ids: Vec<String> = registry.specs().map(|s| s.id.clone()).collect();
+        let with_devices = self.devices.is_some();
+        let tools_group = checks.group(2, ids.iter().map(|id| tool_check(id)));
+        // Boxed: the futures borrow the registry and the group, and a boxed future keeps
+        // the run's own future `Send` for the API's spawned task.
+        let tool_checks: Vec<BoxFuture<'_, ()>> = ids
+            .into_iter()
+            .map(|id| {
+                let (registry, group) = (&registry, &tools_group);
+                Box::pin(async move {
+                    let started = Instant::now();
+                    let verdict = registry.self_check(&id, with_devices).await;
+                    group.verdict(&tool_check(&id), started, verdict);
+                }) as BoxFuture<'_, ()>
+            })
+            .collect();
+        let tools = futures_util::stream::iter(tool_checks)
+            .buffer_unordered(TOOL_CHECKS_AT_ONCE)
+            .collect::<Vec<()>>();
+        let probe = self.devices.clone();
+        let devices: Vec<String> = probe.iter().flat_map(|p| p.devices.clone()).collect();
+        let device_group = checks.group(3, devices.iter().map(|d| device_check(d)));
+        let devices = async {
+            let Some(probe) = probe.clone() else { return };
             let probed = Instant::now();
             let results = tokio::task::spawn_blocking(move || (probe.probe)())
                 .await
@@ -336,30 +502,18 @@ impl Autotest {
                 } else {
                     Err(check.message)
                 };
-                checks.record(&format!("Device: {}", check.device), probed, outcome);
+                device_group.record(&device_check(&check.device), probed, outcome);
             }
-        }
-        self.finish("full", started_at, started, checks.tests)
-    }
-
-    /// Every registered tool: its spec passes the registry's lint and an executor is
-    /// registered for it.
-    fn tools(&self, checks: &mut Checks<'_>) {
-        let registry = self.deskmate.registry();
-        for spec in registry.specs() {
-            let started = Instant::now();
-            let problems = deskmate_core::lint_spec(spec);
-            let outcome = if !problems.is_empty() {
-                Err(format!("schema problems: {}", problems.join("; ")))
-            } else if registry.tool(&spec.id).is_none() {
-                Err("no executor is registered for this tool".to_string())
-            } else if !registry.guard().is_enabled(&spec.id) {
-                Ok("schema valid, executor ready (disabled by the user)".to_string())
-            } else {
-                Ok("schema valid, executor ready".to_string())
-            };
-            checks.record(&format!("Tool: {}", spec.id), started, outcome);
-        }
+        };
+        tokio::join!(llm, asr, tools, devices);
+        drop((llm_group, asr_group, tools_group, device_group));
+        let scope = Scope {
+            llm: request.test_llm,
+            asr: request.test_asr,
+            tools: true,
+            devices: self.devices.is_some(),
+        };
+        self.finish("full", scope, started_at, started, checks.into_tests())
     }
 
     /// Sends one message to a model and returns its reply (seed 004's test message).
@@ -374,18 +528,22 @@ impl Autotest {
     fn finish(
         &self,
         kind: &str,
+        scope: Scope,
         started_at: f64,
         started: Instant,
         tests: Vec<TestCase>,
     ) -> Result<AutotestResult, ServiceError> {
-        let passed = tests.iter().filter(|t| t.passed).count();
+        let count = |status| tests.iter().filter(|t| t.status == status).count();
+        let passed = count(Status::Passed);
         let result = AutotestResult {
             id: uuid::Uuid::new_v4().simple().to_string()[..8].to_string(),
             started_at,
             duration_ms: millis(started.elapsed()),
+            scope,
             summary: Summary {
                 passed,
-                failed: tests.len() - passed,
+                failed: count(Status::Failed),
+                skipped: count(Status::Skipped),
                 total: tests.len(),
             },
             tests,

@@ -9,7 +9,16 @@ use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::models::LlmModel;
 use serde::Serialize;
 
-use crate::{Checks, Limits};
+use crate::{Group, Limits};
+
+/// The LLM checks, in the order a run lists them.
+pub(crate) const CHECKS: [&str; 5] = [
+    "Model Existence",
+    "API Connection",
+    "Temperature Setting",
+    "Streaming Support",
+    "Tool Calling",
+];
 
 /// A model's answer to a test message (seed 004's shape, plus `error` on failure).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -77,21 +86,10 @@ pub(crate) async fn check(
     deskmate: &Deskmate,
     model_id: Option<&str>,
     limits: Limits,
-    checks: &mut Checks<'_>,
+    checks: &Group<'_, '_>,
 ) {
     let found = deskmate.llm_model_record(model_id);
-    let Some(model) = checks.existence(
-        "LLM",
-        model_id,
-        found,
-        |m| m.name.clone(),
-        &[
-            "API Connection",
-            "Temperature Setting",
-            "Streaming Support",
-            "Tool Calling",
-        ],
-    ) else {
+    let Some(model) = checks.existence("LLM", model_id, found, |m| m.name.clone()) else {
         return;
     };
     let client = match client(
@@ -106,12 +104,7 @@ pub(crate) async fn check(
     {
         Ok(client) => client,
         Err(why) => {
-            for name in [
-                "API Connection",
-                "Temperature Setting",
-                "Streaming Support",
-                "Tool Calling",
-            ] {
+            for name in &CHECKS[1..] {
                 checks.record(name, Instant::now(), Err(why.clone()));
             }
             return;
@@ -138,56 +131,63 @@ pub(crate) async fn check(
     };
     let connected = checks.record("API Connection", started, connection);
 
-    let started = Instant::now();
-    let temperature = if !(0.0..=2.0).contains(&model.temperature) {
-        Err(format!("temperature={} is outside 0–2", model.temperature))
-    } else if !connected {
-        Err("not run: API Connection failed".into())
-    } else {
-        match client
-            .complete(&probe(&model, model.temperature, false, 1), &mut |_| {})
-            .await
-        {
-            Ok(_) => Ok(format!("temperature={}", model.temperature)),
-            Err(e) => Err(format!(
-                "the server refused temperature={}: {}",
-                model.temperature,
-                explain(&e)
-            )),
-        }
+    // The remaining checks need only the connection: they run at the same time.
+    let temperature = async {
+        let started = Instant::now();
+        let outcome = if !(0.0..=2.0).contains(&model.temperature) {
+            Err(format!("temperature={} is outside 0–2", model.temperature))
+        } else if !connected {
+            Err("not run: API Connection failed".into())
+        } else {
+            match client
+                .complete(&probe(&model, model.temperature, false, 1), &mut |_| {})
+                .await
+            {
+                Ok(_) => Ok(format!("temperature={}", model.temperature)),
+                Err(e) => Err(format!(
+                    "the server refused temperature={}: {}",
+                    model.temperature,
+                    explain(&e)
+                )),
+            }
+        };
+        checks.record("Temperature Setting", started, outcome);
     };
-    checks.record("Temperature Setting", started, temperature);
 
-    let started = Instant::now();
-    let streaming = if !connected {
-        Err("not run: API Connection failed".into())
-    } else {
-        let mut chunks = 0usize;
-        match client
-            .complete(&probe(&model, 0.0, true, 16), &mut |_| chunks += 1)
-            .await
-        {
-            Ok(reply) if reply.chunks > 0 => Ok(format!("Received {} chunks", reply.chunks)),
-            Ok(_) => Err("the stream ended without a chunk".into()),
-            Err(e) => Err(explain(&e)),
-        }
+    let streaming = async {
+        let started = Instant::now();
+        let outcome = if !connected {
+            Err("not run: API Connection failed".into())
+        } else {
+            match client
+                .complete(&probe(&model, 0.0, true, 16), &mut |_| {})
+                .await
+            {
+                Ok(reply) if reply.chunks > 0 => Ok(format!("Received {} chunks", reply.chunks)),
+                Ok(_) => Err("the stream ended without a chunk".into()),
+                Err(e) => Err(explain(&e)),
+            }
+        };
+        checks.record("Streaming Support", started, outcome);
     };
-    checks.record("Streaming Support", started, streaming);
 
     // Whether the model can drive tools at all: a canned request, sent as a chat turn
     // sends it, must come back as a valid call to the calculator.
-    let started = Instant::now();
-    let calling = if connected {
-        let probe = deskmate.probe_tool_calling(&client, &model).await;
-        if probe.passed {
-            Ok(probe.message)
+    let calling = async {
+        let started = Instant::now();
+        let outcome = if connected {
+            let probe = deskmate.probe_tool_calling(&client, &model).await;
+            if probe.passed {
+                Ok(probe.message)
+            } else {
+                Err(probe.message)
+            }
         } else {
-            Err(probe.message)
-        }
-    } else {
-        Err("not run: API Connection failed".into())
+            Err("not run: API Connection failed".into())
+        };
+        checks.record("Tool Calling", started, outcome);
     };
-    checks.record("Tool Calling", started, calling);
+    tokio::join!(temperature, streaming, calling);
 }
 
 pub(crate) async fn test_message(

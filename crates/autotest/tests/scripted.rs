@@ -221,8 +221,9 @@ async fn asr_checks_transcribe_a_spoken_phrase_and_compare_the_words() {
     let f = fixture();
     let server = ScriptedServer::start(&["whisper-base"]).await;
     server
+        // The two transcriptions (English; the configured language) are sent at once.
         .push_transcription(Script::Json(json!({"text": " Turn the volume up."})))
-        .push_transcription(Script::Json(json!({"text": "把音量调高"})));
+        .push_transcription(Script::Json(json!({"text": " Turn the volume up."})));
     let id = f
         .deskmate
         .create_asr_model(
@@ -263,7 +264,9 @@ async fn asr_checks_transcribe_a_spoken_phrase_and_compare_the_words() {
             > 10_000
     );
 
-    server.push_transcription(Script::Json(json!({"text": "thank you for watching"})));
+    server
+        .push_transcription(Script::Json(json!({"text": "thank you for watching"})))
+        .push_transcription(Script::Json(json!({"text": "thank you for watching"})));
     let result = autotest(&f)
         .asr(Some(&id), &mut |_| {})
         .await
@@ -291,14 +294,15 @@ async fn the_full_run_checks_every_tool() {
         .unwrap_or_else(|e| panic!("{e}"));
     let tools = f.deskmate.registry().specs().count();
     assert_eq!(result.tests.len(), tools);
+    // Nothing is broken here: every check passes or is skipped with a reason (no
+    // dataset in this data dir, example tools disabled).
     assert!(
-        result
-            .tests
-            .iter()
-            .all(|t| t.passed && t.name.starts_with("Tool: ")),
+        result.tests.iter().all(|t| t.name.starts_with("Tool: ")
+            && (t.passed || t.message.contains("no dataset") || t.message.contains("disabled"))),
         "{:?}",
         result.tests
     );
+    assert_eq!(result.summary.failed, 0);
     let everything = autotest(&f)
         .run(&RunRequest::default(), &mut |_| {})
         .await

@@ -219,7 +219,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let mut show = |case: &deskmate_autotest::TestCase| {
                 if !json {
-                    let mark = if case.passed { "PASS" } else { "FAIL" };
+                    let mark = match case.status {
+                        deskmate_autotest::Status::Passed => "PASS",
+                        deskmate_autotest::Status::Failed => "FAIL",
+                        deskmate_autotest::Status::Skipped => "SKIP",
+                    };
                     println!(
                         "{mark} {:<24} {} ({} ms)",
                         case.name, case.message, case.duration_ms
@@ -236,9 +240,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 print_json(&serde_json::to_value(&result)?)?;
             } else {
                 println!(
-                    "{} passed, {} failed, {} total ({} ms); run {}",
+                    "{} passed, {} failed, {} skipped, {} total ({} ms); run {}",
                     result.summary.passed,
                     result.summary.failed,
+                    result.summary.skipped,
                     result.summary.total,
                     result.duration_ms,
                     result.id

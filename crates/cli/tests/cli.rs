@@ -284,6 +284,35 @@ fn autotest_prints_seed_004s_result_and_exits_by_outcome() {
     }
     assert_eq!(result["summary"]["failed"], 0);
     assert!(result["tests"].as_array().is_some_and(|t| t.len() >= 10));
+    let code = result["tests"]
+        .as_array()
+        .and_then(|t| t.iter().find(|c| c["name"] == "Tool: code_interpreter"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(code["status"], "passed", "{code}");
+
+    // The sandbox helper removed: the code interpreter's check runs `1+1`, fails, and
+    // says what is missing.
+    let broken = Command::new(env!("CARGO_BIN_EXE_deskmate"))
+        .arg("--data-dir")
+        .arg(dir.path())
+        .args(["autotest", "--no-llm", "--no-asr", "--no-devices"])
+        .env("DESKMATE_LOCAL", "off")
+        .env("DESKMATE_SANDBOX_HELPER", dir.path().join("removed-helper"))
+        .output()
+        .unwrap_or_else(|e| panic!("run deskmate: {e}"));
+    assert_eq!(broken.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&broken.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("Tool: code_interpreter"))
+        .unwrap_or_default();
+    assert!(
+        line.starts_with("FAIL")
+            && line.contains("{\"code\":\"1+1\"}")
+            && line.contains("sandbox helper"),
+        "{text}"
+    );
 
     // No model configured: the model checks fail, saying how to add one.
     let full = deskmate(dir.path(), &["autotest"]);

@@ -12,6 +12,7 @@ use crate::volume::device_error;
 
 /// `turn_on_camera` on this camera.
 pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
+    let checked = camera.clone();
     FnTool::blocking(on_spec(), move |args| {
         let index = args.get("index").and_then(Value::as_u64).map(|i| i as u32);
         let (on, already) = camera.turn_on(index).map_err(|e| {
@@ -34,10 +35,17 @@ pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
             "undo": {},
         }))
     })
+    .with_self_check(move || camera_check(checked.clone()))
+}
+
+/// Both camera tools are checked by asking whether a camera is connected.
+fn camera_check(camera: Arc<dyn Camera>) -> deskmate_tools::SelfCheck {
+    crate::readiness::self_check("Camera", move || crate::readiness::camera(camera.as_ref()))
 }
 
 /// `turn_off_camera` on this camera.
 pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
+    let checked = camera.clone();
     FnTool::blocking(off_spec(), move |_args| {
         let was = camera.turn_off().map_err(device_error)?;
         Ok(match was {
@@ -47,6 +55,7 @@ pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
             None => json!({"on": false, "was_on": false}),
         })
     })
+    .with_self_check(move || camera_check(checked.clone()))
 }
 
 fn on_spec() -> ToolSpec {

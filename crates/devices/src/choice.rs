@@ -160,6 +160,21 @@ impl Tool for TextChoicePrompt {
         &self.spec
     }
 
+    /// Never run (it would ask the person): whether someone can be asked here.
+    fn self_check(&self) -> deskmate_tools::SelfCheck {
+        let answered = self.chooser.is_some();
+        deskmate_tools::SelfCheck::Device(
+            "Choice dialogs",
+            Box::pin(async move {
+                if answered {
+                    Ok("choice dialogs: answered in the app or with POST /api/v1/prompts/{id}/answer".into())
+                } else {
+                    Err("nobody can be asked here: run Deskmate's app or `deskmate serve`".into())
+                }
+            }),
+        )
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
         let asked = Question::read(&args)?;
         let Some(chooser) = &self.chooser else {

@@ -16,6 +16,7 @@ pub mod microphone;
 pub mod mixer;
 pub mod notify;
 pub mod push_to_talk;
+pub mod readiness;
 pub mod speaker;
 pub mod voice;
 pub mod voice_choice;
@@ -118,15 +119,10 @@ impl Backends {
         let check = |device: &str, outcome: Result<String, DeviceError>| Readiness {
             device: device.into(),
             ready: outcome.is_ok(),
-            message: outcome.unwrap_or_else(|e| e.to_string()),
+            message: outcome.unwrap_or_else(|e| readiness::explain(device, &e)),
         };
         let mut found = vec![
-            check(
-                "Mixer",
-                self.mixer
-                    .volume()
-                    .map(|v| format!("default output {} at {}%", v.device, v.percent)),
-            ),
+            check("Mixer", readiness::mixer(self.mixer.as_ref())),
             check("Speaker", self.speaker.probe()),
             check("Microphone", self.microphone.probe()),
             check(
@@ -135,22 +131,7 @@ impl Backends {
                     .probe()
                     .map(|name| format!("notification server: {name}")),
             ),
-            check(
-                "Camera",
-                self.camera
-                    .list()
-                    .and_then(|cameras| match cameras.first() {
-                        Some(first) => Ok(format!(
-                            "{} camera(s); first: {}",
-                            cameras.len(),
-                            first.name
-                        )),
-                        None => Err(DeviceError::NotFound {
-                            what: "camera",
-                            detail: "no camera is connected".into(),
-                        }),
-                    }),
-            ),
+            check("Camera", readiness::camera(self.camera.as_ref())),
         ];
         // Only a process with a window or a server can answer choice questions at all.
         if self.chooser.is_some() {

@@ -27,7 +27,17 @@ pub fn text_msg_prompt(
     notifier: Arc<dyn Notifier>,
     in_app: broadcast::Sender<InAppMessage>,
 ) -> FnTool {
-    FnTool::blocking(spec(), move |args| show(notifier.as_ref(), &in_app, args))
+    let checked = notifier.clone();
+    FnTool::blocking(spec(), move |args| show(notifier.as_ref(), &in_app, args)).with_self_check(
+        move || {
+            let notifier = checked.clone();
+            crate::readiness::self_check("Notifications", move || {
+                notifier
+                    .probe()
+                    .map(|name| format!("notification server: {name}"))
+            })
+        },
+    )
 }
 
 fn spec() -> ToolSpec {

@@ -11,7 +11,11 @@ use crate::volume::device_error;
 
 /// The tool on a speaker.
 pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
-    FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args))
+    let checked = speaker.clone();
+    FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args)).with_self_check(move || {
+        let speaker = checked.clone();
+        crate::readiness::self_check("Speaker", move || speaker.probe())
+    })
 }
 
 fn spec() -> ToolSpec {

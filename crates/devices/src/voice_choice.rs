@@ -183,6 +183,30 @@ impl Tool for VoiceChoicePrompt {
         &self.spec
     }
 
+    /// Never run (it would speak and listen): the speaker is ready, and an answer can come
+    /// by voice (a microphone and an ASR model) or in a dialog.
+    fn self_check(&self) -> deskmate_tools::SelfCheck {
+        let ears = self.ears.clone();
+        deskmate_tools::SelfCheck::device("Speaker", move || {
+            use crate::readiness::explain;
+            let speaker = ears
+                .speaker
+                .probe()
+                .map_err(|e| format!("Speaker: {}", explain("Speaker", &e)))?;
+            let voice = match (ears.microphone.probe(), ears.transcriber.get().is_some()) {
+                (Ok(_), true) => "answers by voice or in a dialog",
+                (Err(_), _) | (_, false) if ears.chooser.is_some() => {
+                    "answers in a dialog only (no microphone or no ASR model to listen with)"
+                }
+                (Err(e), _) => return Err(format!("Microphone: {}", explain("Microphone", &e))),
+                (Ok(_), false) => {
+                    return Err("no ASR model to listen with and no dialog to answer in: add an ASR model under Models".into());
+                }
+            };
+            Ok(format!("Speaker: {speaker}; {voice}"))
+        })
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
         let question = Question::read(&args)?;
         let language = match args.get("language").and_then(Value::as_str) {

@@ -46,8 +46,13 @@ pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
 }
 
 fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
+    let checked = mixer.clone();
     FnTool::blocking(spec(direction), move |args| {
         change(mixer.as_ref(), direction, args)
+    })
+    .with_self_check(move || {
+        let mixer = checked.clone();
+        crate::readiness::self_check("Mixer", move || crate::readiness::mixer(mixer.as_ref()))
     })
 }
 

@@ -63,6 +63,17 @@ impl Tool for KnowledgeTool {
         &self.spec
     }
 
+    /// A search answers (no hit is an answer too: the knowledge base may be empty).
+    fn self_check(&self) -> deskmate_tools::SelfCheck {
+        deskmate_tools::SelfCheck::Sample {
+            args: json!({"query": "deskmate", "limit": 1}),
+            judge: |answer| match answer["hits"].as_array() {
+                Some(hits) => Ok(format!("{} passage(s) found", hits.len())),
+                None => Err(format!("no list of hits in the answer: {answer}")),
+            },
+        }
+    }
+
     async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
         let store = self.store.clone();
         deskmate_tools::blocking(move || {

@@ -85,6 +85,23 @@ impl Store {
         Ok((u64::try_from(total).unwrap_or(0), out))
     }
 
+    /// The run of the same kind and scope stored just before run `id` (what "compare
+    /// with the previous run" compares with), if any.
+    pub fn previous_autotest_run(&self, id: &str) -> Result<Option<AutotestRun>, Error> {
+        let sql = "SELECT p.id, p.kind, p.started_at, p.duration_ms, p.passed, p.failed, p.result \
+                   FROM autotest_runs p JOIN autotest_runs c ON c.id = ?1 \
+                   WHERE p.kind = c.kind AND p.kind <> 'eval' AND p.id <> c.id \
+                   AND json_extract(p.result, '$.scope') IS json_extract(c.result, '$.scope') \
+                   AND (p.started_at < c.started_at OR (p.started_at = c.started_at AND p.rowid < c.rowid)) \
+                   ORDER BY p.started_at DESC, p.rowid DESC LIMIT 1";
+        let raw = self
+            .conn()?
+            .query_row(sql, [id], read)
+            .optional()
+            .sql(sql)?;
+        raw.map(parse).transpose()
+    }
+
     /// One run.
     pub fn autotest_run(&self, id: &str) -> Result<Option<AutotestRun>, Error> {
         let sql = "SELECT id, kind, started_at, duration_ms, passed, failed, result FROM autotest_runs WHERE id = ?1";
@@ -191,5 +208,39 @@ mod tests {
                 })
                 .is_err()
         );
+    }
+
+    #[test]
+    fn the_previous_run_has_the_same_kind_and_scope() {
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let runs = [
+            ("a", "full", 1.0, json!({"llm": true, "tools": true})),
+            ("b", "llm", 2.0, json!({"llm": true})),
+            ("c", "full", 3.0, json!({"asr": true, "tools": true})),
+            ("d", "full", 4.0, json!({"llm": true, "tools": true})),
+        ];
+        for (id, kind, at, scope) in runs {
+            store
+                .insert_autotest_run(&AutotestRun {
+                    id: id.into(),
+                    kind: kind.into(),
+                    started_at: at,
+                    duration_ms: 1,
+                    passed: 1,
+                    failed: 0,
+                    result: json!({"id": id, "scope": scope}),
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let previous = |id: &str| {
+            store
+                .previous_autotest_run(id)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .map(|r| r.id)
+        };
+        assert_eq!(previous("d").as_deref(), Some("a"));
+        assert_eq!(previous("c"), None);
+        assert_eq!(previous("a"), None);
+        assert_eq!(previous("missing"), None);
     }
 }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::{Tool, ToolContext};
+use crate::{SelfCheck, Tool, ToolContext};
 
 /// The audit-append tool writing to `journal`.
 pub fn tool(journal: PathBuf) -> AppendAudit {
@@ -31,6 +31,12 @@ pub struct AppendAudit {
 impl Tool for AppendAudit {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    /// A dry run: the journal could be appended to now; nothing is written.
+    fn self_check(&self) -> SelfCheck {
+        let journal = self.journal.clone();
+        SelfCheck::probe_blocking(move || dry_run(&journal))
     }
 
     async fn run(&self, mut args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
@@ -93,6 +99,44 @@ fn io_error(what: &str, path: &std::path::Path, e: std::io::Error) -> ToolError 
     ToolError::internal(format!(
         "cannot {what} the audit journal {}: {e}",
         path.display()
+    ))
+}
+
+/// Whether an append could happen now, without writing: the journal opens for appending,
+/// or (before the first event) the nearest existing folder on its path is writable.
+fn dry_run(journal: &std::path::Path) -> Result<String, String> {
+    if journal.exists() {
+        let lines = std::fs::read_to_string(journal)
+            .map_err(|e| format!("cannot read the journal {}: {e}", journal.display()))?
+            .lines()
+            .count();
+        OpenOptions::new().append(true).open(journal).map_err(|e| {
+            format!(
+                "the journal {} cannot be appended to: {e}",
+                journal.display()
+            )
+        })?;
+        return Ok(format!(
+            "dry run: the journal {} opens for appending ({lines} events); nothing written",
+            journal.display()
+        ));
+    }
+    let folder = journal
+        .ancestors()
+        .skip(1)
+        .find(|p| p.exists())
+        .ok_or_else(|| format!("no folder of {} exists", journal.display()))?;
+    let meta = std::fs::metadata(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    if !meta.is_dir() || meta.permissions().readonly() {
+        return Err(format!(
+            "{} is not a writable folder: the journal {} cannot be created",
+            folder.display(),
+            journal.display()
+        ));
+    }
+    Ok(format!(
+        "dry run: no events yet; {} is writable, so the journal can be created; nothing written",
+        folder.display()
     ))
 }
 

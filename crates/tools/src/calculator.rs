@@ -4,8 +4,8 @@
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::FnTool;
 use crate::numfmt::format_number;
+use crate::{FnTool, SelfCheck};
 
 /// Longest expression accepted, in characters.
 const MAX_LEN: usize = 2_000;
@@ -21,7 +21,13 @@ const FUNCTIONS: [&str; 14] = [
 
 /// The calculator tool: quick and pure, it runs inline.
 pub fn tool() -> FnTool {
-    FnTool::inline(spec(), calculate)
+    FnTool::inline(spec(), calculate).with_self_check(|| SelfCheck::Sample {
+        args: json!({"expression": "2+3*4"}),
+        judge: |data| match data["result"].as_f64() {
+            Some(14.0) => Ok("14".into()),
+            _ => Err(format!("expected 14, got {}", data["result"])),
+        },
+    })
 }
 
 fn spec() -> ToolSpec {

@@ -7,7 +7,7 @@ use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolS
 use deskmate_sandbox::{Runner, SandboxError};
 use serde_json::{Value, json};
 
-use crate::{Tool, ToolContext};
+use crate::{SelfCheck, Tool, ToolContext};
 
 /// The longest a call may ask to run, seconds.
 const MAX_SECONDS: u64 = 60;
@@ -97,6 +97,26 @@ impl Tool for CodeInterpreter {
         &self.spec
     }
 
+    fn self_check(&self) -> SelfCheck {
+        SelfCheck::Sample {
+            args: json!({"code": "1+1"}),
+            judge: |data| {
+                if let Some(weaker) = data.get("weaker") {
+                    return Err(format!(
+                        "it ran, but with protections missing: {weaker} (the setting {ALLOW_WEAKER_SETTING} is on)"
+                    ));
+                }
+                match data["result"].as_str() {
+                    Some("2") => Ok("2, with every protection enforced".into()),
+                    _ => Err(format!(
+                        "expected the result 2, got {} (stderr: {})",
+                        data["result"], data["stderr"]
+                    )),
+                }
+            },
+        }
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
         let code = args.get("code").and_then(Value::as_str).unwrap_or_default();
         let seconds = args
@@ -162,8 +182,9 @@ fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
             ToolError::new(ErrorType::Timeout, message).with_hint(hint)
         }
         SandboxError::Cancelled => ToolError::new(ErrorType::Timeout, message),
-        SandboxError::Unavailable(_) => ToolError::not_found(message)
-            .with_hint("install Python 3 (python3), or set DESKMATE_PYTHON to an interpreter"),
+        SandboxError::Unavailable(_) => ToolError::not_found(message).with_hint(
+            "the code interpreter needs Python 3 (python3, or DESKMATE_PYTHON) and Deskmate's sandbox helper deskmate-sandbox next to deskmate (or DESKMATE_SANDBOX_HELPER)",
+        ),
         SandboxError::Io(_) => ToolError::internal(message),
     }
 }

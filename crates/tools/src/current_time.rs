@@ -7,11 +7,26 @@ use chrono_tz::Tz;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::FnTool;
+use crate::{FnTool, SelfCheck};
 
 /// The current-time tool: runs inline.
 pub fn tool() -> FnTool {
-    FnTool::inline(spec(), current_time)
+    FnTool::inline(spec(), current_time).with_self_check(|| SelfCheck::Sample {
+        args: json!({"timezone": "UTC"}),
+        judge: judge_utc_now,
+    })
+}
+
+/// The self-check's answer must be a time that parses and lies within a minute of the clock.
+fn judge_utc_now(data: &Value) -> Result<String, String> {
+    let iso = data["iso"].as_str().unwrap_or_default();
+    let time = DateTime::parse_from_rfc3339(iso)
+        .map_err(|e| format!("the answer's time '{iso}' does not parse: {e}"))?;
+    let off = (Utc::now() - time.with_timezone(&Utc)).num_seconds().abs();
+    if off > 60 {
+        return Err(format!("{iso} is {off} s away from this computer's clock"));
+    }
+    Ok(format!("{iso} (within {off} s of the clock)"))
 }
 
 fn spec() -> ToolSpec {

@@ -14,7 +14,7 @@ use deskmate_core::{ToolError, ToolSpec};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value, json};
 
-use crate::{Tool, ToolContext};
+use crate::{SelfCheck, Tool, ToolContext};
 
 pub use reqwest::Method;
 
@@ -213,6 +213,16 @@ fn excerpt(text: &str) -> String {
 impl Tool for HttpTool {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    /// The host's reachability: none of the tool's arguments or headers are sent, so a
+    /// tool that writes is checked the same harmless way.
+    fn self_check(&self) -> SelfCheck {
+        let url = self.config.url.clone();
+        let limit = self.config.timeout.min(crate::self_check::PROBE_TIMEOUT);
+        SelfCheck::Probe(Box::pin(async move {
+            crate::self_check::reachable(&url, limit).await
+        }))
     }
 
     async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {

@@ -25,6 +25,7 @@ pub mod error;
 pub mod http_tool;
 pub mod numfmt;
 pub mod sas_round_rate;
+pub mod self_check;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -37,6 +38,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use error::Error;
+pub use self_check::{SelfCheck, Verdict};
 
 /// A tool Deskmate can run.
 #[async_trait]
@@ -52,6 +54,12 @@ pub trait Tool: Send + Sync + fmt::Debug {
 
     /// Runs the tool on normalized, valid arguments.
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError>;
+
+    /// How the autotest checks that the tool works now: a harmless sample call, or a
+    /// probe of what it needs when running it would change something or ask the person.
+    fn self_check(&self) -> SelfCheck {
+        SelfCheck::Skip("the tool declares no harmless sample call".into())
+    }
 }
 
 /// The work of a tool that is one synchronous function of its arguments.
@@ -64,6 +72,7 @@ pub struct FnTool {
     spec: ToolSpec,
     work: Arc<Work>,
     blocking: bool,
+    self_check: Option<Arc<dyn Fn() -> SelfCheck + Send + Sync>>,
 }
 
 impl FnTool {
@@ -76,6 +85,7 @@ impl FnTool {
             spec,
             work: Arc::new(work),
             blocking: false,
+            self_check: None,
         }
     }
 
@@ -88,7 +98,18 @@ impl FnTool {
             spec,
             work: Arc::new(work),
             blocking: true,
+            self_check: None,
         }
+    }
+
+    /// Declares the tool's self-check (built each time the autotest runs it).
+    #[must_use]
+    pub fn with_self_check(
+        mut self,
+        check: impl Fn() -> SelfCheck + Send + Sync + 'static,
+    ) -> Self {
+        self.self_check = Some(Arc::new(check));
+        self
     }
 }
 
@@ -105,6 +126,13 @@ impl fmt::Debug for FnTool {
 impl Tool for FnTool {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn self_check(&self) -> SelfCheck {
+        match &self.self_check {
+            Some(check) => check(),
+            None => SelfCheck::Skip("the tool declares no harmless sample call".into()),
+        }
     }
 
     async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
@@ -257,6 +285,92 @@ impl Registry {
     /// Every spec, in registration order.
     pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
         self.tools.iter().map(|t| t.spec())
+    }
+
+    /// Runs a tool's self-check and words the verdict: its spec passes the lint, then the
+    /// sample call runs through steps 1–4 and the tool (nothing is audited: a sample
+    /// changes nothing), or the tool's probe answers. A disabled tool is skipped, and so
+    /// is a device probe when `devices` is false (the run leaves the devices out).
+    pub async fn self_check(&self, id: &str, devices: bool) -> Verdict {
+        let Some(tool) = self.tool(id).cloned() else {
+            return Verdict::Failed("no executor is registered for this tool".into());
+        };
+        let problems = deskmate_core::lint_spec(tool.spec());
+        if !problems.is_empty() {
+            return Verdict::Failed(format!("schema problems: {}", problems.join("; ")));
+        }
+        if !self.guard.is_enabled(id) {
+            return Verdict::Skipped("disabled by the user: enable it in Tools to check it".into());
+        }
+        match tool.self_check() {
+            SelfCheck::Skip(why) => Verdict::Skipped(why),
+            SelfCheck::Device(device, _) if !devices => Verdict::Skipped(format!(
+                "uses a device ({device}), and this run does not check devices"
+            )),
+            SelfCheck::Probe(probe) | SelfCheck::Device(_, probe) => {
+                match tokio::time::timeout(self_check::PROBE_TIMEOUT, probe).await {
+                    Ok(Ok(found)) => {
+                        Verdict::Passed(format!("{found} (the tool itself was not run)"))
+                    }
+                    Ok(Err(why)) => Verdict::Failed(format!("{why} (the tool itself was not run)")),
+                    Err(_) => Verdict::Failed(format!(
+                        "the readiness probe did not answer within {} s",
+                        self_check::PROBE_TIMEOUT.as_secs()
+                    )),
+                }
+            }
+            SelfCheck::Sample { args, judge } => self.run_sample(&tool, args, judge).await,
+            SelfCheck::SampleFrom { args, judge } => {
+                match tokio::task::spawn_blocking(move || args()).await {
+                    Ok(Ok(args)) => self.run_sample(&tool, args, judge).await,
+                    Ok(Err(verdict)) => verdict,
+                    Err(e) => Verdict::Failed(format!("finding a sample call failed: {e}")),
+                }
+            }
+        }
+    }
+
+    async fn run_sample(
+        &self,
+        tool: &Arc<dyn Tool>,
+        args: Value,
+        judge: self_check::Judge,
+    ) -> Verdict {
+        let id = &tool.spec().id;
+        let mut shown = args.to_string();
+        if shown.chars().count() > 200 {
+            shown = shown.chars().take(200).collect::<String>() + "…";
+        }
+        let ran = format!("ran {id} {shown}");
+        let call = match self.guard.prepare(id, args) {
+            Ok(call) => call,
+            Err(rejection) => {
+                return Verdict::Failed(format!(
+                    "the tool's sample call {shown} does not pass its own schema: {}",
+                    rejection.error.message
+                ));
+            }
+        };
+        let ctx = ToolContext::new(format!("autotest-{id}"));
+        let cancel = ctx.cancel.clone();
+        let limit = std::time::Duration::from_millis(tool.spec().timeout_ms.max(1));
+        match tokio::time::timeout(limit, tool.run(call.arguments, ctx)).await {
+            Err(_) => {
+                cancel.cancel();
+                Verdict::Failed(format!("{ran}: no answer within {} ms", limit.as_millis()))
+            }
+            Ok(Err(error)) => {
+                let hint = error.hint.map(|h| format!(" — {h}")).unwrap_or_default();
+                Verdict::Failed(format!(
+                    "{ran} → {} error: {}{hint}",
+                    error.error_type, error.message
+                ))
+            }
+            Ok(Ok(data)) => match judge(&data) {
+                Ok(seen) => Verdict::Passed(format!("{ran} → {seen}")),
+                Err(why) => Verdict::Failed(format!("{ran} → {why}")),
+            },
+        }
     }
 }
 

@@ -3,12 +3,19 @@
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
-use crate::FnTool;
 use crate::numfmt::{percent_text, round_half_away_text};
+use crate::{FnTool, SelfCheck};
 
 /// The SAS rounding tool: runs inline.
 pub fn tool() -> FnTool {
-    FnTool::inline(spec(), round_rate)
+    FnTool::inline(spec(), round_rate).with_self_check(|| SelfCheck::Sample {
+        // 2/3 as a percent to one decimal; SAS ROUND gives 66.7.
+        args: json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
+        judge: |data| match data["text"].as_str() {
+            Some("66.7") => Ok("66.7".into()),
+            _ => Err(format!("expected 66.7, got {}", data["text"])),
+        },
+    })
 }
 
 fn spec() -> ToolSpec {

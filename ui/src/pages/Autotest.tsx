@@ -1,15 +1,26 @@
 // The autotest: Run streams each check as it finishes (a progress bar over the planned
-// number), then the summary; device readiness; the history of runs.
+// number), then the summary, what changed since the previous run and a JUnit export;
+// device readiness; the history of runs with what each checked.
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, stream } from "../api";
+import { api, apiText, stream } from "../api";
 import { ErrorBox } from "../components";
+
+type Status = "passed" | "failed" | "skipped";
 
 interface TestCase {
   name: string;
   passed: boolean;
+  status?: Status;
   message: string;
   duration_ms: number;
+}
+
+interface Scope {
+  llm: boolean;
+  asr: boolean;
+  tools: boolean;
+  devices: boolean;
 }
 
 /** A row of the history (GET /tools/autotest/runs). */
@@ -20,15 +31,33 @@ interface RunRow {
   duration_ms: number;
   passed: number;
   failed: number;
+  skipped?: number;
+  scope?: Scope;
 }
 
 interface Run {
   id: string;
   started_at: number;
   duration_ms: number;
+  scope?: Scope;
   tests: TestCase[];
-  summary: { passed: number; failed: number; total: number };
+  summary: { passed: number; failed: number; skipped?: number; total: number };
 }
+
+/** GET /tools/autotest/runs/{id}/compare. */
+interface Comparison {
+  run_id: string;
+  previous_id: string | null;
+  changes: { name: string; before: Status | null; after: Status | null; message: string }[];
+  unchanged: number;
+}
+
+/** A check's status (runs stored before statuses existed have only `passed`). */
+function statusOf(c: TestCase): Status {
+  return c.status ?? (c.passed ? "passed" : "failed");
+}
+
+const STATUS_CLASS: Record<Status, string> = { passed: "pass", failed: "fail", skipped: "skip" };
 
 export function Autotest() {
   const { t } = useTranslation();
@@ -40,7 +69,37 @@ export function Autotest() {
   const [checks, setChecks] = useState<TestCase[]>([]);
   const [result, setResult] = useState<Run | null>(null);
   const [history, setHistory] = useState<RunRow[]>([]);
+  const [comparison, setComparison] = useState<Comparison | null>(null);
+  const [exported, setExported] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+
+  // Whenever a run is shown (just finished, or opened from the history): what changed.
+  useEffect(() => {
+    setComparison(null);
+    setExported(null);
+    if (!result) return;
+    api<Comparison>("GET", `/tools/autotest/runs/${encodeURIComponent(result.id)}/compare`)
+      .then(setComparison)
+      .catch(setError);
+  }, [result]);
+
+  const exportJunit = async (id: string) => {
+    try {
+      const xml = await apiText("GET", `/tools/autotest/runs/${encodeURIComponent(id)}?format=junit`);
+      const file = `deskmate-autotest-${id}.xml`;
+      const url = URL.createObjectURL(new Blob([xml], { type: "application/xml" }));
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = file;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setExported(file);
+    } catch (e) {
+      setError(e);
+    }
+  };
 
   const loadHistory = useCallback(() => {
     api<{ list: RunRow[] }>("GET", "/tools/autotest/runs")
@@ -71,6 +130,11 @@ export function Autotest() {
     }
   };
 
+  const scopeText = (scope: Scope) =>
+    (["llm", "asr", "tools", "devices"] as const)
+      .filter((k) => scope[k])
+      .map((k) => t(`autotest.scope${k[0].toUpperCase()}${k.slice(1)}`))
+      .join(", ");
   const shown = result?.tests ?? checks;
   const devices = shown.filter((c) => c.name.startsWith("Device: "));
   const total = Math.max(planned, checks.length);
@@ -92,17 +156,25 @@ export function Autotest() {
       )}
       <ErrorBox error={error} />
       {result && (
-        <p id="autotest-summary" className={result.summary.failed === 0 ? "ok-text" : "error-text"} data-failed={result.summary.failed} data-total={result.summary.total}>
-          {t("autotest.summary", result.summary)}
-        </p>
+        <div className="toolbar">
+          <p id="autotest-summary" className={result.summary.failed === 0 ? "ok-text" : "error-text"} data-failed={result.summary.failed} data-skipped={result.summary.skipped ?? 0} data-total={result.summary.total}>
+            {t("autotest.summary", { skipped: 0, ...result.summary })}
+            {result.scope && <> · {t("autotest.scope")}: {scopeText(result.scope)}</>}
+          </p>
+          <button type="button" id="autotest-junit" onClick={() => void exportJunit(result.id)}>
+            {t("autotest.junit")}
+          </button>
+          {exported && <span className="muted" id="autotest-exported">{t("autotest.exported", { file: exported })}</span>}
+        </div>
       )}
+      {comparison && <ComparisonView comparison={comparison} />}
       {shown.length > 0 && <ChecksTable checks={shown} id="autotest-results" />}
       {devices.length > 0 && (
         <section>
           <h3>{t("autotest.devices")}</h3>
           <ul className="devices" id="autotest-device-list">
             {devices.map((d) => (
-              <li key={d.name} className={d.passed ? "ok-text" : "error-text"}>
+              <li key={d.name} className={statusOf(d) === "failed" ? "error-text" : "ok-text"}>
                 {d.passed ? "✓" : "✗"} {d.name.slice("Device: ".length)} — {d.message}
               </li>
             ))}
@@ -118,21 +190,25 @@ export function Autotest() {
             <thead>
               <tr>
                 <th>{t("autotest.started")}</th>
+                <th>{t("autotest.scope")}</th>
                 <th>{t("autotest.passed")}</th>
                 <th>{t("autotest.failed")}</th>
+                <th>{t("autotest.skipped")}</th>
                 <th>{t("autotest.duration")}</th>
               </tr>
             </thead>
             <tbody>
               {history.map((r) => (
-                <tr key={r.id}>
+                <tr key={r.id} data-run={r.id}>
                   <td>
                     <button type="button" className="link" onClick={() => api<Run>("GET", `/tools/autotest/runs/${encodeURIComponent(r.id)}`).then(setResult).catch(setError)}>
                       {new Date(r.started_at * 1000).toLocaleString()}
                     </button>
                   </td>
+                  <td data-scope>{r.scope ? scopeText(r.scope) : r.kind.toUpperCase()}</td>
                   <td>{r.passed}</td>
                   <td>{r.failed}</td>
+                  <td>{r.skipped ?? 0}</td>
                   <td>{r.duration_ms} ms</td>
                 </tr>
               ))}
@@ -158,14 +234,54 @@ function ChecksTable({ checks, id }: { checks: TestCase[]; id: string }) {
       </thead>
       <tbody>
         {checks.map((c, i) => (
-          <tr key={i} className={c.passed ? "pass" : "fail"} data-check={c.name} data-passed={String(c.passed)}>
+          <tr key={i} className={STATUS_CLASS[statusOf(c)]} data-check={c.name} data-passed={String(c.passed)} data-status={statusOf(c)}>
             <td>{c.name}</td>
-            <td>{c.passed ? t("autotest.passed") : t("autotest.failed")}</td>
+            <td>{t(`autotest.${statusOf(c)}`)}</td>
             <td>{c.message}</td>
             <td>{c.duration_ms} ms</td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Which checks changed status since the previous run with the same checks. */
+function ComparisonView({ comparison }: { comparison: Comparison }) {
+  const { t } = useTranslation();
+  const label = (s: Status | null) => (s ? t(`autotest.${s}`) : t("autotest.absent"));
+  return (
+    <section id="autotest-compare" data-previous={comparison.previous_id ?? ""} data-changes={comparison.changes.length}>
+      <h3>{t("autotest.compare")}</h3>
+      {comparison.previous_id === null ? (
+        <p className="muted">{t("autotest.noPrevious")}</p>
+      ) : comparison.changes.length === 0 ? (
+        <p className="ok-text">{t("autotest.noChanges", { unchanged: comparison.unchanged })}</p>
+      ) : (
+        <>
+          <p>{t("autotest.changed", { count: comparison.changes.length, unchanged: comparison.unchanged })}</p>
+          <table>
+            <thead>
+              <tr>
+                <th>{t("autotest.check")}</th>
+                <th>{t("autotest.before")}</th>
+                <th>{t("autotest.after")}</th>
+                <th>{t("autotest.message")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.changes.map((c) => (
+                <tr key={c.name} data-change={c.name} className={c.after ? STATUS_CLASS[c.after] : ""}>
+                  <td>{c.name}</td>
+                  <td>{label(c.before)}</td>
+                  <td>{label(c.after)}</td>
+                  <td>{c.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
   );
 }

@@ -12,7 +12,22 @@ use crate::numfmt::percent_text;
 /// The describe-dataset tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
     let spec = spec(&datasets);
-    FnTool::blocking(spec, move |args| describe(&datasets, args))
+    let checked = datasets.clone();
+    FnTool::blocking(spec, move |args| describe(&datasets, args)).with_self_check(move || {
+        super::check_on_first_dataset(
+            checked.clone(),
+            |data| Ok(json!({"dataset": data.name})),
+            |answer| match (answer["rows"].as_u64(), answer["columns"].as_u64()) {
+                (Some(rows), Some(columns)) if rows > 0 && columns > 0 => {
+                    Ok(format!("{rows} rows, {columns} columns"))
+                }
+                _ => Err(format!(
+                    "the dataset has {} rows and {} columns: nothing to work on",
+                    answer["rows"], answer["columns"]
+                )),
+            },
+        )
+    })
 }
 
 fn spec(datasets: &DatasetDir) -> ToolSpec {

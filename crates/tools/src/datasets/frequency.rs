@@ -9,13 +9,38 @@ use serde_json::{Value, json};
 use super::{
     Column, DatasetDir, MISSING_LABEL, group_rows, subjects_parameter, variable_parameter,
 };
-use crate::FnTool;
 use crate::numfmt::percent_text;
+use crate::{FnTool, Verdict};
 
 /// The frequency tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
     let spec = spec(&datasets);
-    FnTool::blocking(spec, move |args| frequency(&datasets, args))
+    let checked = datasets.clone();
+    FnTool::blocking(spec, move |args| frequency(&datasets, args)).with_self_check(move || {
+        super::check_on_first_dataset(
+            checked.clone(),
+            |data| {
+                // A named variable with a few distinct values makes a readable table.
+                let named = || data.columns.iter().filter(|c| !c.name.is_empty());
+                let column = named()
+                    .find(|c| (2..=20).contains(&super::distinct_values(c)))
+                    .or_else(|| named().next())
+                    .ok_or_else(|| {
+                        Verdict::Failed(format!("dataset '{}' has no variables", data.name))
+                    })?;
+                Ok(json!({"dataset": data.name, "variable": column.name}))
+            },
+            |answer| match answer["rows"].as_array() {
+                Some(rows) if !rows.is_empty() => Ok(format!(
+                    "{}: {} value(s) over {} rows",
+                    answer["variable"].as_str().unwrap_or("?"),
+                    rows.len(),
+                    answer["total"]
+                )),
+                _ => Err("an empty frequency table".into()),
+            },
+        )
+    })
 }
 
 fn spec(datasets: &DatasetDir) -> ToolSpec {

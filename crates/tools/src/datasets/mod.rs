@@ -12,10 +12,52 @@ pub mod summarize_by_group;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use deskmate_core::ToolError;
 use deskmate_core::resolve::closest;
 use serde_json::{Value, json};
+
+use crate::self_check::{Judge, SelfCheck, Verdict};
+
+/// The self-check of a dataset tool: a sample call on the first dataset present, with
+/// arguments `args` picks from the loaded data; skipped when there is no dataset, failed
+/// when the first one cannot be read.
+fn check_on_first_dataset(
+    datasets: Arc<DatasetDir>,
+    args: fn(&Dataset) -> Result<Value, Verdict>,
+    judge: Judge,
+) -> SelfCheck {
+    SelfCheck::SampleFrom {
+        args: Arc::new(move || {
+            let name = datasets.names().into_iter().next().ok_or_else(|| {
+                Verdict::Skipped(format!(
+                    "no dataset: put a CSV file in {} to check this tool on it",
+                    datasets.root().display()
+                ))
+            })?;
+            let data = datasets.load(&name).map_err(|e| {
+                let hint = e.hint.map(|h| format!(" — {h}")).unwrap_or_default();
+                Verdict::Failed(format!(
+                    "the first dataset cannot be read: {}{hint}",
+                    e.message
+                ))
+            })?;
+            args(&data)
+        }),
+        judge,
+    }
+}
+
+/// How many different values a column holds (missing cells not counted).
+fn distinct_values(column: &Column) -> usize {
+    column
+        .values
+        .iter()
+        .flatten()
+        .collect::<std::collections::HashSet<_>>()
+        .len()
+}
 
 /// Largest CSV file the tools read.
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;

@@ -26,7 +26,22 @@ const CDISC_IDS: [&str; 2] = ["STUDYID", "USUBJID"];
 /// The QC tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
     let spec = spec(&datasets);
-    FnTool::blocking(spec, move |args| run_checks(&datasets, args))
+    let checked = datasets.clone();
+    FnTool::blocking(spec, move |args| run_checks(&datasets, args)).with_self_check(move || {
+        super::check_on_first_dataset(
+            checked.clone(),
+            |data| Ok(json!({"dataset": data.name})),
+            |answer| match answer["checks_run"].as_array() {
+                Some(checks) if !checks.is_empty() => Ok(format!(
+                    "{} checks run: {} errors, {} warnings",
+                    checks.len(),
+                    answer["summary"]["errors"],
+                    answer["summary"]["warnings"]
+                )),
+                _ => Err("no check ran".into()),
+            },
+        )
+    })
 }
 
 fn spec(datasets: &DatasetDir) -> ToolSpec {

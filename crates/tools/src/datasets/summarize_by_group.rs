@@ -7,13 +7,45 @@ use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
 use super::{Column, DatasetDir, group_rows, subjects_parameter, variable_parameter};
-use crate::FnTool;
 use crate::numfmt::round_half_away_text;
+use crate::{FnTool, Verdict};
 
 /// The summarize-by-group tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
     let spec = spec(&datasets);
-    FnTool::blocking(spec, move |args| summarize(&datasets, args))
+    let checked = datasets.clone();
+    FnTool::blocking(spec, move |args| summarize(&datasets, args)).with_self_check(move || {
+        super::check_on_first_dataset(checked.clone(), sample, |answer| {
+            match answer["rows"].as_array() {
+                Some(rows) if !rows.is_empty() => Ok(format!(
+                    "{} by {}: {} group(s)",
+                    answer["variable"].as_str().unwrap_or("?"),
+                    answer["group_by"].as_str().unwrap_or("(all)"),
+                    rows.len()
+                )),
+                _ => Err("an empty summary".into()),
+            }
+        })
+    })
+}
+
+/// The self-check's call: the first numeric variable, by the first variable with a few
+/// distinct values when there is one.
+fn sample(data: &super::Dataset) -> Result<Value, Verdict> {
+    let named = || data.columns.iter().filter(|c| !c.name.is_empty());
+    let Some(variable) = named().find(|c| c.kind.is_numeric()) else {
+        return Err(Verdict::Skipped(format!(
+            "dataset '{}' has no numeric variable to summarize",
+            data.name
+        )));
+    };
+    let mut args = json!({"dataset": data.name, "variable": variable.name});
+    if let Some(by) =
+        named().find(|c| !c.kind.is_numeric() && (2..=20).contains(&super::distinct_values(c)))
+    {
+        args["group_by"] = json!(by.name);
+    }
+    Ok(args)
 }
 
 fn spec(datasets: &DatasetDir) -> ToolSpec {
