@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 # PulseAudio through libasound2-plugins); libclang lets nokhwa generate its V4L2 bindings;
 # the tests start a real PulseAudio daemon and a
 # desktop session (D-Bus, Xvfb, dunst); the desktop app needs WebKitGTK and its tests
-# WebKitWebDriver. A no-op when already installed.
+# WebKitWebDriver; the keyring test starts gnome-keyring's Secret Service on a private
+# bus and looks at its items with gdbus. A no-op when already installed.
 apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
   pulseaudio pulseaudio-utils espeak-ng \
-  dbus dbus-x11 xvfb xauth dunst libnotify-bin \
+  dbus dbus-x11 xvfb xauth dunst libnotify-bin gnome-keyring libglib2.0-bin \
   "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps
 require_cargo
 # The real local servers the tests start: llama-server (built once, cached) with
@@ -23,5 +24,8 @@ build_ui
 (cd ui && npm test --silent)
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# Hermetic: tests never write to the keyring of the person running them; the keyring
+# test starts its own Secret Service and asks for it explicitly.
+export DESKMATE_SECRET_STORE="${DESKMATE_SECRET_STORE:-file}"
 cargo test --workspace --locked
 echo "desktop end-to-end screenshots: ${DESKMATE_ARTIFACTS:-$CARGO_TARGET_DIR/tmp/e2e-screenshots}"

@@ -562,7 +562,9 @@ fn the_autotest_runs_from_the_gui_and_shows_every_check() {
     let calculator = passed("Tool: calculator");
     assert!(calculator[0].1.contains("→ 14"), "{calculator:?}");
     // The first run has nothing to compare with; it can be exported for CI.
-    let compare = app.wd.wait_for("#autotest-compare", Duration::from_secs(10));
+    let compare = app
+        .wd
+        .wait_for("#autotest-compare", Duration::from_secs(10));
     let compare = app.wd.text(&compare);
     assert!(!compare.is_empty(), "no comparison shown");
     assert!(!app.wd.find_all("#autotest-junit").is_empty());

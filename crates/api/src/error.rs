@@ -57,6 +57,10 @@ impl From<ServiceError> for AppError {
             ServiceError::Invalid(errors) => Self::Invalid(errors),
             ServiceError::Forbidden(message) => Self::Forbidden(message),
             ServiceError::Model(e) => Self::Unavailable(e.to_string()),
+            // The OS keyring refused or is locked: trying again (after unlocking) may work.
+            ServiceError::Secrets(deskmate_service::secrets::SecretsError::Keyring(why)) => {
+                Self::Unavailable(why)
+            }
             other => Self::Internal(other.to_string()),
         }
     }

@@ -13,17 +13,21 @@ use crate::extract::ApiJson;
 
 fn secrets(
     state: &AppState,
-) -> Result<&std::sync::Arc<deskmate_service::secrets::FileSecrets>, AppError> {
+) -> Result<&std::sync::Arc<deskmate_service::secrets::Secrets>, AppError> {
     state
         .deskmate
         .secrets()
         .ok_or_else(|| AppError::Internal("no secret store".into()))
 }
 
-/// `GET /api/v1/secrets`: the names only.
-#[utoipa::path(get, path = "/api/v1/secrets", tag = "secrets", responses((status = 200, description = "{names}", body = Object)))]
+/// `GET /api/v1/secrets`: the names only, and where they are kept (the OS keyring, or
+/// the owner-only file and why).
+#[utoipa::path(get, path = "/api/v1/secrets", tag = "secrets", responses((status = 200, description = "{names, store: {backend: keyring|file, detail}}", body = Object)))]
 pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    Ok(Json(json!({"names": secrets(&state)?.names()})))
+    let secrets = secrets(&state)?;
+    Ok(Json(
+        json!({"names": secrets.names(), "store": secrets.store()}),
+    ))
 }
 
 /// A secret's value.
@@ -56,7 +60,7 @@ pub async fn set(
     }
     secrets(&state)?
         .set(&name, &body.value)
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+        .map_err(|e| AppError::from(deskmate_service::ServiceError::from(e)))?;
     Ok(Json(json!({"name": name, "set": true})))
 }
 
@@ -68,7 +72,7 @@ pub async fn delete(
 ) -> Result<Json<Value>, AppError> {
     if secrets(&state)?
         .remove(&name)
-        .map_err(|e| AppError::Internal(e.to_string()))?
+        .map_err(|e| AppError::from(deskmate_service::ServiceError::from(e)))?
     {
         Ok(Json(json!({"name": name, "deleted": true})))
     } else {

@@ -194,6 +194,10 @@ impl std::fmt::Debug for Autotest {
 /// How many tool self-checks run at the same time in a full run.
 pub const TOOL_CHECKS_AT_ONCE: usize = 8;
 
+/// The check that reads every secret back from the store in use (the OS keyring or the
+/// owner-only file) and says which store that is.
+const SECRET_STORE: &str = "Secret Store";
+
 /// A tool's check name.
 fn tool_check(id: &str) -> String {
     format!("Tool: {id}")
@@ -390,11 +394,13 @@ impl Autotest {
     }
 
     /// How many checks [`Autotest::run`] will report for `request` (for a progress bar):
-    /// five for the LLM, four for the ASR model, one per tool, one per probed device.
+    /// five for the LLM, four for the ASR model, one per tool, one per probed device, and
+    /// the secret store.
     pub fn planned(&self, request: &RunRequest) -> usize {
         let models = 5 * usize::from(request.test_llm) + 4 * usize::from(request.test_asr);
         let devices = self.devices.as_ref().map_or(0, |probe| probe.devices.len());
-        models + self.deskmate.registry().specs().count() + devices
+        let secrets = usize::from(self.deskmate.secrets().is_some());
+        models + self.deskmate.registry().specs().count() + devices + secrets
     }
 
     /// Uses these limits.
@@ -505,8 +511,25 @@ impl Autotest {
                 device_group.record(&device_check(&check.device), probed, outcome);
             }
         };
-        tokio::join!(llm, asr, tools, devices);
-        drop((llm_group, asr_group, tools_group, device_group));
+        let secrets_group = checks.group(4, [SECRET_STORE]);
+        let secrets = async {
+            let Some(secrets) = self.deskmate.secrets().cloned() else {
+                return;
+            };
+            let started = Instant::now();
+            let outcome = tokio::task::spawn_blocking(move || secrets.verify())
+                .await
+                .unwrap_or_else(|e| Err(format!("the check stopped unexpectedly: {e}")));
+            secrets_group.record(SECRET_STORE, started, outcome);
+        };
+        tokio::join!(llm, asr, tools, devices, secrets);
+        drop((
+            llm_group,
+            asr_group,
+            tools_group,
+            device_group,
+            secrets_group,
+        ));
         let scope = Scope {
             llm: request.test_llm,
             asr: request.test_asr,

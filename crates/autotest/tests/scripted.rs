@@ -293,12 +293,22 @@ async fn the_full_run_checks_every_tool() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let tools = f.deskmate.registry().specs().count();
-    assert_eq!(result.tests.len(), tools);
+    assert_eq!(
+        result.tests.len(),
+        tools + 1,
+        "every tool, then the secret store"
+    );
+    assert_eq!(result.tests[tools].name, "Secret Store");
+    assert!(result.tests[tools].passed, "{:?}", result.tests[tools]);
     // Nothing is broken here: every check passes or is skipped with a reason (no
     // dataset in this data dir, example tools disabled).
     assert!(
-        result.tests.iter().all(|t| t.name.starts_with("Tool: ")
-            && (t.passed || t.message.contains("no dataset") || t.message.contains("disabled"))),
+        result.tests[..tools]
+            .iter()
+            .all(|t| t.name.starts_with("Tool: ")
+                && (t.passed
+                    || t.message.contains("no dataset")
+                    || t.message.contains("disabled"))),
         "{:?}",
         result.tests
     );

@@ -7,7 +7,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use deskmate_autotest::{Autotest, AutotestResult, RunRequest, Status, TestCase};
+use deskmate_autotest::{
+    Autotest, AutotestResult, DeviceCheck, DeviceProbe, RunRequest, Status, TestCase,
+};
 use deskmate_devices::Backends;
 use deskmate_service::Deskmate;
 use serde_json::json;
@@ -47,14 +49,31 @@ fn fixture(with_dataset: bool) -> Fixture {
     }
 }
 
-async fn tools_only(f: &Fixture) -> (AutotestResult, Vec<String>) {
+/// A run without the models; with the simulated devices' readiness when `devices`.
+async fn run(f: &Fixture, devices: bool) -> (AutotestResult, Vec<String>) {
     let request = RunRequest {
         test_llm: false,
         test_asr: false,
         ..RunRequest::default()
     };
+    let backends = f.backends.clone();
+    let probe = DeviceProbe {
+        devices: backends.probed_devices(),
+        probe: Arc::new(move || {
+            backends
+                .probe()
+                .into_iter()
+                .map(|r| DeviceCheck {
+                    device: r.device,
+                    ready: r.ready,
+                    message: r.message,
+                })
+                .collect()
+        }),
+    };
     let mut reported = Vec::new();
     let result = Autotest::new(f.deskmate.clone())
+        .with_devices(devices.then_some(probe))
         .run(&request, &mut |case| reported.push(case.name.clone()))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
@@ -139,7 +158,7 @@ async fn harmless_tools_run_a_sample_and_writing_tools_are_only_probed() {
     );
     let volume_before = f.backends.mixer.volume().map(|v| v.percent).ok();
 
-    let (result, _) = tools_only(&f).await;
+    let (result, _) = run(&f, true).await;
 
     let calculator = check(&result, "calculator");
     assert_eq!(calculator.status, Status::Passed, "{calculator:?}");
@@ -239,7 +258,7 @@ async fn tools_broken_on_purpose_fail_with_the_cause_and_missing_data_is_skipped
     std::fs::write(f.dir.path().join("datasets").join("adsl.csv"), garbage)
         .unwrap_or_else(|e| panic!("{e}"));
 
-    let (result, _) = tools_only(&f).await;
+    let (result, _) = run(&f, false).await;
 
     let http = check(&result, &gone);
     assert_eq!(http.status, Status::Failed, "{http:?}");
@@ -259,7 +278,7 @@ async fn tools_broken_on_purpose_fail_with_the_cause_and_missing_data_is_skipped
 
     // No dataset at all: the dataset tools are skipped, saying where to put one.
     let empty = fixture(false);
-    let (result, _) = tools_only(&empty).await;
+    let (result, _) = run(&empty, false).await;
     let case = check(&result, "describe_dataset");
     assert_eq!(case.status, Status::Skipped, "{case:?}");
     assert!(case.message.contains("no dataset"), "{case:?}");
@@ -278,7 +297,7 @@ async fn tool_checks_run_concurrently_and_are_listed_in_planned_order() {
             "GET",
         );
     }
-    let (result, reported) = tools_only(&f).await;
+    let (result, reported) = run(&f, false).await;
 
     let planned: Vec<String> = f
         .deskmate
@@ -287,8 +306,17 @@ async fn tool_checks_run_concurrently_and_are_listed_in_planned_order() {
         .map(|s| format!("Tool: {}", s.id))
         .collect();
     let listed: Vec<String> = result.tests.iter().map(|t| t.name.clone()).collect();
-    assert_eq!(listed, planned, "the run lists its checks in planned order");
-    let mut sorted_reported = reported.clone();
+    assert_eq!(
+        listed[..planned.len()],
+        planned,
+        "the run lists its checks in planned order"
+    );
+    assert_eq!(listed[planned.len()..], ["Secret Store"]);
+    let mut sorted_reported: Vec<String> = reported
+        .iter()
+        .filter(|name| name.starts_with("Tool: "))
+        .cloned()
+        .collect();
     sorted_reported.sort();
     let mut sorted_planned = planned.clone();
     sorted_planned.sort();

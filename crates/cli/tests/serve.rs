@@ -1037,3 +1037,249 @@ async fn push_to_talk_records_the_microphone_and_transcribes_it() {
         .await;
     assert_eq!(status, 409);
 }
+
+/// A loopback service that answers with the `X-Key` header it received.
+async fn key_echo_service() -> String {
+    let app = Router::new().route(
+        "/orders/{id}",
+        get(|headers: axum::http::HeaderMap| async move {
+            let key = headers
+                .get("x-key")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string();
+            // A fingerprint, not the key: the test then proves which value was sent
+            // without the value appearing in any answer.
+            Json(json!({"received_key_sha": key_fingerprint(&key)}))
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+fn key_fingerprint(key: &str) -> String {
+    format!(
+        "{:x}",
+        key.bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+    )
+}
+
+/// Every file under `dir`, as bytes (the database and its WAL included).
+fn everything_under(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        for entry in std::fs::read_dir(&next).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                found.push((path, bytes));
+            }
+        }
+    }
+    found
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+/// Secrets live in a real OS keyring (gnome-keyring's Secret Service on a private session
+/// bus): the file's secrets are moved in and the file emptied, new ones go straight in, a
+/// restart reads them back, the autotest says which store is used, and no value appears
+/// in the data dir, the log or an API answer. Without a keyring the owner-only file is
+/// used, and the API says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_live_in_the_os_keyring_with_the_file_as_fallback() {
+    use reqwest::Method;
+    let keyring = deskmate_testkit::keyring::KeyringSession::start();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (old, new) = ("old-secret-value-7f3a", "new-secret-value-91c2");
+    std::fs::write(
+        dir.path().join("secrets.json"),
+        json!({"orders.x_key": old}).to_string(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let log = dir.path().join("..").join(format!(
+        "serve-{}.log",
+        dir.path()
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    ));
+    let env = [
+        ("DBUS_SESSION_BUS_ADDRESS", keyring.bus_address()),
+        ("DESKMATE_SECRET_STORE", "auto".to_string()),
+        ("RUST_LOG", "debug".to_string()),
+    ];
+    let start = || {
+        let log_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .unwrap_or_else(|e| panic!("{e}"));
+        Server::start_env(dir.path(), "off", Stdio::from(log_file), &env)
+    };
+    let server = start();
+    let client = Server::client();
+
+    let (status, listed) = server.send(&client, Method::GET, "/secrets", None).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["store"]["backend"], "keyring", "{listed}");
+    assert_eq!(listed["names"], json!(["orders.x_key"]));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("secrets.json"))
+            .map(|t| t.trim().to_string())
+            .ok(),
+        Some("{}".to_string()),
+        "the file is emptied once its secrets are in the keyring"
+    );
+    let (status, _) = server
+        .send(
+            &client,
+            Method::PUT,
+            "/secrets/billing",
+            Some(json!({"value": new})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let service = format!("deskmate {}", dir.path().display());
+    assert_eq!(
+        keyring.items(&[("service", service.as_str())]).len(),
+        2,
+        "both secrets are keyring items another program can find"
+    );
+
+    // A tool sends the secret from the keyring.
+    let echo = key_echo_service().await;
+    let tool = json!({"name": "Orders", "description": "Looks up an order by its id.", "category": "query",
+        "http_url": format!("{echo}/orders/{{id}}"), "http_headers": {"X-Key": "{secret:billing}"},
+        "parameter_schema": {"type": "object", "additionalProperties": false, "required": ["id"],
+                             "properties": {"id": {"type": "string", "description": "Order id"}}}});
+    let (status, created) = server
+        .send(&client, Method::POST, "/tools/resources", Some(tool))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let call = json!({"tool": "orders", "arguments": {"id": "A-1"}});
+    let (_, result) = server
+        .send(&client, Method::POST, "/tools/call", Some(call.clone()))
+        .await;
+    assert_eq!(
+        result["data"]["body"]["received_key_sha"],
+        json!(key_fingerprint(new)),
+        "{result}"
+    );
+
+    let (status, run) = server
+        .send(
+            &client,
+            Method::POST,
+            "/tools/autotest?test_llm=false&test_asr=false&test_devices=false",
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{run}");
+    let store_check = run["tests"]
+        .as_array()
+        .and_then(|t| t.iter().find(|c| c["name"] == "Secret Store"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(store_check["status"], "passed", "{store_check}");
+    assert!(
+        store_check["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("2 secret(s)") && m.contains("OS keyring")),
+        "{store_check}"
+    );
+
+    // A restart reads them back from the keyring.
+    assert!(server.terminate().success());
+    let server = start();
+    let (_, listed) = server.send(&client, Method::GET, "/secrets", None).await;
+    assert_eq!(
+        listed["names"],
+        json!(["billing", "orders.x_key"]),
+        "{listed}"
+    );
+    let (_, result) = server
+        .send(&client, Method::POST, "/tools/call", Some(call))
+        .await;
+    assert_eq!(
+        result["data"]["body"]["received_key_sha"],
+        json!(key_fingerprint(new)),
+        "{result}"
+    );
+    let (_, audit) = server.send(&client, Method::GET, "/audit", None).await;
+    let (_, resources) = server
+        .send(&client, Method::GET, "/tools/resources", None)
+        .await;
+    assert!(server.terminate().success());
+
+    // No value anywhere: the data dir (database and WAL included), the log, API answers.
+    for (path, bytes) in everything_under(dir.path()) {
+        for value in [old, new] {
+            assert!(
+                !contains(&bytes, value),
+                "{value} found in {}",
+                path.display()
+            );
+        }
+    }
+    let logged = std::fs::read(&log).unwrap_or_default();
+    assert!(!logged.is_empty(), "the server logged nothing");
+    for answer in [&listed, &run, &audit, &resources] {
+        for value in [old, new] {
+            assert!(!answer.to_string().contains(value), "{value} in {answer}");
+            assert!(!contains(&logged, value), "{value} in the log");
+        }
+    }
+    let _ = std::fs::remove_file(&log);
+
+    // Without a keyring: the owner-only file, and why.
+    let bare = deskmate_testkit::keyring::KeyringSession::bus_only();
+    let other = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start_env(
+        other.path(),
+        "off",
+        Stdio::null(),
+        &[
+            ("DBUS_SESSION_BUS_ADDRESS", bare.bus_address()),
+            ("DESKMATE_SECRET_STORE", "auto".to_string()),
+        ],
+    );
+    let (_, listed) = server.send(&client, Method::GET, "/secrets", None).await;
+    assert_eq!(listed["store"]["backend"], "file", "{listed}");
+    assert!(
+        listed["store"]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("no Secret Service")),
+        "{listed}"
+    );
+    let (status, _) = server
+        .send(
+            &client,
+            Method::PUT,
+            "/secrets/billing",
+            Some(json!({"value": new})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let file = other.path().join("secrets.json");
+    assert!(std::fs::read_to_string(&file).is_ok_and(|t| t.contains("billing")));
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file)
+            .map(|m| m.permissions().mode() & 0o777)
+            .ok();
+        assert_eq!(mode, Some(0o600));
+    }
+    assert!(server.terminate().success());
+}

@@ -56,7 +56,7 @@ pub enum ServiceError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] deskmate_store::Error),
-    /// The secrets file failed.
+    /// The secret store (the OS keyring or the file) failed.
     #[error(transparent)]
     Secrets(#[from] crate::secrets::SecretsError),
     /// A model server could not be reached or answered badly.

@@ -47,7 +47,7 @@ use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
 
 pub use error::{Error, ServiceError};
-use secrets::FileSecrets;
+use secrets::Secrets;
 
 /// The database file in the data dir.
 pub const DATABASE_FILE: &str = "deskmate.db";
@@ -121,7 +121,7 @@ pub struct Deskmate {
 #[derive(Debug)]
 struct Stored {
     store: Arc<Store>,
-    secrets: Arc<FileSecrets>,
+    secrets: Arc<Secrets>,
     policies: Arc<stored::ResourcePolicies>,
     config: ToolConfig,
     /// Tools the embedding app adds (devices, tests): part of every rebuild.
@@ -161,7 +161,7 @@ impl Deskmate {
         let store = Arc::new(Store::open(&database)?);
         store.checkpoint_in_background(&database, std::time::Duration::from_millis(500))?;
         let stored = Stored {
-            secrets: Arc::new(FileSecrets::open(data_dir)?),
+            secrets: Arc::new(Secrets::open(data_dir)?),
             policies: Arc::new(stored::ResourcePolicies::default()),
             store: store.clone(),
             config,
@@ -272,7 +272,7 @@ impl Deskmate {
     }
 
     /// The secrets, when the service was opened on a data dir.
-    pub fn secrets(&self) -> Option<&Arc<FileSecrets>> {
+    pub fn secrets(&self) -> Option<&Arc<Secrets>> {
         self.stored.as_ref().map(|s| &s.secrets)
     }
 

@@ -7,6 +7,7 @@
 //! lists the configured model names. Recorded real answers live in `testdata/llm/`.
 
 pub mod desktop;
+pub mod keyring;
 pub mod pulse;
 pub mod webdriver;
 

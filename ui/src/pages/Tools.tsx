@@ -402,12 +402,16 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
 function Secrets() {
   const { t } = useTranslation();
   const [names, setNames] = useState<string[]>([]);
+  const [store, setStore] = useState<{ backend: "keyring" | "file"; detail: string } | null>(null);
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
   const [error, setError] = useState<unknown>(null);
   const load = useCallback(() => {
-    api<{ names: string[] }>("GET", "/secrets")
-      .then((r) => setNames(r.names))
+    api<{ names: string[]; store?: { backend: "keyring" | "file"; detail: string } }>("GET", "/secrets")
+      .then((r) => {
+        setNames(r.names);
+        setStore(r.store ?? null);
+      })
       .catch(setError);
   }, []);
   useEffect(load, [load]);
@@ -433,6 +437,11 @@ function Secrets() {
   return (
     <section className="secrets" id="secrets">
       <h3>{t("tools.secrets")}</h3>
+      {store && (
+        <p id="secret-store" data-backend={store.backend} className={store.backend === "keyring" ? "ok-text" : "muted"} title={store.detail}>
+          {store.backend === "keyring" ? t("tools.storeKeyring") : t("tools.storeFile")}
+        </p>
+      )}
       <ul>
         {names.map((n) => (
           <li key={n}>
