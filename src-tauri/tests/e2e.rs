@@ -298,6 +298,10 @@ fn an_http_tool_is_created_tried_from_its_form_and_audited() {
         "return document.querySelector('#secrets ul')?.innerText.includes('weather_key');",
         Duration::from_secs(10),
     );
+    // Which store holds it is said (the tests keep secrets in the owner-only file).
+    let store = app.wd.wait_for("#secret-store", Duration::from_secs(10));
+    let said = app.wd.text(&store);
+    assert!(said.contains("file"), "{said}");
 
     app.wd.click_on("#tool-new");
     app.type_into("#tool-name", "Weather lookup");
