@@ -73,6 +73,29 @@ async fn send(app: &Router, req: Request<Body>) -> (StatusCode, Value) {
     (status, body)
 }
 
+/// A GET whose answer is not JSON: status, content type, text.
+async fn get_text(app: &Router, uri: &str) -> (StatusCode, String, String) {
+    let req = request("GET", uri, None)
+        .body(Body::empty())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let response = app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
+    (status, kind, String::from_utf8_lossy(&bytes).to_string())
+}
+
 async fn call(app: &Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
     let req = request(method, uri, body.clone())
         .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
@@ -1097,30 +1120,11 @@ async fn eval_runs_a_suite_streams_cases_and_keeps_reports() {
         .to_string();
     let (_, autotests) = call(&f.app, "GET", "/api/v1/tools/autotest/runs", None).await;
     assert_eq!(autotests["total"], 0, "evaluations are not autotest runs");
-    let response = f
-        .app
-        .clone()
-        .oneshot(
-            request(
-                "GET",
-                &format!("/api/v1/eval/runs/{id}?format=markdown"),
-                None,
-            )
-            .body(Body::empty())
-            .unwrap_or_else(|e| panic!("{e}")),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(response.status(), StatusCode::OK);
-    assert!(
-        response.headers()[header::CONTENT_TYPE]
-            .to_str()
-            .is_ok_and(|t| t.starts_with("text/markdown"))
-    );
-    let text = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .unwrap_or_default();
-    assert!(String::from_utf8_lossy(&text).contains("guard lift"));
+    let (status, kind, text) =
+        get_text(&f.app, &format!("/api/v1/eval/runs/{id}?format=markdown")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/markdown"), "{kind}");
+    assert!(text.contains("guard lift"));
     let (status, _) = call(
         &f.app,
         "GET",
@@ -1416,29 +1420,13 @@ async fn autotest_streams_checks_keeps_history_and_sends_test_messages() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     // The same run as JUnit XML, for CI systems.
-    let req = request(
-        "GET",
+    let (status, kind, xml) = get_text(
+        &f.app,
         &format!("/api/v1/tools/autotest/runs/{id}?format=junit"),
-        None,
     )
-    .body(Body::empty())
-    .unwrap_or_else(|e| panic!("{e}"));
-    let response = f
-        .app
-        .clone()
-        .oneshot(req)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(response.status(), StatusCode::OK);
-    assert!(
-        response.headers()[header::CONTENT_TYPE]
-            .to_str()
-            .is_ok_and(|v| v.starts_with("application/xml"))
-    );
-    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .unwrap_or_default();
-    let xml = String::from_utf8_lossy(&bytes);
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("application/xml"), "{kind}");
     assert!(xml.starts_with("<?xml"), "{xml}");
     assert_eq!(xml.matches("<testcase ").count(), checks.len(), "{xml}");
     assert!(
