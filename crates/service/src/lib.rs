@@ -713,11 +713,7 @@ impl Stored {
         }
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;
-        let everything = ResourceFilter {
-            limit: 1000,
-            ..ResourceFilter::default()
-        };
-        let (_, all) = self.store.list_resources(&everything)?;
+        let all = self.store.all_resources()?;
         for resource in all.iter().filter(|r| !r.is_system) {
             // A stored resource that no longer builds is skipped, not fatal: the rest work.
             let secrets: Arc<dyn deskmate_tools::http_tool::SecretStore> = self.secrets.clone();

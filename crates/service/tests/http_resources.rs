@@ -197,3 +197,42 @@ async fn invalid_input_and_built_in_tools() {
         "nothing was written"
     );
 }
+
+/// Every stored resource becomes a tool, not only the first page of 1,000 (the registry
+/// once loaded them through the paged list and dropped the rest silently).
+#[test]
+fn every_stored_resource_is_loaded_past_the_first_thousand() {
+    let dir = common::data_dir_with_adsl();
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let first = deskmate
+        .create_resource(&weather_tool("http://127.0.0.1:9"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let store = deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("no store"));
+    drop(deskmate);
+    for i in 0..1_005 {
+        let mut copy = first.clone();
+        copy.id = format!("weather_{i:04}");
+        store
+            .insert_resource(&copy)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(store);
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let registry = deskmate.registry();
+    for id in [
+        "city_weather",
+        "weather_0000",
+        "weather_0999",
+        "weather_1004",
+    ] {
+        assert!(registry.tool(id).is_some(), "{id} was not loaded");
+    }
+    let user_tools = registry
+        .specs()
+        .filter(|s| s.id.starts_with("weather_") || s.id == "city_weather")
+        .count();
+    assert_eq!(user_tools, 1_006);
+}

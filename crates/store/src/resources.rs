@@ -164,6 +164,22 @@ impl Store {
         Ok((u64::try_from(total).unwrap_or(0), out))
     }
 
+    /// Every resource, system tools first then by creation (the registry loads them all;
+    /// pages are for lists a person reads).
+    pub fn all_resources(&self) -> Result<Vec<ToolResource>, Error> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM tool_resources ORDER BY is_system DESC, created_at, rowid"
+        );
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(&sql).sql(&sql)?;
+        let rows = statement.query_map([], read_row).sql(&sql)?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(row.sql(&sql)?.parse()?);
+        }
+        Ok(out)
+    }
+
     /// Deletes a resource; returns whether one was deleted.
     pub fn delete_resource(&self, id: &str) -> Result<bool, Error> {
         let sql = "DELETE FROM tool_resources WHERE id = ?1";

@@ -72,15 +72,7 @@ impl HttpTool {
         secrets: Arc<dyn SecretStore>,
     ) -> Result<Self, ToolError> {
         check_template(&config.url)?;
-        // Several tools may be built; installing the provider twice is harmless.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .connect_timeout(config.timeout.min(Duration::from_secs(10)))
-            .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
-            .user_agent(concat!("deskmate/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ToolError::internal(format!("cannot build the HTTP client: {e}")))?;
+        let client = shared_client()?;
         Ok(Self {
             spec,
             config,
@@ -88,6 +80,26 @@ impl HttpTool {
             secrets,
         })
     }
+}
+
+/// The one HTTP client of every HTTP tool: building a client loads the TLS roots (tens
+/// of milliseconds), and a registry may hold thousands of tools. Each request carries its
+/// tool's whole-request timeout, which also bounds connecting.
+fn shared_client() -> Result<reqwest::Client, ToolError> {
+    static CLIENT: std::sync::OnceLock<Result<reqwest::Client, String>> =
+        std::sync::OnceLock::new();
+    CLIENT
+        .get_or_init(|| {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(10))
+                .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
+                .user_agent(concat!("deskmate/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(|e| ToolError::internal(format!("cannot build the HTTP client: {e}")))
 }
 
 /// The placeholder names of a URL template, in order.
@@ -236,7 +248,10 @@ impl Tool for HttpTool {
         }
         let url = url::Url::parse(&url)
             .map_err(|e| ToolError::validation(format!("the filled URL is invalid: {e}")))?;
-        let mut request = self.client.request(self.config.method.clone(), url);
+        let mut request = self
+            .client
+            .request(self.config.method.clone(), url)
+            .timeout(self.config.timeout);
         for (name, value) in &self.config.headers {
             request = request.header(name, resolve_secrets(value, self.secrets.as_ref())?);
         }
