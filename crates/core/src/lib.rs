@@ -32,6 +32,7 @@
 //! ```
 
 pub mod args;
+pub mod canonical;
 pub mod cap;
 pub mod error;
 pub mod guard;
@@ -43,6 +44,7 @@ pub mod result;
 pub mod spec;
 pub mod validate;
 
+pub use canonical::canonical_json;
 pub use cap::{CapLimits, Capped, cap};
 pub use error::SpecError;
 pub use guard::{Guard, PreparedCall, Rejection, lint_spec};

@@ -575,7 +575,12 @@ impl Deskmate {
         );
         let (result, ran) = match &request.idem_key {
             Some(key) => {
-                let fingerprint = format!("{}\n{}", prepared.tool, prepared.arguments);
+                // The same call whatever order its arguments' keys came in.
+                let fingerprint = format!(
+                    "{}\n{}",
+                    prepared.tool,
+                    deskmate_core::canonical_json(&prepared.arguments)
+                );
                 match self
                     .hooks
                     .idempotency

@@ -215,6 +215,20 @@ async fn idempotent_calls_run_exactly_once_under_concurrency() {
     let conflict = f.deskmate.call(reuse).await;
     assert_eq!(conflict.error_type, Some(ErrorType::Validation));
     assert_eq!(f.runs.load(Ordering::SeqCst), 1);
+
+    // The same arguments with their keys in another order are the same call: replayed.
+    let mut first = CallRequest::new("echo", json!({"step": 7, "api_key": "k"}));
+    first.idem_key = Some("k-2".into());
+    let ran = f.deskmate.call(first).await;
+    let mut again = CallRequest::new("echo", json!({"api_key": "k", "step": 7}));
+    again.idem_key = Some("k-2".into());
+    let replayed = f.deskmate.call(again).await;
+    assert!(ran.ok && replayed.ok, "{ran:?} {replayed:?}");
+    assert_eq!(
+        replayed.call_id, ran.call_id,
+        "the stored result is answered"
+    );
+    assert_eq!(f.runs.load(Ordering::SeqCst), 2);
 }
 
 #[tokio::test]
