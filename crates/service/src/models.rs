@@ -131,6 +131,15 @@ impl<'a> Fields<'a> {
             Some(Value::Null) => KeyChange::Remove,
             Some(Value::String(s)) if s.is_empty() => KeyChange::Remove,
             Some(Value::String(s)) if s == MASK => KeyChange::Keep,
+            // Spaces alone are not a key, and not a clear request to remove one either.
+            Some(Value::String(s)) if s.trim().is_empty() => {
+                self.errors.push(field(
+                    "/api_key",
+                    "api_key is only whitespace",
+                    "paste the key as given by the provider, or send null (or \"\") to remove it",
+                ));
+                KeyChange::Keep
+            }
             Some(Value::String(s)) if s.len() <= 8192 && !s.contains(['\r', '\n']) => {
                 KeyChange::Set(s.trim().to_string())
             }
@@ -491,6 +500,21 @@ mod tests {
         assert_eq!((updated.name.as_str(), updated.temperature), ("Local", 0.1));
         assert_eq!(key, KeyChange::Keep);
         assert!(llm_input(&json!({"id": "other"}), Some(&model)).is_err());
+
+        // A key of spaces is refused (it was stored as an empty key); "" and null remove.
+        let errors = llm_input(&json!({"api_key": "   "}), Some(&model))
+            .err()
+            .unwrap_or_default();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].path, "/api_key");
+        for remove in [json!(""), Value::Null] {
+            let (_, key) = llm_input(&json!({"api_key": remove}), Some(&model))
+                .unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(key, KeyChange::Remove);
+        }
+        let (_, key) = llm_input(&json!({"api_key": "  sk-2 "}), Some(&model))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(key, KeyChange::Set("sk-2".into()));
     }
 
     #[test]
