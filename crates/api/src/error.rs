@@ -14,6 +14,9 @@ pub enum AppError {
     /// 400: the request could not be read (bad JSON, wrong types in the query).
     #[error("{0}")]
     BadRequest(String),
+    /// 405: the path exists, the method does not (the router adds `Allow`).
+    #[error("method not allowed for this path")]
+    MethodNotAllowed,
     /// 401: no or wrong bearer token.
     #[error("missing or invalid bearer token")]
     Unauthorized,
@@ -70,6 +73,10 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (status, body) = match &self {
             Self::BadRequest(detail) => (StatusCode::BAD_REQUEST, json!({"detail": detail})),
+            Self::MethodNotAllowed => (
+                StatusCode::METHOD_NOT_ALLOWED,
+                json!({"detail": "method not allowed for this path", "hint": "the Allow header lists the methods this path answers"}),
+            ),
             Self::Unauthorized => (
                 StatusCode::UNAUTHORIZED,
                 json!({"detail": "missing or invalid bearer token", "hint": "send Authorization: Bearer <token>; the token is in the data dir's api-token file"}),

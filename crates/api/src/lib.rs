@@ -207,9 +207,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/prompts", get(prompts::list))
         .route("/api/v1/prompts/{id}/answer", post(prompts::answer))
         .fallback(|| async { AppError::NotFound("Not found".into()) })
-        .method_not_allowed_fallback(|| async {
-            AppError::BadRequest("method not allowed for this path".into())
-        });
+        .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed });
     api.layer(axum::middleware::from_fn_with_state(
         state.clone(),
         safety::require_token,

@@ -518,7 +518,7 @@ async fn hostile_requests_answer_4xx_json_and_write_nothing() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
     }
     let (status, _) = call(&f.app, "PATCH", "/api/v1/tools/list", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
     let (status, _) = call(
         &f.app,
         "PUT",
@@ -1563,4 +1563,39 @@ async fn the_openapi_document_matches_what_is_served() {
         "health needs no token"
     );
     assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+}
+
+/// A path that exists answered with another method: 405 with the methods it takes in
+/// `Allow` (it was a 400 without them).
+#[tokio::test]
+async fn a_wrong_method_is_405_with_allow() {
+    let f = fixture();
+    for (method, uri, allowed) in [
+        ("PATCH", "/api/v1/tools/list", "GET"),
+        ("DELETE", "/api/v1/tools/call", "POST"),
+        ("POST", "/api/v1/tools/resources/calculator", "DELETE"),
+    ] {
+        let req = request(method, uri, None)
+            .body(Body::empty())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let response = f
+            .app
+            .clone()
+            .oneshot(req)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            response.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {uri}"
+        );
+        let allow = response
+            .headers()
+            .get(header::ALLOW)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        assert!(allow.contains(allowed), "{method} {uri}: Allow: {allow:?}");
+        assert!(!allow.contains(method), "{method} {uri}: Allow: {allow:?}");
+    }
 }
