@@ -20,7 +20,21 @@ use crate::hooks::{
 /// and each caller resumes once its row is committed.
 #[derive(Debug)]
 pub struct StoreAudit {
-    queue: std::sync::mpsc::Sender<(AuditEvent, tokio::sync::oneshot::Sender<()>)>,
+    /// `None` only while dropping.
+    queue: Option<std::sync::mpsc::Sender<(AuditEvent, tokio::sync::oneshot::Sender<()>)>>,
+    writer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for StoreAudit {
+    /// Closes the queue and waits for the writer to commit what is queued and let go of
+    /// the store, so the database is closed when the service is (its folder may be
+    /// removed right after).
+    fn drop(&mut self) {
+        drop(self.queue.take());
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
 }
 
 /// Most events committed in one transaction.
@@ -55,10 +69,15 @@ impl StoreAudit {
                 }
             }
         });
-        if let Err(error) = spawned {
-            tracing::error!(%error, "cannot start the audit writer; calls will not be audited");
+        let writer = spawned
+            .map_err(|error| {
+                tracing::error!(%error, "cannot start the audit writer; calls will not be audited");
+            })
+            .ok();
+        Self {
+            queue: Some(queue),
+            writer,
         }
-        Self { queue }
     }
 }
 
@@ -67,7 +86,11 @@ impl AuditSink for StoreAudit {
     async fn record(&self, event: AuditEvent) {
         let (done, committed) = tokio::sync::oneshot::channel();
         let call_id = event.call_id.clone();
-        if self.queue.send((event, done)).is_err() {
+        let sent = self
+            .queue
+            .as_ref()
+            .is_some_and(|queue| queue.send((event, done)).is_ok());
+        if !sent {
             tracing::error!(%call_id, "the audit writer is gone; event not written");
             return;
         }

@@ -51,6 +51,32 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub struct Store {
     conn: Mutex<Connection>,
+    /// The background checkpointer, stopped and waited for when the store is dropped.
+    checkpointer: Mutex<Option<Checkpointer>>,
+}
+
+/// The checkpoint thread and the way to stop it.
+#[derive(Debug)]
+struct Checkpointer {
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Drop for Store {
+    /// Stops the checkpointer and waits for its last checkpoint, so that nothing touches
+    /// the database files once the store is gone (a temporary data dir may be removed
+    /// right after).
+    fn drop(&mut self) {
+        let checkpointer = self
+            .checkpointer
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(Checkpointer { stop, thread }) = checkpointer {
+            let _ = stop.send(());
+            let _ = thread.join();
+        }
+    }
 }
 
 impl Store {
@@ -99,6 +125,7 @@ impl Store {
         migrations().to_latest(&mut conn)?;
         Ok(Self {
             conn: Mutex::new(conn),
+            checkpointer: Mutex::new(None),
         })
     }
 
@@ -110,11 +137,7 @@ impl Store {
     /// commit, and a background thread on its own connection runs passive checkpoints
     /// (which never block writers) every `every`, until this store is dropped. A commit
     /// then never waits for pages to be copied back and synced into the database file.
-    pub fn checkpoint_in_background(
-        self: &std::sync::Arc<Self>,
-        path: &Path,
-        every: Duration,
-    ) -> Result<(), Error> {
+    pub fn checkpoint_in_background(&self, path: &Path, every: Duration) -> Result<(), Error> {
         self.conn()?
             .query_row("PRAGMA wal_autocheckpoint = 0", [], |_| Ok(()))
             .or_else(|e| match e {
@@ -135,12 +158,14 @@ impl Store {
                 sql: "busy_timeout".into(),
                 source,
             })?;
-        let alive = std::sync::Arc::downgrade(self);
-        std::thread::Builder::new()
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
             .name("deskmate-checkpoint".into())
             .spawn(move || {
-                while alive.strong_count() > 0 {
-                    std::thread::sleep(every);
+                // Every `every` until the store says stop (or is gone).
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    stopped.recv_timeout(every)
+                {
                     if let Err(error) =
                         checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
                     {
@@ -154,6 +179,15 @@ impl Store {
                 sql: "spawn checkpoint thread".into(),
                 source: rusqlite::Error::ToSqlConversionFailure(Box::new(e)),
             })?;
+        let previous = self
+            .checkpointer
+            .lock()
+            .map_err(|_| Error::Poisoned)?
+            .replace(Checkpointer { stop, thread });
+        if let Some(Checkpointer { stop, thread }) = previous {
+            let _ = stop.send(());
+            let _ = thread.join();
+        }
         Ok(())
     }
 
@@ -180,6 +214,42 @@ pub(crate) fn json_column(text: &str, column: &'static str) -> Result<serde_json
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Dropping the store stops the checkpointer and waits for its last checkpoint: the
+    /// files are settled when `drop` returns (the checkpoint thread once went on after
+    /// the store was gone, and failed with "disk I/O error" on removed temporary dirs).
+    #[test]
+    fn dropping_the_store_settles_its_files_before_returning() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("t.db");
+        let store = Store::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        store
+            .checkpoint_in_background(&path, Duration::from_secs(30))
+            .unwrap_or_else(|e| panic!("{e}"));
+        for i in 0..50 {
+            store
+                .set_setting(&format!("k{i}"), &serde_json::json!(i))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let wal = dir.path().join("t.db-wal");
+        assert!(
+            wal.metadata().is_ok_and(|m| m.len() > 0),
+            "writes went to the WAL"
+        );
+        let started = std::time::Instant::now();
+        drop(store);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "drop waited for a sleep"
+        );
+        let left = wal.metadata().map(|m| m.len()).unwrap_or(0);
+        assert_eq!(left, 0, "the WAL was checkpointed before drop returned");
+        let again = Store::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            again.setting("k49").ok().flatten(),
+            Some(serde_json::json!(49))
+        );
+    }
 
     #[test]
     fn migrations_are_valid() {

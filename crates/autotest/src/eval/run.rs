@@ -211,11 +211,14 @@ fn device_state(backends: &Backends) -> (Option<u32>, bool) {
 
 /// A case's service and what the judge needs from it.
 struct Bench {
-    _dir: tempfile::TempDir,
     deskmate: Deskmate,
     backends: Backends,
     fired: Arc<AtomicBool>,
     model_id: String,
+    /// Last: fields drop in order, and the service's database must be closed before its
+    /// folder is removed (the other way round, its checkpoints failed with "disk I/O
+    /// error").
+    _dir: tempfile::TempDir,
 }
 
 fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
