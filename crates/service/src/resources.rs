@@ -290,14 +290,36 @@ pub fn validate(
             }
         }
     }
-    let side_effect = pick("side_effect")
-        .and_then(|v| v.as_str().map(str::to_string))
+    // Sent: as sent. Not sent: kept on an edit that keeps the method, derived from the
+    // method otherwise (GET reads, the others write), so a GET tool edited to DELETE does
+    // not stay "read".
+    let method_changed = current("http_method")
+        .and_then(|v| v.as_str().map(str::to_uppercase))
+        .is_some_and(|before| before != method);
+    let sent = body
+        .get("side_effect")
+        .filter(|v| !v.is_null())
+        .and_then(|v| v.as_str().map(str::to_string));
+    let kept = (!method_changed)
+        .then(|| current("side_effect").and_then(|v| v.as_str().map(str::to_string)))
+        .flatten();
+    let side_effect = sent
+        .or(kept)
         .unwrap_or_else(|| if method == "GET" { "read" } else { "write" }.to_string());
     if !["read", "write", "irreversible"].contains(&side_effect.as_str()) {
         errors.push(field(
             "/side_effect",
             format!("unknown side effect '{side_effect}'"),
             "use read, write or irreversible",
+        ));
+    }
+    // The API shape keeps `wait_for_response` (clients send it), but an HTTP tool always
+    // waits for its service's answer: asking for anything else is refused, not ignored.
+    if body.get("wait_for_response") == Some(&Value::Bool(true)) {
+        errors.push(field(
+            "/wait_for_response",
+            "an HTTP tool always waits for the service's answer; fire-and-forget calls are not supported",
+            "leave wait_for_response out, or send false",
         ));
     }
     let policy = match body.get("policy") {
@@ -332,9 +354,7 @@ pub fn validate(
         http_timeout_ms: timeout,
         parameter_schema: schema,
         parameter_defaults: defaults,
-        wait_for_response: pick("wait_for_response")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false),
+        wait_for_response: false,
         enabled: pick("enabled").and_then(|v| v.as_bool()).unwrap_or(true),
         is_system: false,
         side_effect,
@@ -579,6 +599,51 @@ mod tests {
             .into_iter()
             .map(|e| e.path)
             .collect()
+    }
+
+    /// The side effect follows the method unless it is sent: an edit from GET to DELETE
+    /// no longer keeps "read"; an edit that keeps the method keeps the stored value.
+    #[test]
+    fn the_side_effect_is_derived_again_when_the_method_changes() {
+        let reader = create(json!({"name": "Orders", "category": "query",
+            "http_url": "https://api.example.com/orders/{id}",
+            "parameter_schema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}}))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(reader.side_effect, "read");
+        let edit = |body: Value, existing: &ToolResource| {
+            validate(&body, Some(existing), &|_| false).unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        let deleter = edit(json!({"http_method": "DELETE"}), &reader);
+        assert_eq!(deleter.side_effect, "write");
+        let renamed = edit(json!({"name": "Order removal"}), &deleter);
+        assert_eq!(renamed.side_effect, "write");
+        let chosen = edit(
+            json!({"http_method": "POST", "side_effect": "irreversible"}),
+            &renamed,
+        );
+        assert_eq!(chosen.side_effect, "irreversible");
+        let kept = edit(
+            json!({"description": "Removes an order for good."}),
+            &chosen,
+        );
+        assert_eq!(kept.side_effect, "irreversible");
+        let back = edit(json!({"http_method": "GET"}), &kept);
+        assert_eq!(back.side_effect, "read");
+    }
+
+    /// `wait_for_response` stays in the shape, but only `false` (what an HTTP tool does)
+    /// is accepted: `true` was stored and silently ignored.
+    #[test]
+    fn wait_for_response_true_is_refused_not_ignored() {
+        let base = json!({"name": "Orders", "category": "query",
+            "http_url": "https://api.example.com/orders/{id}",
+            "parameter_schema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}});
+        let mut asked = base.clone();
+        asked["wait_for_response"] = json!(true);
+        assert_eq!(paths(create(asked)), ["/wait_for_response"]);
+        let mut plain = base;
+        plain["wait_for_response"] = json!(false);
+        assert!(create(plain).is_ok_and(|r| !r.wait_for_response));
     }
 
     #[test]

@@ -175,7 +175,7 @@ function ToolDetail({ resource, onEdit, onDeleted }: { resource: Resource; onEdi
         <dt>{t("tools.category")}</dt>
         <dd>{resource.category}</dd>
         <dt>{t("tools.sideEffect")}</dt>
-        <dd>{resource.side_effect}</dd>
+        <dd>{t(`tools.effect.${resource.side_effect}`, { defaultValue: resource.side_effect })}</dd>
         <dt>{t("tools.policy")}</dt>
         <dd id="tool-policy">{resource.policy ? t(`tools.${resource.policy}`) : t("tools.policyDefault")}</dd>
         {resource.http_url && (
@@ -252,6 +252,14 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
   const [id, setId] = useState("");
   const [description, setDescription] = useState(resource?.description ?? "");
   const [method, setMethod] = useState(resource?.http_method ?? "GET");
+  // The side effect follows the method (GET reads, anything else writes) until the
+  // person picks one; an edit that changes the method derives it again.
+  const [sideEffect, setSideEffect] = useState(resource?.side_effect ?? "read");
+  const [sideEffectChosen, setSideEffectChosen] = useState(false);
+  const changeMethod = (next: string) => {
+    setMethod(next);
+    if (!sideEffectChosen) setSideEffect(next === "GET" ? "read" : "write");
+  };
   const [url, setUrl] = useState(resource?.http_url ?? "");
   const [timeout, setTimeoutMs] = useState(String(resource?.http_timeout_ms ?? 10000));
   const [headers, setHeaders] = useState<[string, string][]>(Object.entries(resource?.http_headers ?? {}));
@@ -280,6 +288,7 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
         description,
         category: "query",
         http_method: method,
+        side_effect: sideEffect,
         http_url: url,
         http_headers: Object.fromEntries(headers.filter(([k]) => k.trim())),
         http_timeout_ms: Number(timeout),
@@ -326,9 +335,23 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
           </Field>
           <div className="row-fields">
             <Field label={t("tools.method")}>
-              <select id="tool-method" value={method} onChange={(e) => setMethod(e.target.value)}>
+              <select id="tool-method" value={method} onChange={(e) => changeMethod(e.target.value)}>
                 {["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => (
                   <option key={m}>{m}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label={t("tools.sideEffect")}>
+              <select
+                id="tool-side-effect"
+                value={sideEffect}
+                onChange={(e) => {
+                  setSideEffect(e.target.value);
+                  setSideEffectChosen(true);
+                }}
+              >
+                {["read", "write", "irreversible"].map((s) => (
+                  <option key={s} value={s}>{t(`tools.effect.${s}`)}</option>
                 ))}
               </select>
             </Field>
