@@ -1,4 +1,4 @@
-//! Seed 004's autotest endpoints, plus run history. With `Accept: text/event-stream` a
+//! The API contract's autotest endpoints, plus run history. With `Accept: text/event-stream` a
 //! run streams each check as it finishes (`check` events) and then the result (`done`).
 
 use std::convert::Infallible;
@@ -18,7 +18,7 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::extract::ApiQuery;
 
-/// Seed 004's query parameters of a full run.
+/// The API contract's query parameters of a full run.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct RunQuery {
     /// LLM model id (default: the default model).
@@ -160,7 +160,7 @@ pub async fn asr(
     .await
 }
 
-/// Seed 004's test-message parameters.
+/// The API contract's test-message parameters.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct TestMessageQuery {
     /// LLM model id.

@@ -23,7 +23,7 @@ pub enum AppError {
     /// 403: refused (foreign Host or Origin, a built-in tool that cannot be deleted).
     #[error("{0}")]
     Forbidden(String),
-    /// 404 with seed 004's message.
+    /// 404 with the API contract's message.
     #[error("{0}")]
     NotFound(String),
     /// 413: the body is over the limit.
@@ -50,7 +50,7 @@ impl From<ServiceError> for AppError {
     fn from(error: ServiceError) -> Self {
         match error {
             ServiceError::NotFound { what, .. } => {
-                // Seed 004 spells these with a capital letter: "Tool not found".
+                // The API contract spells these with a capital letter: "Tool not found".
                 let mut detail = what.to_string();
                 if let Some(first) = detail.get_mut(0..1) {
                     first.make_ascii_uppercase();

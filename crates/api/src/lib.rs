@@ -227,7 +227,6 @@ pub fn app(state: AppState) -> Router {
     .with_state(state)
 }
 
-/// Where the token lives in a data dir.
 /// Serves [`app`] on a bound listener until `shutdown` resolves (open requests finish,
 /// streams end).
 pub async fn serve(
@@ -240,8 +239,19 @@ pub async fn serve(
         .await
 }
 
+/// Where the token lives in a data dir.
 pub fn token_path(data_dir: &Path) -> PathBuf {
     data_dir.join("api-token")
+}
+
+/// A fresh random bearer token: 256 bits from two v4 UUIDs, as hex (the one way Deskmate
+/// makes tokens, for the data dir's file and for a token that lives one launch).
+pub fn new_token() -> String {
+    format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    )
 }
 
 /// The API token: `DESKMATE_API_TOKEN` if set, else the one in the data dir, created
@@ -259,11 +269,7 @@ pub fn load_or_create_token(data_dir: &Path) -> std::io::Result<String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e),
     }
-    let token = format!(
-        "{}{}",
-        uuid::Uuid::new_v4().simple(),
-        uuid::Uuid::new_v4().simple()
-    );
+    let token = new_token();
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]

@@ -1,4 +1,4 @@
-//! Seed 004's tool resources: list with filters and paging, detail, create, update, delete.
+//! The API contract's tool resources: list with filters and paging, detail, create, update, delete.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -11,7 +11,7 @@ use crate::AppState;
 use crate::error::AppError;
 use crate::extract::{ApiJson, ApiQuery};
 
-/// Seed 004's query parameters.
+/// The API contract's query parameters.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]

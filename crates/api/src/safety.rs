@@ -10,7 +10,7 @@ use axum::response::Response;
 use crate::AppState;
 use crate::error::AppError;
 
-/// The one endpoint that answers without a token (seed 004's health check).
+/// The one endpoint that answers without a token (the API contract's health check).
 pub const PUBLIC_PATH: &str = "/api/v1/tools/health";
 
 /// Whether `host` (a Host header or an origin's host, with an optional port) is loopback.

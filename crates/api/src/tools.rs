@@ -1,4 +1,4 @@
-//! Seed 004's tool registry endpoints, and `POST /api/v1/tools/call`.
+//! The API contract's tool registry endpoints, and `POST /api/v1/tools/call`.
 
 use axum::Json;
 use axum::body::Bytes;

@@ -109,7 +109,7 @@ fn user_tool() -> Value {
 }
 
 #[tokio::test]
-async fn seed_004_tool_endpoints() {
+async fn tool_registry_endpoints() {
     let f = fixture();
     let (status, body) = call(&f.app, "GET", "/api/v1/tools/list", None).await;
     assert_eq!(status, StatusCode::OK);

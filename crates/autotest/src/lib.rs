@@ -4,7 +4,7 @@
 //! executor. A server that is down, slow, wrong about its model or refuses the key gives
 //! a failed check with a clear message within its timeout.
 //!
-//! [`Autotest::run`] runs and stores a full run (seed 004's `AutotestResult`);
+//! [`Autotest::run`] runs and stores a full run (the API contract's `AutotestResult`);
 //! [`Autotest::llm`] and [`Autotest::asr`] one model; checks are reported to a callback
 //! as they finish.
 
@@ -42,7 +42,7 @@ pub enum Status {
     Skipped,
 }
 
-/// One check (seed 004's `TestCase`, plus its `status`).
+/// One check (the API contract's `TestCase`, plus its `status`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestCase {
     /// What was checked (`Model Existence`, `API Connection`, …).
@@ -57,7 +57,7 @@ pub struct TestCase {
     pub duration_ms: u64,
 }
 
-/// Counts (seed 004's `TestSummary`, plus `skipped`): `total = passed + failed + skipped`.
+/// Counts (the API contract's `TestSummary`, plus `skipped`): `total = passed + failed + skipped`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     /// Checks passed.
@@ -71,7 +71,7 @@ pub struct Summary {
     pub total: usize,
 }
 
-/// A run (seed 004's `AutotestResult`).
+/// A run (the API contract's `AutotestResult`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AutotestResult {
     /// Run id.
@@ -103,7 +103,7 @@ pub struct Scope {
     pub devices: bool,
 }
 
-/// What a full run checks (seed 004's query parameters).
+/// What a full run checks (the API contract's query parameters).
 #[derive(Debug, Clone)]
 pub struct RunRequest {
     /// LLM model; the default when absent.
@@ -539,7 +539,7 @@ impl Autotest {
         self.finish("full", scope, started_at, started, checks.into_tests())
     }
 
-    /// Sends one message to a model and returns its reply (seed 004's test message).
+    /// Sends one message to a model and returns its reply (the API contract's test message).
     pub async fn test_message(
         &self,
         model_id: &str,

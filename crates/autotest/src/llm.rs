@@ -20,7 +20,7 @@ pub(crate) const CHECKS: [&str; 5] = [
     "Tool Calling",
 ];
 
-/// A model's answer to a test message (seed 004's shape, plus `error` on failure).
+/// A model's answer to a test message (the API contract's shape, plus `error` on failure).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TestMessage {
     /// Whether the model answered.

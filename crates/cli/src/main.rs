@@ -74,7 +74,7 @@ enum Command {
         yes: bool,
     },
     /// Run the autotest: LLM and ASR checks, then every tool; prints each check as it
-    /// finishes, or seed 004's result object with --json. Exit 0 when all passed.
+    /// finishes, or the API contract's result object with --json. Exit 0 when all passed.
     Autotest {
         /// LLM model id (default: the default model).
         #[arg(long)]

@@ -271,7 +271,7 @@ async fn chat_runs_one_turn_against_the_configured_model() {
 }
 
 #[test]
-fn autotest_prints_seed_004s_result_and_exits_by_outcome() {
+fn autotest_prints_its_result_and_exits_by_outcome() {
     let dir = data_dir();
     let tools_only = deskmate(
         dir.path(),

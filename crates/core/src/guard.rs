@@ -194,7 +194,7 @@ impl Guard {
     }
 }
 
-/// Checks the rules seed 000 sets for a registry's specs, beyond what the guard needs to
+/// Checks the rules of the tool contract for a registry's specs, beyond what the guard needs to
 /// run: a description, type object, `additionalProperties: false`, every property
 /// described (recursively). Returns one line per problem.
 pub fn lint_spec(spec: &ToolSpec) -> Vec<String> {

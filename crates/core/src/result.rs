@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// Why a call did not succeed. The set is closed: a model and a GUI can act on each kind.
 ///
-/// Decision (DESIGN.md leaves it open): `denied` and `timeout` are kept as their own
+/// Decision (a design choice): `denied` and `timeout` are kept as their own
 /// kinds rather than folded into `permission` and `transient`, because the right next
 /// step differs — a denied call must not be retried without asking the person, a timed
 /// out call may be retried with a smaller request.

@@ -22,7 +22,7 @@ impl Localized {
     }
 }
 
-/// Seed 004's two tool categories.
+/// The API contract's two tool categories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
@@ -62,7 +62,7 @@ pub struct ToolSpec {
     pub name: Localized,
     /// What it does, when to use it, preconditions, and whether it is read-only.
     pub description: String,
-    /// Seed 004's category.
+    /// The API contract's category.
     pub category: Category,
     /// JSON Schema 2020-12 of the arguments: type object, `additionalProperties: false`.
     pub parameters: Value,

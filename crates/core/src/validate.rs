@@ -273,7 +273,7 @@ fn preview(value: &Value) -> String {
 mod tests {
     use super::*;
 
-    /// Seed 003's nested schema.
+    /// A nested schema (book_flight).
     fn book_flight() -> CompiledSchema {
         let schema = json!({
             "type": "object",
@@ -294,7 +294,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_003_nested_violations_are_reported_at_their_paths() {
+    fn nested_violations_are_reported_at_their_paths() {
         let args = json!({"passenger": {"name": "John", "loyalty": "gold"}, "legs": "SFO-JFK"});
         let violations = book_flight().violations(&args);
         let mut found: Vec<(&str, Option<&str>)> = violations

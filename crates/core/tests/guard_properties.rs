@@ -33,7 +33,7 @@ fn guard() -> Guard {
             "nested": {"type": "object", "properties": {"deep": {"type": "object", "properties": {"x": {"type": ["string", "null"]}}}}, "description": "d"}
         }
     });
-    // Seed 003's book_flight, nested four levels deep.
+    // A book_flight schema, nested four levels deep.
     let book_flight = json!({
         "type": "object",
         "properties": {
@@ -133,7 +133,7 @@ proptest! {
 }
 
 #[test]
-fn seed_003_violations_through_the_guard() {
+fn nested_violations_through_the_guard() {
     let g = guard();
     let rejection = g
         .prepare(
@@ -141,7 +141,7 @@ fn seed_003_violations_through_the_guard() {
             json!({"passenger": {"name": "John", "loyalty": "gold"}, "legs": "SFO-JFK"}),
         )
         .err()
-        .unwrap_or_else(|| panic!("seed 003's arguments must be rejected"));
+        .unwrap_or_else(|| panic!("the nested arguments must be rejected"));
     let result: ToolResult = rejection.into();
     let mut paths: Vec<String> = result.data["violations"]
         .as_array()

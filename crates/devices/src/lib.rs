@@ -101,7 +101,6 @@ pub struct Readiness {
 }
 
 impl Backends {
-    /// Asks every backend whether it works here and now (blocking: a few OS calls).
     /// The devices [`Backends::probe`] reports on, in its order.
     pub fn probed_devices(&self) -> Vec<String> {
         let mut devices: Vec<String> =
@@ -115,6 +114,7 @@ impl Backends {
         devices
     }
 
+    /// Asks every backend whether it works here and now (blocking: a few OS calls).
     pub fn probe(&self) -> Vec<Readiness> {
         let check = |device: &str, outcome: Result<String, DeviceError>| Readiness {
             device: device.into(),

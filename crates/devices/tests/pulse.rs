@@ -1,5 +1,5 @@
 //! The PulseAudio mixer and the volume tools against a real PulseAudio daemon with a null
-//! sink, started by this test (PLATFORM.md's recipe); `pactl` is the oracle.
+//! sink, started by this test ; `pactl` is the oracle.
 
 #![cfg(target_os = "linux")]
 

@@ -126,13 +126,7 @@ pub fn init_logging() {
 }
 
 /// A fresh random bearer token (for a token that lives as long as one launch).
-pub fn random_token() -> String {
-    format!(
-        "{}{}",
-        uuid::Uuid::new_v4().simple(),
-        uuid::Uuid::new_v4().simple()
-    )
-}
+pub use deskmate_api::new_token as random_token;
 
 /// The service with the built-in tools and the system tools on this computer's devices.
 pub fn open_service(

@@ -11,7 +11,7 @@ use deskmate_testkit::{Script, ScriptedServer, Split, completion, sse_body};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-/// The shape llama-server streams a tool call in (PLATFORM.md): the first fragment has the
+/// The shape llama-server streams a tool call in : the first fragment has the
 /// index, id, type, name and `{`; later ones only the index and argument pieces.
 fn llama_tool_call_stream() -> Vec<u8> {
     let mut chunks =

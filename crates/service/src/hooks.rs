@@ -18,7 +18,7 @@ pub trait PolicySource: Send + Sync + std::fmt::Debug {
     fn policy(&self, spec: &ToolSpec) -> Policy;
 }
 
-/// Policies from side effects only (DESIGN.md's defaults).
+/// Policies from side effects only (the defaults by side effect).
 #[derive(Debug, Default)]
 pub struct DefaultPolicies;
 

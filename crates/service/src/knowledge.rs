@@ -1,4 +1,4 @@
-//! The local knowledge base: the `knowledge` tool (seed 004) and the document operations
+//! The local knowledge base: the `knowledge` tool  and the document operations
 //! behind the API — add, list, delete, search, and import a folder of .md/.txt files.
 
 use std::path::Path;

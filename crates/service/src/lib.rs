@@ -335,7 +335,7 @@ impl Deskmate {
         Ok(settings::describe(known, Some(value)))
     }
 
-    /// Tool resources (seed 004's listing).
+    /// Tool resources (the API contract's listing).
     pub fn list_resources(
         &self,
         filter: &ResourceFilter,
@@ -685,7 +685,7 @@ impl Deskmate {
 }
 
 impl Stored {
-    /// Seed 004's `search`, `weather` and `translate` arrive once, as disabled HTTP tools
+    /// The API contract's `search`, `weather` and `translate` arrive once, as disabled HTTP tools
     /// the user points at a service (and may delete: they do not come back).
     fn install_templates(&self) -> Result<(), Error> {
         const KEY: &str = "templates_installed";

@@ -460,7 +460,7 @@ pub fn extract_header_secrets(resource: &mut ToolResource) -> Vec<(String, Strin
     moved
 }
 
-/// Seed 004's HTTP tool templates, disabled until the user points them at a service.
+/// The API contract's HTTP tool templates, disabled until the user points them at a service.
 pub fn templates() -> Vec<ToolResource> {
     let template = |id: &str, name: &str, description: &str, url: &str, schema: Value| {
         ToolResource {

@@ -1,4 +1,4 @@
-//! Tool resources: seed 004's fields, plus `side_effect`, `policy` and `updated_at`.
+//! Tool resources: the API contract's fields, plus `side_effect`, `policy` and `updated_at`.
 
 use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 use serde::{Deserialize, Serialize};
@@ -12,7 +12,7 @@ use crate::{Error, NOW, Store, json_column};
 pub struct ToolResource {
     /// The function name the model sees: `[a-z0-9_]{1,64}`.
     pub id: String,
-    /// Owner (seed 004 keeps it; a desktop app has one user).
+    /// Owner (the API contract keeps it; a desktop app has one user).
     pub user_id: i64,
     /// Display name.
     pub name: String,
@@ -34,7 +34,7 @@ pub struct ToolResource {
     pub parameter_schema: Value,
     /// Values merged under the caller's arguments.
     pub parameter_defaults: Value,
-    /// Seed 004's flag for system tools.
+    /// The API contract's flag for system tools.
     pub wait_for_response: bool,
     /// Disabled tools are never offered to a model nor run.
     pub enabled: bool,
@@ -50,7 +50,7 @@ pub struct ToolResource {
     pub updated_at: String,
 }
 
-/// Which resources to list (seed 004's query parameters).
+/// Which resources to list (the API contract's query parameters).
 #[derive(Debug, Clone)]
 pub struct ResourceFilter {
     /// Only this category.

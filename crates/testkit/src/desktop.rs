@@ -1,4 +1,4 @@
-//! A private desktop session for notification and webview tests (PLATFORM.md's recipe): a session
+//! A private desktop session for notification and webview tests : a session
 //! D-Bus, Xvfb, and dunst as the notification server; `dunstctl history` is the oracle.
 
 use std::path::Path;

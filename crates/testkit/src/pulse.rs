@@ -1,4 +1,4 @@
-//! A private PulseAudio daemon with a default null sink `ci_sink` (PLATFORM.md's recipe),
+//! A private PulseAudio daemon with a default null sink `ci_sink` ,
 //! for tests that change or record real audio; `pactl` and `parecord` are the oracles.
 
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! A small W3C WebDriver client for end-to-end tests in the real webview
-//! (WebKitWebDriver, PLATFORM.md): one persistent keep-alive HTTP/1.1 connection (clients
+//! (WebKitWebDriver): one persistent keep-alive HTTP/1.1 connection (clients
 //! that close the connection after each request are unreliable with these drivers), the
 //! commands the tests need, and waiting helpers.
 

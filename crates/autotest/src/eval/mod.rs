@@ -1,6 +1,6 @@
-//! The tool-call evaluator (seed 003's `ToolCallEvaluator`): a suite of cases run through
+//! The tool-call evaluator (docs/EVAL.md): a suite of cases run through
 //! the real agent loop and guard on a registered model, judged by an AST checker, scored
-//! with seed 003's metrics and weights, and stored with the autotest history (kind
+//! with the evaluator's metrics and weights, and stored with the autotest history (kind
 //! `eval`). See `docs/EVAL.md`.
 
 pub mod check;

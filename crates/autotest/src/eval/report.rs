@@ -1,4 +1,4 @@
-//! Metrics over case results (seed 003's, with its weights) and the report: JSON and a
+//! Metrics over case results (the evaluator's, with its weights; docs/EVAL.md) and the report: JSON and a
 //! markdown table per category.
 
 use serde::Serialize;
@@ -30,7 +30,7 @@ pub struct Metrics {
     pub parallel_atomicity_raw: Option<f64>,
     /// Atomicity cases where the failure hit a group of writes.
     pub atomicity_measured: usize,
-    /// Seed 003's weighted score (a missing metric counts as 0).
+    /// The evaluator's weighted score (a missing metric counts as 0).
     pub overall: f64,
     /// Cases passed with the guard.
     pub task_success: f64,
@@ -216,7 +216,7 @@ impl EvalReport {
         );
         out.push_str("| metric | value |\n|---|---|\n");
         let rows = [
-            ("overall (seed 003 weights)", format!("{:.3}", m.overall)),
+            ("overall (evaluator weights)", format!("{:.3}", m.overall)),
             ("schema_compliance", optional(m.schema_compliance)),
             ("hallucination_rate", percent(m.hallucination_rate)),
             ("latency_p50", format!("{} ms", m.latency_p50_ms)),

@@ -1,7 +1,7 @@
 //! The agent loop: model → extraction → guard → tools → results → model, up to a step
 //! limit. Structured errors go back to the model so it can fix its call; the same failing
 //! call twice ends the turn with a plain message. Several calls in one reply follow
-//! DESIGN.md: reads run concurrently, writes one at a time in the model's order; when a
+//! The rule: reads run concurrently, writes one at a time in the model's order; when a
 //! write fails, earlier writes that declare a compensation are undone and later writes
 //! are skipped; every call's status goes back to the model.
 

@@ -1,4 +1,4 @@
-//! Seed 000's dataset tools over a whitelisted folder of CSV files.
+//! The dataset tools over a whitelisted folder of CSV files.
 //!
 //! The whitelist is the set of `.csv` files present in the folder; a dataset's name is
 //! its lower-cased file stem. A name from a caller is only ever looked up in that map —

@@ -1,4 +1,4 @@
-//! Seed 000's four test groups, rewritten against Deskmate's registry and run through the
+//! Four groups of registry tests, rewritten against Deskmate's registry and run through the
 //! full guard (the service), on the CDISC pilot ADSL.
 
 mod common;
