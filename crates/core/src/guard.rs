@@ -3,6 +3,7 @@
 //! confirmation, idempotency, execution, audit) live in the service, which calls this.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -14,8 +15,10 @@ use crate::result::{Repair, ToolError, ToolResult};
 use crate::spec::{ToolSpec, is_valid_tool_id};
 use crate::validate::CompiledSchema;
 
-/// Specs with their validators compiled once, and which tools are enabled.
-#[derive(Debug)]
+/// Specs with their validators compiled once, and which tools are enabled. Cloning is
+/// cheap (compiled entries are shared): a registry change clones the guard, adds or
+/// removes one tool, and swaps the copy in.
+#[derive(Debug, Clone)]
 pub struct Guard {
     entries: Vec<Entry>,
     by_id: HashMap<String, usize>,
@@ -23,12 +26,18 @@ pub struct Guard {
     by_canonical: HashMap<String, usize>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Entry {
+    compiled: Arc<Compiled>,
+    enabled: bool,
+}
+
+/// A spec and what was compiled from it.
+#[derive(Debug)]
+struct Compiled {
     spec: ToolSpec,
     schema: CompiledSchema,
     plan: NormPlan,
-    enabled: bool,
 }
 
 /// A call that passed steps 1–4: the tool id and the arguments the tool will receive.
@@ -93,21 +102,36 @@ impl Guard {
         let schema = CompiledSchema::compile(&spec.id, &spec.parameters)?;
         let plan = NormPlan::compile(&spec.parameters);
         let entry = Entry {
-            spec,
-            schema,
-            plan,
+            compiled: Arc::new(Compiled { spec, schema, plan }),
             enabled: true,
         };
-        match self.by_id.get(&entry.spec.id) {
+        let id = entry.compiled.spec.id.clone();
+        match self.by_id.get(&id) {
             Some(&i) => self.entries[i] = entry,
             None => {
-                self.by_id.insert(entry.spec.id.clone(), self.entries.len());
                 self.by_canonical
-                    .insert(canonical_name(&entry.spec.id), self.entries.len());
+                    .insert(canonical_name(&id), self.entries.len());
+                self.by_id.insert(id, self.entries.len());
                 self.entries.push(entry);
             }
         }
         Ok(())
+    }
+
+    /// Removes a tool; returns whether it was there. The others keep their order.
+    pub fn remove(&mut self, id: &str) -> bool {
+        let Some(index) = self.by_id.remove(id) else {
+            return false;
+        };
+        self.entries.remove(index);
+        self.by_canonical.clear();
+        self.by_id.clear();
+        for (i, entry) in self.entries.iter().enumerate() {
+            let id = &entry.compiled.spec.id;
+            self.by_canonical.insert(canonical_name(id), i);
+            self.by_id.insert(id.clone(), i);
+        }
+        true
     }
 
     /// Like [`Guard::insert`] but refuses an id that is already registered.
@@ -131,12 +155,12 @@ impl Guard {
 
     /// Every spec, in registration order.
     pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
-        self.entries.iter().map(|e| &e.spec)
+        self.entries.iter().map(|e| &e.compiled.spec)
     }
 
     /// The spec of an id (exact).
     pub fn spec(&self, id: &str) -> Option<&ToolSpec> {
-        self.by_id.get(id).map(|&i| &self.entries[i].spec)
+        self.by_id.get(id).map(|&i| &self.entries[i].compiled.spec)
     }
 
     /// Whether the tool exists and is enabled.
@@ -155,21 +179,22 @@ impl Guard {
             // A disabled tool exists but must not run; say so instead of "not found".
             Some(&i) => Err(ToolError::permission(format!(
                 "tool '{}' is disabled",
-                self.entries[i].spec.id
+                self.entries[i].compiled.spec.id
             ))
             .with_hint(
                 "the user has disabled this tool; do not call it, tell the user it is disabled in Tools",
             )),
             None => Err(unknown_tool(
                 name,
-                self.entries.iter().filter(|e| e.enabled).map(|e| e.spec.id.as_str()),
+                self.entries.iter().filter(|e| e.enabled).map(|e| e.compiled.spec.id.as_str()),
             )),
         }
     }
 
     /// Step 1 alone: the spec of the enabled tool a name means, whatever the arguments.
     pub fn resolve(&self, name: &str) -> Result<&ToolSpec, ToolError> {
-        self.resolve_index(name).map(|i| &self.entries[i].spec)
+        self.resolve_index(name)
+            .map(|i| &self.entries[i].compiled.spec)
     }
 
     /// Steps 1–4: resolve, read, normalize and validate a call.
@@ -178,8 +203,8 @@ impl Guard {
         let entry = &self.entries[index];
         let (arguments, mut repairs) = parse_arguments(raw_arguments).map_err(Rejection::plain)?;
         let mut arguments = Value::Object(arguments);
-        entry.plan.apply(&mut arguments, &mut repairs);
-        if let Err((error, data)) = entry.schema.validate(&arguments) {
+        entry.compiled.plan.apply(&mut arguments, &mut repairs);
+        if let Err((error, data)) = entry.compiled.schema.validate(&arguments) {
             return Err(Rejection {
                 error,
                 data,
@@ -187,7 +212,7 @@ impl Guard {
             });
         }
         Ok(PreparedCall {
-            tool: entry.spec.id.clone(),
+            tool: entry.compiled.spec.id.clone(),
             arguments,
             repairs,
         })

@@ -128,6 +128,8 @@ struct Stored {
     extra: Vec<Arc<dyn Tool>>,
     /// Serializes resource changes so each rebuild sees the store it follows.
     changes: Mutex<()>,
+    /// The ids of the built-in tools (system resources), as of the last full build.
+    system_ids: RwLock<Arc<std::collections::HashSet<String>>>,
 }
 
 impl Deskmate {
@@ -167,6 +169,7 @@ impl Deskmate {
             config,
             extra,
             changes: Mutex::new(()),
+            system_ids: RwLock::default(),
         };
         stored.install_templates()?;
         let registry = stored.build_registry()?;
@@ -288,12 +291,46 @@ impl Deskmate {
         self.stored.as_ref().ok_or(ServiceError::NoStore)
     }
 
-    /// Rebuilds the registry from the store after a change.
+    /// Rebuilds the whole registry from the store (a setting changed: every built-in
+    /// tool may depend on it).
     fn reload(&self, stored: &Stored) -> Result<(), ServiceError> {
         let registry = stored.build_registry().map_err(|e| match e {
             Error::Store(e) => ServiceError::Store(e),
             other => ServiceError::Registry(other.to_string()),
         })?;
+        self.swap_registry(registry);
+        Ok(())
+    }
+
+    /// One resource was saved or deleted: a copy of the registry gets that one tool
+    /// (re)built, enabled, disabled or removed, and is swapped in. Nothing else is
+    /// rebuilt, so a change costs the same with ten tools or thousands.
+    fn apply_change(&self, stored: &Stored, change: Change<'_>) -> Result<(), ServiceError> {
+        let mut next = (*self.registry()).clone();
+        match change {
+            Change::Saved(resource) => {
+                if !resource.is_system {
+                    let secrets: Arc<dyn deskmate_tools::http_tool::SecretStore> =
+                        stored.secrets.clone();
+                    let tool = resources::http_tool(resource, secrets)
+                        .map_err(|e| ServiceError::Registry(e.to_string()))?;
+                    next.replace_or_push(tool)
+                        .map_err(|e| ServiceError::Registry(e.to_string()))?;
+                }
+                next.guard_mut().set_enabled(&resource.id, resource.enabled);
+                stored.policies.update(resource);
+            }
+            Change::Deleted(id) => {
+                next.remove(id);
+                stored.policies.remove(id);
+            }
+        }
+        self.swap_registry(next);
+        Ok(())
+    }
+
+    /// Puts a new registry in force; a call in flight keeps the one it started with.
+    fn swap_registry(&self, registry: Registry) {
         let before = agent::prefix_prompt(&self.chat_tools(""));
         let mut current = self
             .registry
@@ -305,7 +342,6 @@ impl Deskmate {
         if agent::prefix_prompt(&self.chat_tools("")) != before {
             self.warm_all_prefixes();
         }
-        Ok(())
     }
 
     /// Every known setting with its value in force.
@@ -371,7 +407,7 @@ impl Deskmate {
             stored.secrets.set(&name, &value)?;
         }
         let created = stored.store.insert_resource(&resource)?;
-        self.reload(stored)?;
+        self.apply_change(stored, Change::Saved(&created))?;
         Ok(created)
     }
 
@@ -402,7 +438,7 @@ impl Deskmate {
                     what: "tool resource",
                     id: id.to_string(),
                 })?;
-        self.reload(stored)?;
+        self.apply_change(stored, Change::Saved(&updated))?;
         Ok(updated)
     }
 
@@ -487,8 +523,18 @@ impl Deskmate {
             )));
         }
         stored.store.delete_resource(id)?;
-        self.reload(stored)?;
+        self.apply_change(stored, Change::Deleted(id))?;
         Ok(())
+    }
+
+    /// The ids of the built-in tools; `None` without a store (then every tool is one).
+    pub(crate) fn system_tool_ids(&self) -> Option<Arc<std::collections::HashSet<String>>> {
+        self.stored.as_ref().map(|s| {
+            s.system_ids
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone()
+        })
     }
 
     /// The data dir.
@@ -718,6 +764,11 @@ impl Stored {
         }
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;
+        *self
+            .system_ids
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Arc::new(system.iter().map(|r| r.id.clone()).collect());
         let all = self.store.all_resources()?;
         for resource in all.iter().filter(|r| !r.is_system) {
             // A stored resource that no longer builds is skipped, not fatal: the rest work.
@@ -735,6 +786,14 @@ impl Stored {
         self.policies.replace_all(&all);
         Ok(registry)
     }
+}
+
+/// One resource change applied to the registry.
+enum Change<'a> {
+    /// Created or updated (as stored).
+    Saved(&'a ToolResource),
+    /// Deleted.
+    Deleted(&'a str),
 }
 
 /// What the pipeline did with one call.

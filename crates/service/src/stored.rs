@@ -213,19 +213,38 @@ impl ResourcePolicies {
     pub fn replace_all(&self, resources: &[ToolResource]) {
         let policies: HashMap<String, Policy> = resources
             .iter()
-            .filter_map(|r| {
-                let policy = match r.policy.as_deref()? {
-                    "always" => Policy::Always,
-                    "ask" => Policy::Ask,
-                    "never" => Policy::Never,
-                    _ => return None,
-                };
-                Some((r.id.clone(), policy))
-            })
+            .filter_map(|r| Some((r.id.clone(), policy_of(r)?)))
             .collect();
         if let Ok(mut current) = self.policies.write() {
             *current = policies;
         }
+    }
+
+    /// Sets (or clears) the policy of one resource.
+    pub fn update(&self, resource: &ToolResource) {
+        if let Ok(mut current) = self.policies.write() {
+            match policy_of(resource) {
+                Some(policy) => current.insert(resource.id.clone(), policy),
+                None => current.remove(&resource.id),
+            };
+        }
+    }
+
+    /// Forgets a deleted resource's policy.
+    pub fn remove(&self, id: &str) {
+        if let Ok(mut current) = self.policies.write() {
+            current.remove(id);
+        }
+    }
+}
+
+/// The policy a resource sets, if any.
+fn policy_of(resource: &ToolResource) -> Option<Policy> {
+    match resource.policy.as_deref()? {
+        "always" => Some(Policy::Always),
+        "ask" => Some(Policy::Ask),
+        "never" => Some(Policy::Never),
+        _ => None,
     }
 }
 

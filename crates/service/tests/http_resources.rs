@@ -236,3 +236,69 @@ fn every_stored_resource_is_loaded_past_the_first_thousand() {
         .count();
     assert_eq!(user_tools, 1_006);
 }
+
+/// A change to one resource updates the registry in place (no rebuild); what it holds
+/// afterwards is exactly what a full rebuild from the store holds: the same tools in the
+/// same order, the same enabled flags, the same policies.
+#[test]
+fn incremental_changes_match_a_full_rebuild() {
+    let dir = common::data_dir_with_adsl();
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let mut ids = Vec::new();
+    for name in ["Alpha lookup", "Beta lookup", "Gamma lookup"] {
+        let mut tool = weather_tool("http://127.0.0.1:9");
+        tool["name"] = json!(name);
+        ids.push(
+            deskmate
+                .create_resource(&tool)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .id,
+        );
+    }
+    deskmate
+        .update_resource(&ids[0], &json!({"enabled": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    deskmate
+        .update_resource(
+            &ids[2],
+            &json!({"policy": "never", "http_method": "DELETE"}),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    deskmate
+        .update_resource("calculator", &json!({"enabled": false}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    deskmate
+        .delete_resource(&ids[1])
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    let seen = |d: &Deskmate| {
+        let registry = d.registry();
+        registry
+            .specs()
+            .map(|s| {
+                (
+                    s.id.clone(),
+                    registry.guard().is_enabled(&s.id),
+                    format!("{:?}", s.side_effect),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let incremental = seen(&deskmate);
+    let policy = |d: &Deskmate, id: &str| d.resource(id).map(|r| r.policy).unwrap_or_default();
+    assert_eq!(policy(&deskmate, &ids[2]).as_deref(), Some("never"));
+    let refused = tokio::runtime::Runtime::new()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .block_on(deskmate.call(CallRequest::new(&ids[2], json!({"city": "Oslo"}))));
+    assert_eq!(refused.error_type, Some(ErrorType::Denied), "{refused:?}");
+    drop(deskmate);
+    let rebuilt = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(incremental, seen(&rebuilt));
+    assert!(
+        incremental.iter().all(|(id, _, _)| id != &ids[1]),
+        "deleted"
+    );
+    assert!(incremental.contains(&(ids[0].clone(), false, "Read".into())));
+    assert!(incremental.contains(&("calculator".into(), false, "Read".into())));
+    assert!(incremental.contains(&(ids[2].clone(), true, "Write".into())));
+}

@@ -216,8 +216,9 @@ pub fn builtin_tools(config: &ToolConfig) -> Vec<Arc<dyn Tool>> {
     ]
 }
 
-/// The tools and their guard.
-#[derive(Debug)]
+/// The tools and their guard. Cloning is cheap (tools and compiled schemas are shared):
+/// a change to one tool clones the registry, changes the copy and swaps it in.
+#[derive(Debug, Clone)]
 pub struct Registry {
     tools: Vec<Arc<dyn Tool>>,
     by_id: HashMap<String, usize>,
@@ -260,6 +261,21 @@ impl Registry {
             }
         }
         Ok(())
+    }
+
+    /// Removes a tool; returns whether it was there. The others keep their order.
+    pub fn remove(&mut self, id: &str) -> bool {
+        let Some(index) = self.by_id.remove(id) else {
+            return false;
+        };
+        self.guard.remove(id);
+        self.tools.remove(index);
+        for i in self.by_id.values_mut() {
+            if *i > index {
+                *i -= 1;
+            }
+        }
+        true
     }
 
     /// The built-in tools for a configuration.

@@ -26,7 +26,6 @@ use crate::prompts::Prompt;
 use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
 use calls::{Outcome, Succeeded, TurnContext};
-use deskmate_store::resources::ResourceFilter;
 use protocol::{Protocol, TokenGate};
 
 /// One user turn.
@@ -482,21 +481,11 @@ impl Deskmate {
         if tools.len() <= select::OFFER_ALL_UP_TO {
             return tools;
         }
-        let filter = ResourceFilter {
-            category: None,
-            enabled: None,
-            include_system: true,
-            page: 1,
-            limit: 1000,
-        };
-        let builtin: HashSet<String> = match self.list_resources(&filter) {
-            Ok((_, list)) => list
-                .into_iter()
-                .filter(|r| r.is_system)
-                .map(|r| r.id)
-                .collect(),
+        // Known without asking the database: this runs on every registry change.
+        let builtin: HashSet<String> = match self.system_tool_ids() {
+            Some(ids) => (*ids).clone(),
             // Without the store every tool is a built-in one.
-            Err(_) => tools.iter().map(|t| t.function.name.clone()).collect(),
+            None => tools.iter().map(|t| t.function.name.clone()).collect(),
         };
         select::select(message, tools, &builtin)
     }
