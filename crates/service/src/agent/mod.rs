@@ -477,17 +477,32 @@ impl Deskmate {
     /// ones, or, when there are many, the built-in ones and the most relevant others
     /// (`select`). With an empty message, the set every turn's prompt starts with.
     pub fn chat_tools(&self, message: &str) -> Vec<ToolDef> {
-        let tools = self.offered_tools(None);
-        if tools.len() <= select::OFFER_ALL_UP_TO {
-            return tools;
-        }
-        // Known without asking the database: this runs on every registry change.
-        let builtin: HashSet<String> = match self.system_tool_ids() {
-            Some(ids) => (*ids).clone(),
-            // Without the store every tool is a built-in one.
-            None => tools.iter().map(|t| t.function.name.clone()).collect(),
+        let registry = self.registry();
+        let enabled: Vec<&deskmate_core::ToolSpec> = registry
+            .specs()
+            .filter(|s| registry.guard().is_enabled(&s.id))
+            .collect();
+        let def = |s: &&deskmate_core::ToolSpec| {
+            ToolDef::function(&s.id, &s.description, s.parameters_for_model())
         };
-        select::select(message, tools, &builtin)
+        if enabled.len() <= select::OFFER_ALL_UP_TO {
+            return enabled.iter().map(def).collect();
+        }
+        // Known without asking the database (this runs on every registry change); without
+        // a store every tool is a built-in one.
+        let builtin = self.system_tool_ids();
+        let is_builtin =
+            |s: &&&deskmate_core::ToolSpec| builtin.as_ref().is_none_or(|ids| ids.contains(&s.id));
+        if !select::has_terms(message) {
+            // Nothing to choose by: the built-in tools alone, without describing the rest.
+            return enabled.iter().filter(is_builtin).map(def).collect();
+        }
+        let core: HashSet<String> = enabled
+            .iter()
+            .filter(is_builtin)
+            .map(|s| s.id.clone())
+            .collect();
+        select::select(message, enabled.iter().map(def).collect(), &core)
     }
 
     /// Whether the model server constrains decoding (probed once per base URL).

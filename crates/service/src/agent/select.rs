@@ -79,6 +79,12 @@ pub fn select(message: &str, tools: Vec<ToolDef>, core: &HashSet<String>) -> Vec
 
 /// Lower-case words (split at anything not a letter or digit, so `read_file` is two; a
 /// plural `s` dropped), without stop words; Chinese as overlapping character pairs.
+/// Whether a message has any word to choose tools by (an empty one chooses none: the
+/// built-in tools alone).
+pub(crate) fn has_terms(message: &str) -> bool {
+    !terms(message).is_empty()
+}
+
 fn terms(text: &str) -> HashSet<String> {
     let mut out = HashSet::new();
     let mut word = String::new();

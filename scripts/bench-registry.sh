@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Creating many HTTP tools over the API, and a call's latency meanwhile (bench/registry.py).
+# Usage: scripts/bench-registry.sh [TOOLS]   (default 1000; DESKMATE_BIN overrides the
+# release build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/common.sh
+if [ -z "${DESKMATE_BIN:-}" ]; then
+  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
+  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
+fi
+work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-registry.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+python3 bench/registry.py "$DESKMATE_BIN" "$work" --tools "${1:-1000}"
