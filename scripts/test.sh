@@ -28,4 +28,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 # test starts its own Secret Service and asks for it explicitly.
 export DESKMATE_SECRET_STORE="${DESKMATE_SECRET_STORE:-file}"
 cargo test --workspace --locked
+# A short fuzzing smoke run of each target (nightly + cargo-fuzz, installed on first use);
+# scripts/fuzz.sh 600 is the long run whose figures are in docs/BENCHMARKS.md.
+./scripts/fuzz.sh 15
 echo "desktop end-to-end screenshots: ${DESKMATE_ARTIFACTS:-$CARGO_TARGET_DIR/tmp/e2e-screenshots}"

@@ -408,7 +408,9 @@ fn infer_kind(values: &[Option<String>]) -> ColumnKind {
     }
     if present
         .iter()
-        .all(|v| v.len() > 10 && is_iso_date(&v[..10]) && v.as_bytes()[10] == b'T')
+        // `get`: byte 10 may fall inside a character (found by fuzzing: a slice there
+        // panicked on text such as "U-B1S…\u{feff}#").
+        .all(|v| v.get(..10).is_some_and(is_iso_date) && v.as_bytes().get(10) == Some(&b'T'))
     {
         return ColumnKind::DateTime;
     }
@@ -519,6 +521,18 @@ mod tests {
             ["integer", "number", "date", "datetime", "string", "empty"]
         );
         assert_eq!(data.column("N").map(|c| c.missing()).ok(), Some(1));
+    }
+
+    /// Found by fuzzing (`fuzz/fuzz_targets/csv_dataset.rs`): a value longer than ten
+    /// bytes whose tenth byte is inside a character panicked the date-time check.
+    #[test]
+    fn a_character_across_byte_ten_is_a_string_not_a_panic() {
+        let dir = dir_with(&[("u.csv", "a,b\nabcdefghié!,2014-01-0é1\n\u{feff}\u{feff}\u{feff}#,x\n")]);
+        let data = DatasetDir::scan(dir.path())
+            .load("u")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let kinds: Vec<&str> = data.columns.iter().map(|c| c.kind.as_str()).collect();
+        assert_eq!(kinds, ["string", "string"]);
     }
 
     #[test]
