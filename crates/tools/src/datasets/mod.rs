@@ -527,7 +527,10 @@ mod tests {
     /// bytes whose tenth byte is inside a character panicked the date-time check.
     #[test]
     fn a_character_across_byte_ten_is_a_string_not_a_panic() {
-        let dir = dir_with(&[("u.csv", "a,b\nabcdefghié!,2014-01-0é1\n\u{feff}\u{feff}\u{feff}#,x\n")]);
+        let dir = dir_with(&[(
+            "u.csv",
+            "a,b\nabcdefghié!,2014-01-0é1\n\u{feff}\u{feff}\u{feff}#,x\n",
+        )]);
         let data = DatasetDir::scan(dir.path())
             .load("u")
             .unwrap_or_else(|e| panic!("{e}"));
