@@ -1122,7 +1122,7 @@ async fn secrets_live_in_the_os_keyring_with_the_file_as_fallback() {
     let env = [
         ("DBUS_SESSION_BUS_ADDRESS", keyring.bus_address()),
         ("DESKMATE_SECRET_STORE", "auto".to_string()),
-        ("RUST_LOG", "debug".to_string()),
+        ("DESKMATE_LOG", "debug".to_string()),
     ];
     let start = || {
         let log_file = std::fs::OpenOptions::new()
