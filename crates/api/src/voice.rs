@@ -35,8 +35,8 @@ impl From<VoiceError> for AppError {
 /// Push to talk, as the front end that owns the microphone provides it.
 #[async_trait::async_trait]
 pub trait VoiceInput: Send + Sync {
-    /// Starts recording.
-    fn start(&self) -> Result<(), VoiceError>;
+    /// Starts recording; answers once the microphone delivers sound.
+    async fn start(&self) -> Result<(), VoiceError>;
     /// Stops recording and transcribes: `{text, seconds}`.
     async fn stop(&self) -> Result<Value, VoiceError>;
     /// Throws the recording away.
@@ -53,9 +53,9 @@ fn voice(state: &AppState) -> Result<Arc<dyn VoiceInput>, AppError> {
 }
 
 /// `POST /api/v1/voice/start`.
-#[utoipa::path(post, path = "/api/v1/voice/start", tag = "devices", responses((status = 200, description = "{recording: true}", body = Object), (status = 404, description = "No microphone or no ASR model", body = Object), (status = 409, description = "Already recording", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/voice/start", tag = "devices", responses((status = 200, description = "{recording: true}", body = Object), (status = 404, description = "No microphone or no ASR model", body = Object), (status = 409, description = "Already recording", body = Object), (status = 503, description = "The microphone cannot be opened or delivers no sound", body = Object)))]
 pub async fn start(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    voice(&state)?.start()?;
+    voice(&state)?.start().await?;
     Ok(Json(json!({"recording": true})))
 }
 

@@ -1218,7 +1218,7 @@ struct FakeVoice {
 
 #[async_trait::async_trait]
 impl deskmate_api::voice::VoiceInput for FakeVoice {
-    fn start(&self) -> Result<(), deskmate_api::voice::VoiceError> {
+    async fn start(&self) -> Result<(), deskmate_api::voice::VoiceError> {
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         if *recording {
             return Err(deskmate_api::voice::VoiceError::Conflict(

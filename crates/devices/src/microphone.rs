@@ -283,7 +283,7 @@ impl Microphone for SimulatedMicrophone {
     }
 
     /// The next prepared utterance, its levels reported in 50 ms pieces, once `stop` is
-    /// set (silence when none is left).
+    /// set (silence, reported as one piece, when none is left).
     fn record(
         &self,
         stop: &AtomicBool,
@@ -295,6 +295,10 @@ impl Microphone for SimulatedMicrophone {
             samples: Vec::new(),
         });
         let piece = (next.rate as usize / 20).max(1);
+        if next.samples.is_empty() {
+            // A quiet room: the device delivers silence.
+            on_level(level_dbfs(&[]));
+        }
         for chunk in next.samples.chunks(piece) {
             let floats: Vec<f32> = chunk.iter().map(|s| f32::from(*s) / 32768.0).collect();
             on_level(level_dbfs(&floats));

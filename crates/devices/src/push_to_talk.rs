@@ -22,6 +22,9 @@ const SILENCE_DBFS: f32 = -45.0;
 /// How often the level is broadcast at most.
 const LEVEL_EVERY: Duration = Duration::from_millis(50);
 
+/// How long `start` waits for the microphone's first sound.
+const READY_WITHIN: Duration = Duration::from_secs(5);
+
 /// What was said.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Heard {
@@ -94,43 +97,70 @@ impl PushToTalk {
         self.levels.subscribe()
     }
 
-    /// Starts recording. Fails when already recording, or when there is no speech
-    /// recognition to hear it with (before anything is recorded).
-    pub fn start(&self) -> Result<(), TalkError> {
-        let mut slot = self.slot();
-        if slot.is_some() {
-            return Err(TalkError::Recording);
-        }
-        if self.transcriber.get().is_none() {
-            return Err(DeviceError::NotFound {
-                what: "speech recognition",
-                detail: "no ASR model is configured; add one under Models".into(),
+    /// Starts recording, and returns once the microphone delivers sound: a press
+    /// answered earlier would lose the first words said after it. Fails when already
+    /// recording, when there is no speech recognition to hear it with (before anything
+    /// is recorded), or when the microphone cannot be opened or stays mute.
+    pub async fn start(&self) -> Result<(), TalkError> {
+        let ready = {
+            let mut slot = self.slot();
+            if slot.is_some() {
+                return Err(TalkError::Recording);
             }
-            .into());
+            if self.transcriber.get().is_none() {
+                return Err(DeviceError::NotFound {
+                    what: "speech recognition",
+                    detail: "no ASR model is configured; add one under Models".into(),
+                }
+                .into());
+            }
+            let stop = Arc::new(AtomicBool::new(false));
+            let (tx, done) = oneshot::channel();
+            let (ready_tx, ready) = oneshot::channel();
+            let microphone = self.microphone.clone();
+            let levels = self.levels.clone();
+            let stopping = stop.clone();
+            std::thread::Builder::new()
+                .name("push-to-talk".into())
+                .spawn(move || {
+                    let mut ready_tx = Some(ready_tx);
+                    let mut last = Instant::now() - LEVEL_EVERY;
+                    let mut on_level = |db: f32| {
+                        if let Some(ready) = ready_tx.take() {
+                            let _ = ready.send(());
+                        }
+                        if last.elapsed() >= LEVEL_EVERY {
+                            last = Instant::now();
+                            let _ = levels.send(db);
+                        }
+                    };
+                    let _ = tx.send(microphone.record(&stopping, LONGEST, &mut on_level));
+                })
+                .map_err(|e| DeviceError::Failed {
+                    what: "microphone",
+                    detail: e.to_string(),
+                })?;
+            *slot = Some(Recording { stop, done });
+            ready
+        };
+        if let Ok(Ok(())) = tokio::time::timeout(READY_WITHIN, ready).await {
+            return Ok(());
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, done) = oneshot::channel();
-        let microphone = self.microphone.clone();
-        let levels = self.levels.clone();
-        let stopping = stop.clone();
-        std::thread::Builder::new()
-            .name("push-to-talk".into())
-            .spawn(move || {
-                let mut last = Instant::now() - LEVEL_EVERY;
-                let mut on_level = |db: f32| {
-                    if last.elapsed() >= LEVEL_EVERY {
-                        last = Instant::now();
-                        let _ = levels.send(db);
-                    }
-                };
-                let _ = tx.send(microphone.record(&stopping, LONGEST, &mut on_level));
-            })
-            .map_err(|e| DeviceError::Failed {
+        // The recording ended before any sound came (it failed to open), or the device
+        // stayed mute: say why, and leave nothing recording.
+        let Some(recording) = self.slot().take() else {
+            // Released meanwhile: that `stop` answered for this press.
+            return Ok(());
+        };
+        recording.stop.store(true, Ordering::Relaxed);
+        match recording.done.await {
+            Ok(Err(e)) => Err(e.into()),
+            _ => Err(DeviceError::Busy {
                 what: "microphone",
-                detail: e.to_string(),
-            })?;
-        *slot = Some(Recording { stop, done });
-        Ok(())
+                detail: "the input device delivered no sound".into(),
+            }
+            .into()),
+        }
     }
 
     /// Stops recording and returns what was said.
@@ -218,9 +248,9 @@ mod tests {
     async fn records_until_stopped_and_transcribes() {
         let ptt = talk(vec![tone(1.0, 0.5)], true);
         let mut levels = ptt.levels();
-        ptt.start().unwrap_or_else(|e| panic!("{e}"));
+        ptt.start().await.unwrap_or_else(|e| panic!("{e}"));
         assert!(ptt.is_recording());
-        assert!(matches!(ptt.start(), Err(TalkError::Recording)));
+        assert!(matches!(ptt.start().await, Err(TalkError::Recording)));
         let level = tokio::time::timeout(Duration::from_secs(2), levels.recv())
             .await
             .unwrap_or_else(|e| panic!("{e}"))
@@ -239,7 +269,7 @@ mod tests {
     async fn silence_and_short_presses_are_not_transcribed() {
         let ptt = talk(vec![tone(1.0, 0.001), tone(0.1, 0.5)], true);
         for _ in 0..2 {
-            ptt.start().unwrap_or_else(|e| panic!("{e}"));
+            ptt.start().await.unwrap_or_else(|e| panic!("{e}"));
             let heard = ptt.stop().await.unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(heard.text, "");
         }
@@ -249,16 +279,57 @@ mod tests {
     async fn without_speech_recognition_nothing_is_recorded() {
         let ptt = talk(vec![tone(1.0, 0.5)], false);
         assert!(matches!(
-            ptt.start(),
+            ptt.start().await,
             Err(TalkError::Device(DeviceError::NotFound { .. }))
         ));
+        assert!(!ptt.is_recording());
+    }
+
+    /// A microphone that cannot be opened.
+    #[derive(Debug)]
+    struct Unplugged;
+
+    impl Microphone for Unplugged {
+        fn listen(
+            &self,
+            _: crate::microphone::Listen,
+            _: &AtomicBool,
+        ) -> Result<Option<Wav>, DeviceError> {
+            Ok(None)
+        }
+        fn record(
+            &self,
+            _: &AtomicBool,
+            _: Duration,
+            _: &mut dyn FnMut(f32),
+        ) -> Result<Wav, DeviceError> {
+            Err(DeviceError::Busy {
+                what: "microphone",
+                detail: "the device is in use".into(),
+            })
+        }
+        fn probe(&self) -> Result<String, DeviceError> {
+            Ok("unplugged".into())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_press_on_a_microphone_that_cannot_open_says_why() {
+        let slot = TranscriberSlot::default();
+        slot.set(Arc::new(Echo));
+        let ptt = PushToTalk::new(Arc::new(Unplugged), slot);
+        let failed = ptt.start().await;
+        assert!(
+            matches!(&failed, Err(TalkError::Device(DeviceError::Busy { detail, .. })) if detail.contains("in use")),
+            "{failed:?}"
+        );
         assert!(!ptt.is_recording());
     }
 
     #[tokio::test]
     async fn cancel_throws_the_recording_away() {
         let ptt = talk(vec![tone(1.0, 0.5)], true);
-        ptt.start().unwrap_or_else(|e| panic!("{e}"));
+        ptt.start().await.unwrap_or_else(|e| panic!("{e}"));
         ptt.cancel();
         assert!(!ptt.is_recording());
         assert!(matches!(ptt.stop().await, Err(TalkError::NotRecording)));

@@ -274,8 +274,8 @@ fn voice_error(e: deskmate_devices::push_to_talk::TalkError) -> deskmate_api::vo
 
 #[async_trait::async_trait]
 impl deskmate_api::voice::VoiceInput for Voice {
-    fn start(&self) -> Result<(), deskmate_api::voice::VoiceError> {
-        self.0.start().map_err(voice_error)
+    async fn start(&self) -> Result<(), deskmate_api::voice::VoiceError> {
+        self.0.start().await.map_err(voice_error)
     }
 
     async fn stop(&self) -> Result<serde_json::Value, deskmate_api::voice::VoiceError> {
