@@ -65,3 +65,25 @@ build_ui() {
     npm run --silent build
   )
 }
+
+# Real MCP peers for the tests, cached outside the repo and pinned by tests/mcp-peers:
+# the official Python SDK (a venv) and the reference servers and Inspector (npm ci).
+# Each is reinstalled only when its pin file changed. The tests find them through
+# DESKMATE_MCP_PEERS.
+MCP_PEERS="$DESKMATE_CACHE/mcp"
+export DESKMATE_MCP_PEERS="$MCP_PEERS"
+setup_mcp_peers() {
+  require_node
+  local pins="$PWD/tests/mcp-peers"
+  mkdir -p "$MCP_PEERS/npm"
+  if ! cmp -s "$pins/requirements.txt" "$MCP_PEERS/venv/requirements.txt"; then
+    rm -rf "$MCP_PEERS/venv"
+    python3 -m venv "$MCP_PEERS/venv"
+    "$MCP_PEERS/venv/bin/pip" install -q --disable-pip-version-check -r "$pins/requirements.txt"
+    cp "$pins/requirements.txt" "$MCP_PEERS/venv/requirements.txt"
+  fi
+  if ! cmp -s "$pins/package-lock.json" "$MCP_PEERS/npm/package-lock.json"; then
+    cp "$pins/package.json" "$pins/package-lock.json" "$MCP_PEERS/npm/"
+    (cd "$MCP_PEERS/npm" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  fi
+}

@@ -6,11 +6,12 @@ cd "$(dirname "$0")/.."
 # A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
 # sandbox; libpulse-dev and libasound2-dev build the mixer and the speaker (ALSA goes to
 # PulseAudio through libasound2-plugins); libclang lets nokhwa generate its V4L2 bindings;
+# python3-venv holds the MCP Python SDK the MCP tests use;
 # the tests start a real PulseAudio daemon and a
 # desktop session (D-Bus, Xvfb, dunst); the desktop app needs WebKitGTK and its tests
 # WebKitWebDriver; the keyring test starts gnome-keyring's Secret Service on a private
 # bus and looks at its items with gdbus. A no-op when already installed.
-apt_install build-essential pkg-config python3 libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
+apt_install build-essential pkg-config python3 python3-venv libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
   pulseaudio pulseaudio-utils espeak-ng \
   dbus dbus-x11 xvfb xauth dunst libnotify-bin gnome-keyring libglib2.0-bin \
   "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps
@@ -19,6 +20,9 @@ require_cargo
 # SmolLM2-135M and Qwen2.5-Coder-1.5B (the desktop test's chat calls a tool), and
 # faster-whisper-server with whisper-base. A no-op when cached.
 ./scripts/setup-models.sh all
+# The MCP peers the MCP tests talk to: the Python SDK, the reference servers, the
+# Inspector (pinned in tests/mcp-peers; a no-op when cached).
+setup_mcp_peers
 # The UI: its unit tests, then the build the desktop app embeds.
 build_ui
 (cd ui && npm test --silent)

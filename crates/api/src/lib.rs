@@ -63,6 +63,8 @@ pub struct AppState {
     pub messages: Option<MessageFeed>,
     /// Push to talk on the microphone (set by the front end that owns the devices).
     pub voice: Option<Arc<dyn voice::VoiceInput>>,
+    /// Ends the open MCP streams when the server shuts down.
+    pub mcp_stop: tokio_util::sync::CancellationToken,
 }
 
 /// Subscribes to the in-app messages: each call is one listener (a window that is open),
@@ -107,6 +109,7 @@ impl AppState {
             camera_frame: None,
             messages: None,
             voice: None,
+            mcp_stop: tokio_util::sync::CancellationToken::new(),
         }
     }
 
@@ -206,6 +209,16 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/openapi.json", get(openapi::document))
         .route("/api/v1/prompts", get(prompts::list))
         .route("/api/v1/prompts/{id}/answer", post(prompts::answer))
+        // MCP's Streamable HTTP, behind the same token and loopback checks as the rest.
+        .nest_service(
+            "/mcp",
+            deskmate_mcp::streamable_http(
+                state.deskmate.clone(),
+                deskmate_mcp::Language::from_env(),
+                BODY_LIMIT,
+                state.mcp_stop.clone(),
+            ),
+        )
         .fallback(|| async { AppError::NotFound("Not found".into()) })
         .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed });
     api.layer(axum::middleware::from_fn_with_state(
@@ -234,8 +247,13 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let mcp_stop = state.mcp_stop.clone();
     axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            // Open MCP streams would hold the graceful shutdown forever.
+            mcp_stop.cancel();
+        })
         .await
 }
 

@@ -102,6 +102,7 @@ pub async fn call(
         origin: "api".into(),
         repairs: Vec::new(),
         confirmed: false,
+        cancel: None,
     };
     let result = state.deskmate.call(request).await;
     serde_json::to_value(result)

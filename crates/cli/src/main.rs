@@ -55,6 +55,10 @@ enum Command {
         #[arg(long, default_value = "auto", env = "DESKMATE_LOCAL")]
         local_models: String,
     },
+    /// Serve the enabled tools to another agent (Claude Desktop, Goose, Jan, Cursor…) over
+    /// the Model Context Protocol on stdin/stdout; logs go to stderr. A call whose policy
+    /// asks the person is confirmed by the client (elicitation) or refused.
+    Mcp,
     /// One chat turn with the model: the reply streams to stdout, tool calls and results
     /// to stderr; `--json` prints every event as one JSON line instead.
     Chat {
@@ -184,6 +188,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     match cli.command {
         Command::Serve { addr, local_models } => serve(&data_dir, addr, &local_models).await,
+        Command::Mcp => {
+            let deskmate = open_service(&data_dir, Arc::new(NoConfirmer))?;
+            deskmate_mcp::serve_stdio(
+                deskmate,
+                deskmate_mcp::Language::from_env(),
+                deskmate_mcp::Confirm::Elicit,
+            )
+            .await?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::DataDir => {
             println!("{}", data_dir.display());
             Ok(ExitCode::SUCCESS)

@@ -2,118 +2,17 @@
 //! an HTTP tool, call it, see it audited, delete it), restart persistence, exactly-once
 //! under 100 concurrent requests, and kill -9 in the middle of 1,000 concurrent writes.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
+
+mod common;
+
+use common::Server;
 
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
-
-struct Server {
-    child: Child,
-    url: String,
-    token: String,
-    /// Kept open for the server's life, as a terminal or a log pipe would be.
-    stdout: Option<BufReader<std::process::ChildStdout>>,
-}
-
-impl Server {
-    fn start(data_dir: &Path) -> Self {
-        // Hermetic: never the local model servers of this machine.
-        Self::start_with(data_dir, "off", Stdio::null())
-    }
-
-    /// A server with `--local-models local` and its stderr going to `stderr`.
-    fn start_with(data_dir: &Path, local: &str, stderr: Stdio) -> Self {
-        Self::start_env(data_dir, local, stderr, &[])
-    }
-
-    /// The same, with extra environment.
-    fn start_env(data_dir: &Path, local: &str, stderr: Stdio, envs: &[(&str, String)]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_deskmate"))
-            .envs(envs.iter().map(|(k, v)| (*k, v.as_str())))
-            .args(["--data-dir"])
-            .arg(data_dir)
-            .args(["serve", "--addr", "127.0.0.1:0", "--local-models", local])
-            .env_remove("DESKMATE_LOCAL")
-            .env_remove("DESKMATE_API_TOKEN")
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn: {e}"));
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
-        let mut line = String::new();
-        let mut stdout = BufReader::new(stdout);
-        stdout
-            .read_line(&mut line)
-            .unwrap_or_else(|e| panic!("read: {e}"));
-        let url = line.trim().to_string();
-        assert!(
-            url.starts_with("http://127.0.0.1:"),
-            "first line is the URL: {url:?}"
-        );
-        let token = std::fs::read_to_string(data_dir.join("api-token"))
-            .unwrap_or_else(|e| panic!("token: {e}"));
-        Self {
-            child,
-            url,
-            token,
-            stdout: Some(stdout),
-        }
-    }
-
-    fn client() -> reqwest::Client {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        reqwest::Client::builder()
-            // An autotest against local models may take a while on a loaded machine.
-            .timeout(Duration::from_secs(180))
-            .build()
-            .unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    async fn send(
-        &self,
-        client: &reqwest::Client,
-        method: reqwest::Method,
-        path: &str,
-        body: Option<Value>,
-    ) -> (u16, Value) {
-        let mut request = client
-            .request(method, format!("{}{path}", self.url))
-            .bearer_auth(&self.token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request
-            .send()
-            .await
-            .unwrap_or_else(|e| panic!("{path}: {e:?}"));
-        let status = response.status().as_u16();
-        let body = response.json::<Value>().await.unwrap_or(Value::Null);
-        (status, body)
-    }
-
-    fn terminate(mut self) -> std::process::ExitStatus {
-        let pid = nix::unistd::Pid::from_raw(i32::try_from(self.child.id()).unwrap_or(i32::MAX));
-        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
-        self.child.wait().unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    fn kill_hard(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    /// A test that fails part-way must not leave its server running.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 async fn weather_service() -> String {
     let app = Router::new().route(

@@ -45,6 +45,7 @@ use deskmate_store::kb::{KbDocument, KbHit};
 use deskmate_store::resources::{ResourceFilter, ToolResource};
 use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 pub use error::{Error, ServiceError};
 use secrets::Secrets;
@@ -76,6 +77,9 @@ pub struct CallRequest {
     /// The person already confirmed this call (one confirmation for a batch of a model's
     /// calls): a policy that asks is satisfied; one that refuses still refuses.
     pub confirmed: bool,
+    /// Cancelled by the caller (an MCP client's `notifications/cancelled`): the tool is
+    /// told to stop and the call ends as cancelled.
+    pub cancel: Option<CancellationToken>,
 }
 
 impl CallRequest {
@@ -90,6 +94,7 @@ impl CallRequest {
             origin: "cli".into(),
             repairs: Vec::new(),
             confirmed: false,
+            cancel: None,
         }
     }
 }
@@ -115,6 +120,8 @@ pub struct Deskmate {
     hooks: Hooks,
     limits: CapLimits,
     stored: Option<Stored>,
+    /// Counts registry swaps: a watcher learns that the tool list changed.
+    tools_changed: tokio::sync::watch::Sender<u64>,
 }
 
 /// What a service opened on a data dir keeps beside its registry.
@@ -197,6 +204,7 @@ impl Deskmate {
             slot_dirs: RwLock::default(),
             managed_starting: RwLock::default(),
             managed_changed: tokio::sync::Notify::new(),
+            tools_changed: tokio::sync::watch::Sender::new(0),
         }
     }
 
@@ -338,9 +346,31 @@ impl Deskmate {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         *current = Arc::new(registry);
         drop(current);
+        self.tools_changed
+            .send_modify(|generation| *generation += 1);
         // A changed tool set is a new prompt prefix: have the local model ready for it.
         if agent::prefix_prompt(&self.chat_tools("")) != before {
             self.warm_all_prefixes();
+        }
+    }
+
+    /// Wakes when the tools change (a resource or setting change swapped the registry):
+    /// what MCP clients are told as `notifications/tools/list_changed`.
+    pub fn tool_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.tools_changed.subscribe()
+    }
+
+    /// Steps 1–5 and the policy, without running anything: the reason the call would
+    /// ask the person first, or `None` when it would not ask (it runs, or it fails
+    /// validation or is refused, which the call itself then reports).
+    pub fn confirmation_needed(&self, tool: &str, arguments: &Value) -> Option<String> {
+        let registry = self.registry();
+        let prepared = registry.guard().prepare(tool, arguments.clone()).ok()?;
+        let tool = registry.tool(&prepared.tool)?;
+        let policy = self.hooks.policies.policy(tool.spec());
+        match policy.combine(&tool.check(&prepared.arguments)) {
+            Decision::Ask { reason } => Some(reason),
+            Decision::Allow | Decision::Deny { .. } => None,
         }
     }
 
@@ -615,7 +645,7 @@ impl Deskmate {
         let work = execute(
             tool,
             prepared.clone(),
-            (call_id.to_string(), scope),
+            (call_id.to_string(), scope, request.cancel.clone()),
             self.limits,
             started,
         );
@@ -824,7 +854,7 @@ impl Outcome {
 async fn execute(
     tool: Arc<dyn Tool>,
     call: PreparedCall,
-    (call_id, scope): (String, Option<String>),
+    (call_id, scope, caller): (String, Option<String>, Option<CancellationToken>),
     limits: CapLimits,
     started: Instant,
 ) -> ToolResult {
@@ -833,7 +863,20 @@ async fn execute(
     let cancel = ctx.cancel.clone();
     let handle = tokio::spawn(async move { tool.run(call.arguments, ctx).await });
     let abort = handle.abort_handle();
-    let outcome = match tokio::time::timeout(timeout, handle).await {
+    let caller = caller.unwrap_or_default();
+    let finished = tokio::select! {
+        finished = tokio::time::timeout(timeout, handle) => finished,
+        () = caller.cancelled() => {
+            cancel.cancel();
+            abort.abort();
+            Ok(Ok(Err(ToolError::new(
+                ErrorType::Transient,
+                "the caller cancelled the call before it finished",
+            )
+            .with_hint("the tool was told to stop; its effect may be partial"))))
+        }
+    };
+    let outcome = match finished {
         Ok(Ok(outcome)) => outcome,
         Ok(Err(join)) => {
             tracing::error!(error = %join, "tool task failed");

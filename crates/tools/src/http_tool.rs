@@ -227,6 +227,10 @@ impl Tool for HttpTool {
         &self.spec
     }
 
+    fn open_world(&self) -> bool {
+        true
+    }
+
     /// The host's reachability: none of the tool's arguments or headers are sent, so a
     /// tool that writes is checked the same harmless way.
     fn self_check(&self) -> SelfCheck {

@@ -60,6 +60,12 @@ pub trait Tool: Send + Sync + fmt::Debug {
     fn self_check(&self) -> SelfCheck {
         SelfCheck::Skip("the tool declares no harmless sample call".into())
     }
+
+    /// Whether the tool talks to systems outside this computer (a web service), whose
+    /// answers and effects Deskmate does not know in advance.
+    fn open_world(&self) -> bool {
+        false
+    }
 }
 
 /// The work of a tool that is one synchronous function of its arguments.

@@ -1,0 +1,365 @@
+//! Deskmate as an MCP server, judged by real peers: the official Python SDK as the client
+//! over stdio (`deskmate mcp`) and Streamable HTTP (`/mcp` of `deskmate serve`), in the
+//! 2025-11-25 and 2026-07-28 eras, and the MCP Inspector's strict CLI. The peers are
+//! installed by `scripts/common.sh` (`setup_mcp_peers`) and found via
+//! `DESKMATE_MCP_PEERS`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
+
+use axum::Router;
+use axum::routing::post;
+use common::Server;
+use reqwest::Method;
+use serde_json::{Value, json};
+
+fn peers() -> PathBuf {
+    std::env::var_os("DESKMATE_MCP_PEERS")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/deskmate/mcp")))
+        .filter(|p| p.join("venv/bin/python").exists())
+        .unwrap_or_else(|| {
+            panic!("the MCP peers are not installed: run scripts/test.sh (setup_mcp_peers)")
+        })
+}
+
+/// Runs the Python client (`tests/mcp/client.py`) and returns what it saw.
+fn python_client(args: &[String]) -> Value {
+    let output = Command::new(peers().join("venv/bin/python"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py"))
+        .args(args)
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("python: {e}"));
+    parsed(&output)
+}
+
+fn parsed(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: the client printed {:?}, stderr {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// A loopback service that counts the notes posted to it.
+async fn notes_service() -> (String, Arc<AtomicUsize>) {
+    let posted = Arc::new(AtomicUsize::new(0));
+    let counter = posted.clone();
+    let app = Router::new().route(
+        "/notes",
+        post(move || {
+            let counter = counter.clone();
+            async move {
+                let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
+                axum::Json(json!({"stored": n}))
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}"), posted)
+}
+
+/// A data dir with two HTTP tools on the notes service — `save_note` (a write the
+/// policy allows) and `send_note` (irreversible: the policy asks) — and `current_time`
+/// set to "never".
+async fn configure(server: &Server, client: &reqwest::Client, notes: &str) {
+    let schema =
+        json!({"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}});
+    for (name, side_effect) in [("Save note", "write"), ("Send note", "irreversible")] {
+        let tool = json!({"name": name, "category": "query", "http_method": "POST",
+            "http_url": format!("{notes}/notes"), "side_effect": side_effect,
+            "parameter_schema": schema});
+        let (status, created) = server
+            .send(client, Method::POST, "/tools/resources", Some(tool))
+            .await;
+        assert_eq!(status, 201, "{created}");
+    }
+    let (status, changed) = server
+        .send(
+            client,
+            Method::PUT,
+            "/tools/resources/current_time",
+            Some(json!({"policy": "never"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{changed}");
+}
+
+fn scenario() -> Vec<String> {
+    [
+        "--ask",
+        "send_note",
+        r#"{"text": "ship it"}"#,
+        "--never",
+        "current_time",
+        r#"{"timezone": "UTC"}"#,
+        "--replay",
+        "save_note",
+        r#"{"text": "once"}"#,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// What every transport and era must show: the enabled tools with titles and
+/// annotations from their contracts, a success, a validation failure with its hint, an
+/// unknown tool as a protocol error, a "never" tool refused, an "ask" tool run once
+/// approved and refused once declined, an idempotent replay.
+async fn judge(seen: &Value, server: &Server, client: &reqwest::Client, posted: usize) {
+    let tools = seen["tools"].as_array().cloned().unwrap_or_default();
+    let (_, listed) = server.send(client, Method::GET, "/tools/list", None).await;
+    // The REST API's list: the enabled tools, in registry order.
+    let enabled: Vec<Value> = listed["tools"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(id, _)| json!(id))
+        .collect();
+    let names: Vec<Value> = tools.iter().map(|t| t["name"].clone()).collect();
+    assert_eq!(names, enabled, "tools/list = the enabled tools, in order");
+    let tool = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} not listed"))
+    };
+    assert_eq!(tool("calculator")["title"], "Calculator");
+    assert_eq!(
+        tool("calculator")["annotations"],
+        json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+    );
+    assert_eq!(
+        tool("increase_volume")["annotations"],
+        json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": false})
+    );
+    assert_eq!(tool("send_note")["annotations"]["destructiveHint"], true);
+    assert_eq!(tool("send_note")["annotations"]["openWorldHint"], true);
+    assert_eq!(
+        tool("calculator")["schema"]["required"],
+        json!(["expression"])
+    );
+
+    let ok = &seen["ok"][0];
+    assert_eq!(ok["is_error"], false, "{ok}");
+    assert_eq!(ok["structured"]["data"]["result"], 14, "{ok}");
+    let invalid = &seen["invalid"][0];
+    assert_eq!(invalid["is_error"], true, "{invalid}");
+    assert_eq!(
+        invalid["structured"]["error_type"], "validation",
+        "{invalid}"
+    );
+    let text = invalid["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with("validation error:")
+            && text.contains("\nhint: ")
+            && text.contains("expression"),
+        "{text}"
+    );
+    assert_eq!(
+        seen["unknown"][0]["protocol_error"]["code"], -32602,
+        "{seen}"
+    );
+    let never = &seen["never"][0];
+    assert_eq!(
+        (
+            never["is_error"].clone(),
+            never["structured"]["error_type"].clone()
+        ),
+        (json!(true), json!("denied")),
+        "{never}"
+    );
+    let ask = &seen["ask"];
+    assert_eq!(ask[0]["is_error"], false, "approved: {ask}");
+    assert_eq!(
+        ask[1]["structured"]["error_type"], "denied",
+        "declined: {ask}"
+    );
+    let replay = &seen["replay"];
+    assert_eq!(replay[0]["is_error"], false, "{replay}");
+    assert_eq!(
+        replay[0]["structured"]["call_id"], replay[1]["structured"]["call_id"],
+        "the second call with the key is the first one's result: {replay}"
+    );
+    // One note sent (the approved ask) and one saved (the replayed key ran once).
+    assert_eq!(posted, 2, "{seen}");
+
+    let (_, audit) = server
+        .send(client, Method::GET, "/audit?tool=calculator", None)
+        .await;
+    let rows = audit["list"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2, "{audit}");
+    assert!(rows.iter().all(|r| r["origin"] == "mcp"), "{audit}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deskmate_mcp_over_stdio_in_both_eras() {
+    for mode in ["legacy", "2026-07-28"] {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (notes, posted) = notes_service().await;
+        // The API configures the data dir; `deskmate mcp` is a second process on it.
+        let server = Server::start(dir.path());
+        let client = Server::client();
+        configure(&server, &client, &notes).await;
+        let mut args = vec!["--mode".to_string(), mode.to_string()];
+        args.extend(scenario());
+        args.push("--stdio".into());
+        args.push(env!("CARGO_BIN_EXE_deskmate").into());
+        args.push("--data-dir".into());
+        args.push(dir.path().display().to_string());
+        args.push("mcp".into());
+        let seen = tokio::task::spawn_blocking(move || python_client(&args))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let era = if mode == "legacy" { "2025-11-25" } else { mode };
+        assert_eq!(seen["era"], era, "{seen}");
+        // The client was asked, by elicitation, once per "ask" call.
+        assert_eq!(seen["elicited"].as_array().map(Vec::len), Some(2), "{seen}");
+        judge(&seen, &server, &client, posted.load(Ordering::SeqCst)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_over_http_in_both_eras_confirms_through_the_app() {
+    for mode in ["legacy", "2026-07-28"] {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (notes, posted) = notes_service().await;
+        let server = Server::start(dir.path());
+        let client = Server::client();
+        configure(&server, &client, &notes).await;
+        let endpoint = server.url.replace("/api/v1", "/mcp");
+        let mut args = vec![
+            "--mode".to_string(),
+            mode.to_string(),
+            "--url".into(),
+            endpoint.clone(),
+            "--token".into(),
+            server.token.clone(),
+        ];
+        args.extend(scenario());
+        let running = tokio::task::spawn_blocking(move || python_client(&args));
+        // The "ask" calls wait for the person: answered here as the app's dialog would
+        // be, yes then no.
+        for approve in [true, false] {
+            let id = loop {
+                let (_, prompts) = server.send(&client, Method::GET, "/prompts", None).await;
+                if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
+                    assert_eq!(p["call"]["tool"], "send_note", "{p}");
+                    break p["id"].as_str().unwrap_or_default().to_string();
+                }
+                assert!(
+                    !running.is_finished(),
+                    "the client ended before it was asked"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            };
+            let (status, _) = server
+                .send(
+                    &client,
+                    Method::POST,
+                    &format!("/prompts/{id}/answer"),
+                    Some(json!({"approve": approve})),
+                )
+                .await;
+            assert_eq!(status, 200);
+        }
+        let seen = running.await.unwrap_or_else(|e| panic!("{e}"));
+        let era = if mode == "legacy" { "2025-11-25" } else { mode };
+        assert_eq!(seen["era"], era, "{seen}");
+        assert_eq!(seen["elicited"], json!([]), "the app asked, not the client");
+        judge(&seen, &server, &client, posted.load(Ordering::SeqCst)).await;
+
+        // The REST API's checks guard /mcp too.
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}});
+        for (token, origin, expected) in [
+            ("wrong", None, 401),
+            (server.token.as_str(), Some("https://evil.example"), 403),
+            (server.token.as_str(), None, 200),
+        ] {
+            let mut request = client
+                .post(&endpoint)
+                .bearer_auth(token)
+                .header("accept", "application/json, text/event-stream")
+                .json(&initialize);
+            if let Some(origin) = origin {
+                request = request.header("origin", origin);
+            }
+            let status = request.send().await.map(|r| r.status().as_u16()).ok();
+            assert_eq!(status, Some(expected), "token {token}, origin {origin:?}");
+        }
+    }
+}
+
+/// The MCP Inspector's CLI in strict mode finds nothing unportable in Deskmate's tool
+/// schemas, and calls a tool.
+#[test]
+fn the_inspector_accepts_deskmates_server_in_strict_mode() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let inspector = peers().join("npm/node_modules/.bin/mcp-inspector");
+    let run = |method: &[&str], strict: bool| {
+        Command::new(&inspector)
+            .arg("--cli")
+            .arg(env!("CARGO_BIN_EXE_deskmate"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .arg("mcp")
+            .args(method)
+            .args(strict.then_some("--strict"))
+            .args(["--format", "json"])
+            // Keep the Inspector's own catalog out of the home directory.
+            .env("MCP_CATALOG_PATH", dir.path().join("catalog.json"))
+            .env("MCP_CLIENT_CONFIG_PATH", dir.path().join("clients.json"))
+            .output()
+            .unwrap_or_else(|e| panic!("inspector: {e}"))
+    };
+    let listed = run(&["--method", "tools/list"], true);
+    assert!(
+        listed.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&listed.stdout),
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    let tools = parsed(&listed);
+    assert!(
+        tools["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "calculator")),
+        "{tools}"
+    );
+    let called = run(
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "calculator",
+            "--tool-arg",
+            "expression=6*7",
+        ],
+        false,
+    );
+    assert!(
+        called.status.success(),
+        "{}",
+        String::from_utf8_lossy(&called.stderr)
+    );
+    let result = parsed(&called);
+    assert_eq!(
+        result["result"]["structuredContent"]["data"]["result"], 42,
+        "{result}"
+    );
+}

@@ -1,0 +1,363 @@
+//! [`DeskmateMcp`]: the MCP server handler over one [`Deskmate`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use deskmate_core::{ErrorType, ToolError, ToolResult};
+use deskmate_service::{CallRequest, Deskmate};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema, Implementation, InputRequest, InputRequests,
+    InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+use crate::convert;
+
+/// The language of the tools' titles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// English.
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Language {
+    /// From the locale of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`): Chinese for
+    /// a `zh` locale, English otherwise.
+    pub fn from_env() -> Self {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .filter_map(|k| std::env::var(k).ok())
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
+        if locale.to_ascii_lowercase().starts_with("zh") {
+            Self::Zh
+        } else {
+            Self::En
+        }
+    }
+}
+
+/// Who answers when a call's policy asks the person first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    /// The service's own confirmer: the desktop app's dialog, or a prompt answered over
+    /// `/api/v1/prompts` (the server runs inside `deskmate serve` or the app).
+    Service,
+    /// The MCP client, by elicitation where it declared it (`elicitation/create` in the
+    /// 2025-11-25 era, an `input_required` result in the 2026-07-28 era); a client that
+    /// cannot ask gets a refusal that says how to allow the tool.
+    Elicit,
+}
+
+/// The key of the confirmation in an `input_required` round trip.
+const CONFIRM_KEY: &str = "deskmate/confirm";
+
+/// The `_meta` key a client may send to run a call at most once per key (the REST API's
+/// `idem_key`).
+pub const IDEM_KEY_META: &str = "deskmate/idem_key";
+
+/// How often a long call reports progress to a client that asked for it.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// The handler: cheap to clone (one per MCP session or stateless request).
+#[derive(Debug, Clone)]
+pub struct DeskmateMcp {
+    deskmate: Arc<Deskmate>,
+    language: Language,
+    confirm: Confirm,
+}
+
+impl DeskmateMcp {
+    /// A server over this service.
+    pub fn new(deskmate: Arc<Deskmate>, language: Language, confirm: Confirm) -> Self {
+        Self {
+            deskmate,
+            language,
+            confirm,
+        }
+    }
+
+    /// The enabled tools, in registry order.
+    pub fn tools(&self) -> Vec<Tool> {
+        let registry = self.deskmate.registry();
+        registry
+            .specs()
+            .filter(|spec| registry.guard().is_enabled(&spec.id))
+            .map(|spec| {
+                let open_world = registry.tool(&spec.id).is_some_and(|t| t.open_world());
+                convert::tool(spec, open_world, self.language)
+            })
+            .collect()
+    }
+
+    /// Sends `notify` each time the tool list as clients see it changes, until `notify`
+    /// fails (the client is gone) or `stop` resolves.
+    async fn forward_changes<F, Fut>(&self, notify: F, stop: impl std::future::Future<Output = ()>)
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = bool>,
+    {
+        let mut changes = self.deskmate.tool_changes();
+        let mut listed = fingerprint(&self.tools());
+        tokio::pin!(stop);
+        loop {
+            tokio::select! {
+                () = &mut stop => return,
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+            }
+            // A setting change swaps the registry too; only a different list is news.
+            let now = fingerprint(&self.tools());
+            if now != listed {
+                listed = now;
+                if !notify().await {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Asks the client to confirm a call its policy asks about. `Ok(true)`: approved;
+    /// `Ok(false)`: declined; `Err`: the answer to send now instead (a refusal, or an
+    /// `input_required` round trip).
+    async fn confirm_by_elicitation(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        reason: &str,
+    ) -> Result<bool, CallToolResponse> {
+        let can_elicit = context
+            .client_capabilities()
+            .is_some_and(|c| c.elicitation.is_some());
+        if !can_elicit {
+            let refusal = ToolResult::failure(
+                ToolError::new(
+                    ErrorType::Denied,
+                    format!(
+                        "'{}' asks the person before it runs ({reason}), and this client cannot ask (it declared no elicitation)",
+                        request.name
+                    ),
+                )
+                .with_hint(
+                    "use a client that supports elicitation, run the call from the Deskmate app, or set the tool's policy to \"always\" in Deskmate's Tools page",
+                ),
+            );
+            return Err(convert::call_result(&refusal).into());
+        }
+        let params = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: format!("Deskmate: run {} now? {reason}", request.name),
+            requested_schema: ElicitationSchema::builder()
+                .required_bool("approve")
+                .build()
+                .map_err(|e| {
+                    CallToolResponse::from(convert::call_result(&ToolResult::failure(
+                        ToolError::internal(e.to_string()),
+                    )))
+                })?,
+        };
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|v| !v.has_initialize());
+        let answer = if stateless {
+            // 2026-07-28: no server-to-client request; the client asks and calls again
+            // with the answer and the state, which names this exact call.
+            let state = call_state(request);
+            let answered = request
+                .input_responses
+                .as_ref()
+                .and_then(|r| r.get(CONFIRM_KEY))
+                .filter(|_| request.request_state.as_deref() == Some(state.as_str()))
+                .and_then(|v| serde_json::from_value::<ElicitResult>(v.clone()).ok());
+            match answered {
+                Some(answer) => answer,
+                None => {
+                    let mut asks = InputRequests::new();
+                    asks.insert(
+                        CONFIRM_KEY.into(),
+                        InputRequest::Elicitation(ElicitRequest::new(params)),
+                    );
+                    return Err(InputRequiredResult::new(Some(asks), Some(state)).into());
+                }
+            }
+        } else {
+            match context.peer.create_elicitation(params).await {
+                Ok(answer) => answer,
+                Err(e) => {
+                    tracing::info!(error = %e, "the MCP client did not answer the confirmation");
+                    return Ok(false);
+                }
+            }
+        };
+        Ok(answer.action == ElicitationAction::Accept
+            && answer
+                .content
+                .as_ref()
+                .and_then(|c| c.get("approve"))
+                .and_then(Value::as_bool)
+                == Some(true))
+    }
+}
+
+/// What identifies one call across an `input_required` round trip.
+fn call_state(request: &CallToolRequestParams) -> String {
+    let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+    format!(
+        "confirm:{}:{}",
+        request.name,
+        deskmate_core::canonical_json(&arguments)
+    )
+}
+
+fn fingerprint(tools: &[Tool]) -> String {
+    serde_json::to_string(tools).unwrap_or_default()
+}
+
+impl ServerHandler for DeskmateMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("deskmate", env!("CARGO_PKG_VERSION")))
+        .with_instructions(
+            "Deskmate's desktop tools (camera, volume, messages, choices, calculator, time, \
+             datasets, knowledge base, sandboxed Python, user-defined HTTP tools). Every call \
+             is validated, may be normalized (see `repairs` in structuredContent), may ask \
+             the person first, and is audited. A failed call says how to fix it in its hint.",
+        )
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        // Only the names tools/list gives: a disabled or unknown tool is a protocol error.
+        if self.get_tool(&name).is_none() {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool: {name}; tools/list names the tools this server has"),
+                Some(json!({"tool": name})),
+            ));
+        }
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let client = context.client_info().map(|c| c.name);
+        let mut call = CallRequest::new(name.clone(), arguments);
+        call.origin = "mcp".into();
+        call.cancel = Some(context.ct.clone());
+        call.idem_key = context
+            .meta
+            .get(IDEM_KEY_META)
+            .and_then(Value::as_str)
+            .filter(|k| !k.is_empty() && k.len() <= 200)
+            .map(str::to_string);
+        if self.confirm == Confirm::Elicit
+            && let Some(reason) = self.deskmate.confirmation_needed(&name, &call.arguments)
+        {
+            match self
+                .confirm_by_elicitation(&request, &context, &reason)
+                .await
+            {
+                Ok(approved) => call.confirmed = approved,
+                Err(answer) => return Ok(answer),
+            }
+            // Declined: the call goes on unconfirmed, so the service refuses it and
+            // audits the refusal like any other.
+        }
+        tracing::info!(tool = %name, client = client.as_deref().unwrap_or("unknown"), "MCP call");
+        let running = self.deskmate.call(call);
+        let result = match context.meta.get_progress_token() {
+            None => running.await,
+            Some(token) => {
+                // A client that asked for progress hears about a long call every second.
+                tokio::pin!(running);
+                let started = Instant::now();
+                let mut tick = tokio::time::interval(PROGRESS_EVERY);
+                tick.tick().await;
+                loop {
+                    tokio::select! {
+                        result = &mut running => break result,
+                        _ = tick.tick() => {
+                            let seconds = started.elapsed().as_secs_f64().floor();
+                            let note = ProgressNotificationParam::new(token.clone(), seconds)
+                                .with_message(format!("{name} running for {seconds} s"));
+                            if let Err(e) = context.peer.notify_progress(note).await {
+                                tracing::debug!(error = %e, "progress not delivered");
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        Ok(convert::call_result(&result).into())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // A 2025-11-25 session: tell it when the tool list changes, while it lasts.
+        let server = self.clone();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            let closed = peer.clone();
+            let stop = async move {
+                while !closed.is_transport_closed() {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            };
+            server
+                .forward_changes(
+                    || {
+                        let peer = peer.clone();
+                        async move { peer.notify_tool_list_changed().await.is_ok() }
+                    },
+                    stop,
+                )
+                .await;
+        });
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        // A 2026-07-28 client's `subscriptions/listen`: the changes go to its stream until
+        // it hangs up.
+        let sink = context.sink().clone();
+        self.forward_changes(
+            || {
+                let sink = sink.clone();
+                async move { sink.notify_tool_list_changed().await.is_ok() }
+            },
+            context.cancelled(),
+        )
+        .await;
+        Ok(())
+    }
+}
