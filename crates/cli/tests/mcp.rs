@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 mod common;
 
@@ -29,8 +30,17 @@ fn peers() -> PathBuf {
 
 /// Runs the Python client (`tests/mcp/client.py`) and returns what it saw.
 fn python_client(args: &[String]) -> Value {
+    python_client_script("client.py", args)
+}
+
+/// Runs one of the Python SDK scripts in `tests/mcp/` and returns what it printed.
+fn python_client_script(script: &str, args: &[String]) -> Value {
     let output = Command::new(peers().join("venv/bin/python"))
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py"))
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/mcp")
+                .join(script),
+        )
         .args(args)
         .env("LANG", "C.UTF-8")
         .env_remove("LC_ALL")
@@ -51,26 +61,67 @@ fn parsed(output: &Output) -> Value {
     })
 }
 
-/// A loopback service that counts the notes posted to it.
-async fn notes_service() -> (String, Arc<AtomicUsize>) {
+/// A loopback service for notes: `/notes` counts what is posted, `/slow` answers after
+/// 2.5 s, `/hang` never answers and records when its caller gave up.
+struct Notes {
+    url: String,
+    posted: Arc<AtomicUsize>,
+    hang_dropped: Arc<AtomicUsize>,
+}
+
+/// Sets its flag when dropped: axum drops a handler whose connection went away.
+struct DropFlag(Arc<AtomicUsize>);
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+async fn notes_service() -> Notes {
     let posted = Arc::new(AtomicUsize::new(0));
+    let hang_dropped = Arc::new(AtomicUsize::new(0));
     let counter = posted.clone();
-    let app = Router::new().route(
-        "/notes",
-        post(move || {
-            let counter = counter.clone();
-            async move {
-                let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
-                axum::Json(json!({"stored": n}))
-            }
-        }),
-    );
+    let dropped = hang_dropped.clone();
+    let app = Router::new()
+        .route(
+            "/notes",
+            post(move || {
+                let counter = counter.clone();
+                async move {
+                    let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
+                    axum::Json(json!({"stored": n}))
+                }
+            }),
+        )
+        .route(
+            "/slow",
+            post(|| async {
+                tokio::time::sleep(Duration::from_millis(2500)).await;
+                axum::Json(json!({"slow": true}))
+            }),
+        )
+        .route(
+            "/hang",
+            post(move || {
+                let flag = DropFlag(dropped.clone());
+                async move {
+                    tokio::time::sleep(Duration::from_secs(60)).await;
+                    drop(flag);
+                    axum::Json(json!({"hung": true}))
+                }
+            }),
+        );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let addr = listener.local_addr().unwrap_or_else(|e| panic!("{e}"));
     tokio::spawn(async move { axum::serve(listener, app).await });
-    (format!("http://{addr}"), posted)
+    Notes {
+        url: format!("http://{addr}"),
+        posted,
+        hang_dropped,
+    }
 }
 
 /// A data dir with two HTTP tools on the notes service — `save_note` (a write the
@@ -210,11 +261,11 @@ async fn judge(seen: &Value, server: &Server, client: &reqwest::Client, posted: 
 async fn deskmate_mcp_over_stdio_in_both_eras() {
     for mode in ["legacy", "2026-07-28"] {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let (notes, posted) = notes_service().await;
+        let notes = notes_service().await;
         // The API configures the data dir; `deskmate mcp` is a second process on it.
         let server = Server::start(dir.path());
         let client = Server::client();
-        configure(&server, &client, &notes).await;
+        configure(&server, &client, &notes.url).await;
         let mut args = vec!["--mode".to_string(), mode.to_string()];
         args.extend(scenario());
         args.push("--stdio".into());
@@ -229,7 +280,7 @@ async fn deskmate_mcp_over_stdio_in_both_eras() {
         assert_eq!(seen["era"], era, "{seen}");
         // The client was asked, by elicitation, once per "ask" call.
         assert_eq!(seen["elicited"].as_array().map(Vec::len), Some(2), "{seen}");
-        judge(&seen, &server, &client, posted.load(Ordering::SeqCst)).await;
+        judge(&seen, &server, &client, notes.posted.load(Ordering::SeqCst)).await;
     }
 }
 
@@ -237,10 +288,10 @@ async fn deskmate_mcp_over_stdio_in_both_eras() {
 async fn mcp_over_http_in_both_eras_confirms_through_the_app() {
     for mode in ["legacy", "2026-07-28"] {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let (notes, posted) = notes_service().await;
+        let notes = notes_service().await;
         let server = Server::start(dir.path());
         let client = Server::client();
-        configure(&server, &client, &notes).await;
+        configure(&server, &client, &notes.url).await;
         let endpoint = server.url.replace("/api/v1", "/mcp");
         let mut args = vec![
             "--mode".to_string(),
@@ -265,7 +316,7 @@ async fn mcp_over_http_in_both_eras_confirms_through_the_app() {
                     !running.is_finished(),
                     "the client ended before it was asked"
                 );
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                tokio::time::sleep(Duration::from_millis(50)).await;
             };
             let (status, _) = server
                 .send(
@@ -281,7 +332,7 @@ async fn mcp_over_http_in_both_eras_confirms_through_the_app() {
         let era = if mode == "legacy" { "2025-11-25" } else { mode };
         assert_eq!(seen["era"], era, "{seen}");
         assert_eq!(seen["elicited"], json!([]), "the app asked, not the client");
-        judge(&seen, &server, &client, posted.load(Ordering::SeqCst)).await;
+        judge(&seen, &server, &client, notes.posted.load(Ordering::SeqCst)).await;
 
         // The REST API's checks guard /mcp too.
         let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -302,6 +353,79 @@ async fn mcp_over_http_in_both_eras_confirms_through_the_app() {
             let status = request.send().await.map(|r| r.status().as_u16()).ok();
             assert_eq!(status, Some(expected), "token {token}, origin {origin:?}");
         }
+    }
+}
+
+/// Over HTTP, in both eras: a slow call reports progress to a client that asked for it,
+/// a call the client cancels stops the tool (its HTTP request is dropped), and a tool
+/// created over the REST API reaches a connected client as a list change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_clients_hear_progress_cancel_calls_and_see_the_list_change() {
+    for mode in ["legacy", "2026-07-28"] {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let notes = notes_service().await;
+        let server = Server::start(dir.path());
+        let client = Server::client();
+        let schema = json!({"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}});
+        for (name, path) in [("Slow note", "slow"), ("Hang note", "hang")] {
+            let tool = json!({"name": name, "category": "query", "http_method": "POST",
+                "http_url": format!("{}/{path}", notes.url), "http_timeout_ms": 60000,
+                "parameter_schema": schema});
+            let (status, created) = server
+                .send(&client, Method::POST, "/tools/resources", Some(tool))
+                .await;
+            assert_eq!(status, 201, "{created}");
+        }
+        let late = json!({"name": "Late note", "category": "query", "http_url": format!("{}/notes", notes.url),
+            "parameter_schema": schema});
+        let args: Vec<String> = [
+            "--mode",
+            mode,
+            "--url",
+            &server.url.replace("/api/v1", "/mcp"),
+            "--api",
+            &server.url,
+            "--token",
+            &server.token,
+            "--slow",
+            "slow_note",
+            "--hang",
+            "hang_note",
+            "--create",
+            &late.to_string(),
+        ]
+        .map(String::from)
+        .to_vec();
+        let seen = tokio::task::spawn_blocking(move || python_client_script("events.py", &args))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(seen["slow_ok"], true, "{seen}");
+        let progress = seen["progress"].as_array().map(Vec::len).unwrap_or(0);
+        assert!(
+            progress >= 1,
+            "a 2.5 s call reports progress each second: {seen}"
+        );
+        assert!(
+            seen["cancelled_after_s"].as_f64().unwrap_or(99.0) < 5.0,
+            "{seen}"
+        );
+        // The tool's own request to /hang was dropped soon after the client cancelled.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while notes.hang_dropped.load(Ordering::SeqCst) == 0 {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{mode}: the cancelled call kept running: {seen}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(seen["created"], 201, "{seen}");
+        assert_eq!(seen["list_changed"], true, "{mode}: {seen}");
+        assert!(
+            seen["tools_after"]
+                .as_array()
+                .is_some_and(|t| t.contains(&json!("late_note"))),
+            "{seen}"
+        );
     }
 }
 
