@@ -18,6 +18,7 @@ pub mod models;
 pub mod openapi;
 pub mod prompts;
 pub mod resources;
+pub mod running;
 pub mod safety;
 pub mod secrets;
 pub mod settings;

@@ -189,6 +189,24 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve { addr, local_models } => serve(&data_dir, addr, &local_models).await,
         Command::Mcp => {
+            // The app (or `deskmate serve`) running on this data dir runs the calls, so
+            // its dialogs ask the person; otherwise this process serves headless.
+            if let Some(running) = deskmate_api::running::read(&data_dir) {
+                let url = format!("{}/mcp", running.url);
+                match deskmate_mcp::AppBridge::connect(
+                    &url,
+                    &running.token,
+                    std::time::Duration::from_secs(3),
+                )
+                .await
+                {
+                    Ok(bridge) => {
+                        bridge.serve_stdio().await?;
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                    Err(e) => tracing::info!(error = %e, %url, "no running app; serving headless"),
+                }
+            }
             let deskmate = open_service(&data_dir, Arc::new(NoConfirmer))?;
             deskmate_mcp::serve_stdio(
                 deskmate,

@@ -257,22 +257,22 @@ async fn judge(seen: &Value, server: &Server, client: &reqwest::Client, posted: 
     assert!(rows.iter().all(|r| r["origin"] == "mcp"), "{audit}");
 }
 
+/// `deskmate mcp` with no app running: it serves the data dir itself, and a call whose
+/// policy asks is confirmed by the client's elicitation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deskmate_mcp_over_stdio_in_both_eras() {
+async fn deskmate_mcp_headless_over_stdio_in_both_eras() {
     for mode in ["legacy", "2026-07-28"] {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let notes = notes_service().await;
-        // The API configures the data dir; `deskmate mcp` is a second process on it.
+        // The API configures the data dir, and stops: nothing to forward to.
         let server = Server::start(dir.path());
         let client = Server::client();
         configure(&server, &client, &notes.url).await;
+        assert!(server.terminate().success());
+        assert!(!dir.path().join("running.json").exists());
         let mut args = vec!["--mode".to_string(), mode.to_string()];
         args.extend(scenario());
-        args.push("--stdio".into());
-        args.push(env!("CARGO_BIN_EXE_deskmate").into());
-        args.push("--data-dir".into());
-        args.push(dir.path().display().to_string());
-        args.push("mcp".into());
+        args.extend(stdio_command(dir.path()));
         let seen = tokio::task::spawn_blocking(move || python_client(&args))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
@@ -280,79 +280,102 @@ async fn deskmate_mcp_over_stdio_in_both_eras() {
         assert_eq!(seen["era"], era, "{seen}");
         // The client was asked, by elicitation, once per "ask" call.
         assert_eq!(seen["elicited"].as_array().map(Vec::len), Some(2), "{seen}");
+        let server = Server::start(dir.path());
         judge(&seen, &server, &client, notes.posted.load(Ordering::SeqCst)).await;
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mcp_over_http_in_both_eras_confirms_through_the_app() {
-    for mode in ["legacy", "2026-07-28"] {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let notes = notes_service().await;
-        let server = Server::start(dir.path());
-        let client = Server::client();
-        configure(&server, &client, &notes.url).await;
-        let endpoint = server.url.replace("/api/v1", "/mcp");
-        let mut args = vec![
-            "--mode".to_string(),
-            mode.to_string(),
-            "--url".into(),
-            endpoint.clone(),
-            "--token".into(),
-            server.token.clone(),
-        ];
-        args.extend(scenario());
-        let running = tokio::task::spawn_blocking(move || python_client(&args));
-        // The "ask" calls wait for the person: answered here as the app's dialog would
-        // be, yes then no.
-        for approve in [true, false] {
-            let id = loop {
-                let (_, prompts) = server.send(&client, Method::GET, "/prompts", None).await;
-                if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
-                    assert_eq!(p["call"]["tool"], "send_note", "{p}");
-                    break p["id"].as_str().unwrap_or_default().to_string();
-                }
-                assert!(
-                    !running.is_finished(),
-                    "the client ended before it was asked"
-                );
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            };
-            let (status, _) = server
-                .send(
-                    &client,
-                    Method::POST,
-                    &format!("/prompts/{id}/answer"),
-                    Some(json!({"approve": approve})),
-                )
-                .await;
-            assert_eq!(status, 200);
-        }
-        let seen = running.await.unwrap_or_else(|e| panic!("{e}"));
-        let era = if mode == "legacy" { "2025-11-25" } else { mode };
-        assert_eq!(seen["era"], era, "{seen}");
-        assert_eq!(seen["elicited"], json!([]), "the app asked, not the client");
-        judge(&seen, &server, &client, notes.posted.load(Ordering::SeqCst)).await;
+fn stdio_command(data_dir: &Path) -> Vec<String> {
+    vec![
+        "--stdio".into(),
+        env!("CARGO_BIN_EXE_deskmate").into(),
+        "--data-dir".into(),
+        data_dir.display().to_string(),
+        "mcp".into(),
+    ]
+}
 
-        // The REST API's checks guard /mcp too.
-        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}});
-        for (token, origin, expected) in [
-            ("wrong", None, 401),
-            (server.token.as_str(), Some("https://evil.example"), 403),
-            (server.token.as_str(), None, 200),
-        ] {
-            let mut request = client
-                .post(&endpoint)
-                .bearer_auth(token)
-                .header("accept", "application/json, text/event-stream")
-                .json(&initialize);
-            if let Some(origin) = origin {
-                request = request.header("origin", origin);
+/// With the app (here `deskmate serve`) running, over its `/mcp` and over `deskmate mcp`
+/// (which then forwards to it), in both eras: the calls run in the app, and a call whose
+/// policy asks waits for the app's dialog (answered over `/api/v1/prompts`), not for the
+/// client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_through_the_running_app_confirms_in_the_app() {
+    for transport in ["http", "stdio"] {
+        for mode in ["legacy", "2026-07-28"] {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let notes = notes_service().await;
+            let server = Server::start(dir.path());
+            let client = Server::client();
+            configure(&server, &client, &notes.url).await;
+            let endpoint = server.url.replace("/api/v1", "/mcp");
+            let mut args = vec!["--mode".to_string(), mode.to_string()];
+            args.extend(scenario());
+            if transport == "http" {
+                args.extend([
+                    "--url".into(),
+                    endpoint.clone(),
+                    "--token".into(),
+                    server.token.clone(),
+                ]);
+            } else {
+                args.extend(stdio_command(dir.path()));
             }
-            let status = request.send().await.map(|r| r.status().as_u16()).ok();
-            assert_eq!(status, Some(expected), "token {token}, origin {origin:?}");
+            let running = tokio::task::spawn_blocking(move || python_client(&args));
+            for approve in [true, false] {
+                let id = loop {
+                    let (_, prompts) = server.send(&client, Method::GET, "/prompts", None).await;
+                    if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
+                        assert_eq!(p["call"]["tool"], "send_note", "{p}");
+                        break p["id"].as_str().unwrap_or_default().to_string();
+                    }
+                    assert!(
+                        !running.is_finished(),
+                        "{transport} {mode}: the client ended before the app asked"
+                    );
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                };
+                let (status, _) = server
+                    .send(
+                        &client,
+                        Method::POST,
+                        &format!("/prompts/{id}/answer"),
+                        Some(json!({"approve": approve})),
+                    )
+                    .await;
+                assert_eq!(status, 200);
+            }
+            let seen = running.await.unwrap_or_else(|e| panic!("{e}"));
+            let era = if mode == "legacy" { "2025-11-25" } else { mode };
+            assert_eq!(seen["era"], era, "{seen}");
+            assert_eq!(seen["elicited"], json!([]), "the app asked, not the client");
+            judge(&seen, &server, &client, notes.posted.load(Ordering::SeqCst)).await;
+            if transport == "http" {
+                refuses_strangers(&client, &endpoint, &server.token).await;
+            }
         }
+    }
+}
+
+/// The REST API's checks guard /mcp too: a wrong token is 401, a foreign Origin 403.
+async fn refuses_strangers(client: &reqwest::Client, endpoint: &str, token: &str) {
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}});
+    for (token, origin, expected) in [
+        ("wrong", None, 401),
+        (token, Some("https://evil.example"), 403),
+        (token, None, 200),
+    ] {
+        let mut request = client
+            .post(endpoint)
+            .bearer_auth(token)
+            .header("accept", "application/json, text/event-stream")
+            .json(&initialize);
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        let status = request.send().await.map(|r| r.status().as_u16()).ok();
+        assert_eq!(status, Some(expected), "token {token}, origin {origin:?}");
     }
 }
 

@@ -70,6 +70,15 @@ impl Server {
             }
         });
         tracing::info!(%addr, "serving the API");
+        // Tells `deskmate mcp` on this data dir where to find the running app.
+        let running = deskmate_api::running::Running {
+            url: format!("http://{addr}"),
+            token: token.clone(),
+            pid: std::process::id(),
+        };
+        if let Err(e) = deskmate_api::running::write(data_dir, &running) {
+            tracing::warn!(error = %e, "cannot write running.json; deskmate mcp will run headless");
+        }
         Ok(Self {
             deskmate,
             addr,
@@ -108,6 +117,7 @@ impl Server {
 
     /// Stops serving (open requests finish; streams end) and stops the local models.
     pub async fn stop(self) {
+        deskmate_api::running::remove(&self.data_dir);
         let _ = self.stop.send(());
         let _ = tokio::time::timeout(std::time::Duration::from_secs(5), self.task).await;
         local::stop(self.sidecars).await;

@@ -12,12 +12,15 @@
 //!   `CallToolResult`.
 //! - [`server`]: [`DeskmateMcp`], the handler: `tools/list`, `tools/call`, list-changed
 //!   notifications, progress, cancellation, confirmation by elicitation.
+//! - [`bridge`]: `deskmate mcp` while the app runs: stdio forwarded to the app's `/mcp`.
 //! - [`transport`]: stdio ([`serve_stdio`]) and the Streamable HTTP service the REST API
 //!   mounts at `/mcp` ([`streamable_http`]).
 
+pub mod bridge;
 pub mod convert;
 pub mod server;
 pub mod transport;
 
+pub use bridge::AppBridge;
 pub use server::{Confirm, DeskmateMcp, Language};
 pub use transport::{serve_stdio, streamable_http};

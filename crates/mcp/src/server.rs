@@ -222,21 +222,26 @@ fn fingerprint(tools: &[Tool]) -> String {
     serde_json::to_string(tools).unwrap_or_default()
 }
 
+/// What Deskmate's server says about itself (also through the app bridge).
+pub(crate) fn info() -> ServerConfig {
+    ServerConfig::new(
+        ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build(),
+    )
+    .with_server_info(Implementation::new("deskmate", env!("CARGO_PKG_VERSION")))
+    .with_instructions(
+        "Deskmate's desktop tools (camera, volume, messages, choices, calculator, time, \
+         datasets, knowledge base, sandboxed Python, user-defined HTTP tools). Every call \
+         is validated, may be normalized (see `repairs` in structuredContent), may ask \
+         the person first, and is audited. A failed call says how to fix it in its hint.",
+    )
+}
+
 impl ServerHandler for DeskmateMcp {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build(),
-        )
-        .with_server_info(Implementation::new("deskmate", env!("CARGO_PKG_VERSION")))
-        .with_instructions(
-            "Deskmate's desktop tools (camera, volume, messages, choices, calculator, time, \
-             datasets, knowledge base, sandboxed Python, user-defined HTTP tools). Every call \
-             is validated, may be normalized (see `repairs` in structuredContent), may ask \
-             the person first, and is audited. A failed call says how to fix it in its hint.",
-        )
+        info()
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
