@@ -100,6 +100,7 @@ pub async fn call(
         conversation_id: body.conversation_id,
         turn_id: None,
         origin: "api".into(),
+        client: None,
         repairs: Vec::new(),
         confirmed: false,
         cancel: None,

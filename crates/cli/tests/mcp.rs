@@ -254,7 +254,11 @@ async fn judge(seen: &Value, server: &Server, client: &reqwest::Client, posted: 
         .await;
     let rows = audit["list"].as_array().cloned().unwrap_or_default();
     assert_eq!(rows.len(), 2, "{audit}");
-    assert!(rows.iter().all(|r| r["origin"] == "mcp"), "{audit}");
+    assert!(
+        rows.iter()
+            .all(|r| r["origin"] == "mcp" && r["client"] == "deskmate-test-client"),
+        "{audit}"
+    );
 }
 
 /// `deskmate mcp` with no app running: it serves the data dir itself, and a call whose

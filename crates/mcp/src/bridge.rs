@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
 use tokio::sync::watch;
 
-use crate::server::{self, IDEM_KEY_META};
+use crate::server::{self, CLIENT_META, IDEM_KEY_META};
 
 /// The app's side: counts its tool list changes.
 #[derive(Debug, Clone)]
@@ -73,13 +73,16 @@ impl ServerHandler for Bridge {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // Only Deskmate's own `_meta` key travels on; the era's fields are the bridge's.
-        let idem_key = context.meta.get(IDEM_KEY_META).cloned();
-        request.meta = idem_key.map(|key| {
-            let mut meta = RequestMetaObject::default();
-            meta.0.0.insert(IDEM_KEY_META.into(), key);
-            meta
-        });
+        // Deskmate's own `_meta` keys travel on, and the client's name; the era's
+        // fields are the bridge's.
+        let mut meta = RequestMetaObject::default();
+        if let Some(key) = context.meta.get(IDEM_KEY_META) {
+            meta.0.0.insert(IDEM_KEY_META.into(), key.clone());
+        }
+        if let Some(client) = context.client_info() {
+            meta.0.0.insert(CLIENT_META.into(), client.name.into());
+        }
+        request.meta = Some(meta);
         tokio::select! {
             answer = self.app.call_tool(request) => {
                 let mut answer = answer.map_err(from_app)?;

@@ -62,6 +62,10 @@ const CONFIRM_KEY: &str = "deskmate/confirm";
 /// `idem_key`).
 pub const IDEM_KEY_META: &str = "deskmate/idem_key";
 
+/// The `_meta` key with which `deskmate mcp`, forwarding to the app, names the client
+/// it serves.
+pub const CLIENT_META: &str = "deskmate/client";
+
 /// How often a long call reports progress to a client that asked for it.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
@@ -270,9 +274,17 @@ impl ServerHandler for DeskmateMcp {
             ));
         }
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let client = context.client_info().map(|c| c.name);
+        // A client names itself (clientInfo); the app bridge passes on the name of the
+        // client it serves.
+        let client = context
+            .meta
+            .get(CLIENT_META)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| context.client_info().map(|c| c.name));
         let mut call = CallRequest::new(name.clone(), arguments);
         call.origin = "mcp".into();
+        call.client = client.clone();
         call.cancel = Some(context.ct.clone());
         call.idem_key = context
             .meta

@@ -69,8 +69,10 @@ pub struct CallRequest {
     /// The turn of that conversation (a model's calls); with the conversation it is the
     /// scope a tool derives keys from.
     pub turn_id: Option<String>,
-    /// Which front end asks (`cli`, `api`, `llm`, `gui`).
+    /// Which front end asks (`cli`, `api`, `llm`, `gui`, `mcp`).
     pub origin: String,
+    /// The program behind the front end, as it named itself (an MCP client's name).
+    pub client: Option<String>,
     /// Repairs made before the guard (a call extracted from a model's text); they come
     /// first in the result's `repairs`.
     pub repairs: Vec<Repair>,
@@ -92,6 +94,7 @@ impl CallRequest {
             conversation_id: None,
             turn_id: None,
             origin: "cli".into(),
+            client: None,
             repairs: Vec::new(),
             confirmed: false,
             cancel: None,
@@ -755,6 +758,7 @@ impl Deskmate {
                 idem_key: request.idem_key.clone(),
                 conversation_id: request.conversation_id.clone(),
                 origin: request.origin.clone(),
+                client: request.client.clone(),
             })
             .await;
     }

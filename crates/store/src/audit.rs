@@ -32,6 +32,9 @@ pub struct AuditEvent {
     pub conversation_id: Option<String>,
     /// Which front end made the call.
     pub origin: String,
+    /// The program behind that front end, as it named itself (an MCP client).
+    #[serde(default)]
+    pub client: Option<String>,
 }
 
 /// Which events to list.
@@ -49,7 +52,7 @@ pub struct AuditFilter {
     pub limit: u32,
 }
 
-const COLUMNS: &str = "call_id, at, tool, arguments, repairs, ok, error_type, duration_ms, idem_key, conversation_id, origin";
+const COLUMNS: &str = "call_id, at, tool, arguments, repairs, ok, error_type, duration_ms, idem_key, conversation_id, origin, client";
 
 impl Store {
     /// Appends one event.
@@ -61,7 +64,7 @@ impl Store {
     /// events is what lets a busy server audit every call without a disk write per call.
     pub fn append_audit_batch(&self, events: &[AuditEvent]) -> Result<(), Error> {
         let sql = format!(
-            "INSERT INTO audit_events ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+            "INSERT INTO audit_events ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
         );
         let mut conn = self.conn()?;
         let tx = conn.transaction().sql("BEGIN")?;
@@ -86,6 +89,7 @@ impl Store {
                         event.idem_key,
                         event.conversation_id,
                         event.origin,
+                        event.client,
                     ])
                     .sql(&sql)?;
             }
@@ -140,6 +144,7 @@ struct RawEvent {
     idem_key: Option<String>,
     conversation_id: Option<String>,
     origin: String,
+    client: Option<String>,
 }
 
 fn read_row(row: &Row<'_>) -> rusqlite::Result<RawEvent> {
@@ -155,6 +160,7 @@ fn read_row(row: &Row<'_>) -> rusqlite::Result<RawEvent> {
         idem_key: row.get(8)?,
         conversation_id: row.get(9)?,
         origin: row.get(10)?,
+        client: row.get(11)?,
     })
 }
 
@@ -177,6 +183,7 @@ impl RawEvent {
             idem_key: self.idem_key,
             conversation_id: self.conversation_id,
             origin: self.origin,
+            client: self.client,
         })
     }
 }
@@ -199,6 +206,7 @@ mod tests {
             idem_key: None,
             conversation_id: None,
             origin: "api".into(),
+            client: None,
         }
     }
 

@@ -37,6 +37,7 @@ pub fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../migrations/001_init.sql")),
         M::up(include_str!("../migrations/002_models_conversations.sql")),
+        M::up(include_str!("../migrations/003_audit_client.sql")),
     ])
 }
 

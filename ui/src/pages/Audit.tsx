@@ -13,6 +13,7 @@ interface Event {
   error_type: string | null;
   duration_ms: number;
   origin: string;
+  client?: string | null;
 }
 
 const LIMIT = 50;
@@ -98,7 +99,7 @@ export function Audit() {
               <td><code>{e.tool}</code></td>
               <td className={e.ok ? "ok-text" : "error-text"}>{e.ok ? t("audit.ok") : `${t("audit.failed")}: ${e.error_type ?? ""}`}</td>
               <td>{e.duration_ms} ms</td>
-              <td>{e.origin}</td>
+              <td>{e.client ? `${e.origin} · ${e.client}` : e.origin}</td>
               <td><details><summary>JSON</summary><Json value={e.arguments} /></details></td>
             </tr>
           ))}
