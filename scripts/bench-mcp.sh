@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The overhead of a call through Deskmate's MCP server (Streamable HTTP in both eras,
+# stdio) against the same call over the REST API (bench/mcp_overhead.py); the figures
+# go in docs/BENCHMARKS.md. Usage: scripts/bench-mcp.sh [CALLS]   (DESKMATE_BIN
+# overrides the release build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/common.sh
+calls="${1:-200}"
+setup_mcp_peers
+if [ -z "${DESKMATE_BIN:-}" ]; then
+  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
+  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
+fi
+work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-mcp.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+"$MCP_PEERS/venv/bin/python" bench/mcp_overhead.py "$DESKMATE_BIN" "$work" --calls "$calls"
