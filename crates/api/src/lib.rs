@@ -14,6 +14,7 @@ pub mod eval;
 pub mod events;
 pub mod extract;
 pub mod kb;
+pub mod mcp_servers;
 pub mod models;
 pub mod openapi;
 pub mod prompts;
@@ -151,6 +152,17 @@ pub fn app(state: AppState) -> Router {
                 .delete(resources::delete),
         )
         .route("/api/v1/audit", get(audit::list))
+        .route(
+            "/api/v1/mcp/servers",
+            get(mcp_servers::list).post(mcp_servers::create),
+        )
+        .route(
+            "/api/v1/mcp/servers/{name}",
+            get(mcp_servers::detail)
+                .put(mcp_servers::update)
+                .delete(mcp_servers::delete),
+        )
+        .route("/api/v1/mcp/import", post(mcp_servers::import))
         .route("/api/v1/kb/documents", get(kb::list).post(kb::create))
         .route(
             "/api/v1/kb/documents/{id}",

@@ -6,8 +6,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    audit, autotest, chat, devices, eval, events, kb, models, prompts, resources, secrets,
-    settings, tools, voice,
+    audit, autotest, chat, devices, eval, events, kb, mcp_servers, models, prompts, resources,
+    secrets, settings, tools, voice,
 };
 
 /// The document.
@@ -17,6 +17,7 @@ use crate::{
     paths(
         tools::list, tools::detail, tools::health, tools::call,
         resources::list, resources::detail, resources::create, resources::update, resources::delete,
+        mcp_servers::list, mcp_servers::detail, mcp_servers::create, mcp_servers::update, mcp_servers::delete, mcp_servers::import,
         audit::list, prompts::list, prompts::answer,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,

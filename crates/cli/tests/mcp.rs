@@ -514,3 +514,181 @@ fn the_inspector_accepts_deskmates_server_in_strict_mode() {
         "{result}"
     );
 }
+
+/// `POST /tools/call` answered as the app's dialog would: any confirmation the call
+/// asks for is approved.
+async fn call_approving(server: &Server, client: &reqwest::Client, body: Value) -> Value {
+    let request = client
+        .post(format!("{}/tools/call", server.url))
+        .bearer_auth(&server.token)
+        .json(&body)
+        .send();
+    tokio::pin!(request);
+    loop {
+        tokio::select! {
+            answer = &mut request => {
+                let answer = answer.unwrap_or_else(|e| panic!("{e}"));
+                return answer.json().await.unwrap_or(Value::Null);
+            }
+            () = tokio::time::sleep(Duration::from_millis(100)) => {
+                let (_, prompts) = server.send(client, Method::GET, "/prompts", None).await;
+                for p in prompts["list"].as_array().into_iter().flatten() {
+                    let id = p["id"].as_str().unwrap_or_default();
+                    server
+                        .send(client, Method::POST, &format!("/prompts/{id}/answer"), Some(json!({"approve": true})))
+                        .await;
+                }
+            }
+        }
+    }
+}
+
+/// Waits until the server's status is `state`; returns the server.
+async fn server_status(
+    server: &Server,
+    client: &reqwest::Client,
+    name: &str,
+    state: &str,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, found) = server
+            .send(client, Method::GET, &format!("/mcp/servers/{name}"), None)
+            .await;
+        assert_eq!(status, 200, "{found}");
+        if found["status"]["state"] == state {
+            return found;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{name} never {state}: {found}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Deskmate as a client of the reference servers: server-everything and
+/// server-filesystem (stdio) are added over the API, their tools join the registry as
+/// `<server>.<tool>` and run through the guard and policy (a destructive write asks
+/// first; a write outside the filesystem root comes back as the server's error), a
+/// server that never answers is reported as failed with the reason, a deleted server's
+/// tools go away, and after `kill -9` of Deskmate no server process is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imported_servers_tools_run_under_the_guard() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let bin = peers().join("npm/node_modules/.bin");
+    let server = Server::start_env(
+        dir.path(),
+        "off",
+        Stdio::null(),
+        &[("DESKMATE_MCP_START_TIMEOUT", "3".into())],
+    );
+    let client = Server::client();
+    for body in [
+        json!({"name": "everything", "command": bin.join("mcp-server-everything"), "args": ["stdio"]}),
+        json!({"name": "fs", "command": bin.join("mcp-server-filesystem"), "args": [root.path()]}),
+        json!({"name": "silent", "command": "sleep", "args": ["20"]}),
+    ] {
+        let (status, created) = server
+            .send(&client, Method::POST, "/mcp/servers", Some(body))
+            .await;
+        assert_eq!(status, 201, "{created}");
+    }
+    // A bad entry: field-by-field 422s, nothing stored.
+    let (status, refused) = server
+        .send(
+            &client,
+            Method::POST,
+            "/mcp/servers",
+            Some(json!({"name": "Bad Name", "command": "x", "url": "http://127.0.0.1:1/mcp"})),
+        )
+        .await;
+    assert_eq!(status, 422, "{refused}");
+    let everything = server_status(&server, &client, "everything", "running").await;
+    assert!(
+        everything["tools"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!("everything.echo"))),
+        "{everything}"
+    );
+    server_status(&server, &client, "fs", "running").await;
+    let silent = server_status(&server, &client, "silent", "failed").await;
+    assert!(
+        silent["status"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("no answer within 3 s")),
+        "{silent}"
+    );
+
+    let echoed = call_approving(
+        &server,
+        &client,
+        json!({"tool": "everything.echo", "arguments": {"message": "hi"}}),
+    )
+    .await;
+    assert_eq!(echoed["data"]["text"], "Echo: hi", "{echoed}");
+    // The guard validates against the server's schema before anything is sent.
+    let invalid = call_approving(
+        &server,
+        &client,
+        json!({"tool": "everything.echo", "arguments": {"text": "hi"}}),
+    )
+    .await;
+    assert_eq!(invalid["error_type"], "validation", "{invalid}");
+    // A destructive write asks first (approved here), and runs.
+    let inside = root.path().join("note.txt");
+    let written = call_approving(
+        &server,
+        &client,
+        json!({"tool": "fs.write_file", "arguments": {"path": inside, "content": "hello"}}),
+    )
+    .await;
+    assert_eq!(written["ok"], true, "{written}");
+    assert_eq!(
+        std::fs::read_to_string(&inside).unwrap_or_default(),
+        "hello"
+    );
+    let (_, audit) = server
+        .send(&client, Method::GET, "/audit?tool=fs.write_file", None)
+        .await;
+    assert_eq!(audit["total"], 1, "{audit}");
+    let outside = call_approving(
+        &server,
+        &client,
+        json!({"tool": "fs.write_file", "arguments": {"path": "/tmp/deskmate-outside.txt", "content": "x"}}),
+    )
+    .await;
+    assert_eq!(outside["ok"], false, "{outside}");
+    assert!(
+        outside["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("outside")),
+        "the server's own message reaches the model: {outside}"
+    );
+    assert!(!Path::new("/tmp/deskmate-outside.txt").exists());
+
+    let (status, _) = server
+        .send(&client, Method::DELETE, "/mcp/servers/fs", None)
+        .await;
+    assert_eq!(status, 200);
+    let (_, listed) = server.send(&client, Method::GET, "/tools/list", None).await;
+    assert!(listed["tools"].get("fs.write_file").is_none(), "{listed}");
+    assert!(listed["tools"].get("everything.echo").is_some());
+
+    // kill -9: the stdio server reads end-of-file and exits; nothing is left behind.
+    let children = common::children_named(server.child.id(), "mcp-server-everything");
+    assert_eq!(children.len(), 1, "one server process: {children:?}");
+    server.kill_hard();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while children
+        .iter()
+        .any(|pid| Path::new(&format!("/proc/{pid}")).exists())
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "server-everything outlived Deskmate"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

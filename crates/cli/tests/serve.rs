@@ -8,7 +8,7 @@ use std::time::Duration;
 
 mod common;
 
-use common::Server;
+use common::{Server, children_named};
 
 use axum::routing::get;
 use axum::{Json, Router};
@@ -244,25 +244,6 @@ async fn the_server_outlives_a_reader_that_closed_its_stdout() {
 }
 
 /// Processes whose parent is `pid` and whose command line contains `name`.
-fn children_named(pid: u32, name: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
-        let parent = status
-            .lines()
-            .find_map(|l| l.strip_prefix("PPid:"))
-            .and_then(|p| p.trim().parse::<u32>().ok());
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        if parent == Some(pid) && String::from_utf8_lossy(&cmdline).contains(name) {
-            found.push(child);
-        }
-    }
-    found
-}
-
 /// With no local model installed, serve says so and how to add one, and serves anyway.
 #[tokio::test]
 async fn serve_without_local_models_says_how_to_add_one() {

@@ -12,7 +12,7 @@ use crate::error::SpecError;
 use crate::normalize::NormPlan;
 use crate::resolve::{canonical_name, unknown_tool};
 use crate::result::{Repair, ToolError, ToolResult};
-use crate::spec::{ToolSpec, is_valid_tool_id};
+use crate::spec::{ToolSpec, is_valid_imported_tool_id, is_valid_tool_id};
 use crate::validate::CompiledSchema;
 
 /// Specs with their validators compiled once, and which tools are enabled. Cloning is
@@ -96,7 +96,7 @@ impl Guard {
 
     /// Adds a tool (enabled), or replaces the tool with the same id.
     pub fn insert(&mut self, spec: ToolSpec) -> Result<(), SpecError> {
-        if !is_valid_tool_id(&spec.id) {
+        if !is_valid_tool_id(&spec.id) && !is_valid_imported_tool_id(&spec.id) {
             return Err(SpecError::InvalidId { id: spec.id });
         }
         let schema = CompiledSchema::compile(&spec.id, &spec.parameters)?;

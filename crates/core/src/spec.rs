@@ -94,6 +94,22 @@ pub fn is_valid_tool_id(id: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
+/// Returns whether `id` names a tool imported from an MCP server: `<server>.<tool>`,
+/// the server part `[a-z0-9_]{1,}` (a Deskmate name), the tool part the server's own
+/// name in MCP's characters `[A-Za-z0-9_-]{1,}`, at most 64 in all. The dot keeps
+/// imported tools apart from Deskmate's own, whose ids never contain one.
+pub fn is_valid_imported_tool_id(id: &str) -> bool {
+    let Some((server, tool)) = id.split_once('.') else {
+        return false;
+    };
+    id.len() <= 64
+        && is_valid_tool_id(server)
+        && !tool.is_empty()
+        && tool
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 fn strip_extensions(schema: &Value) -> Value {
     match schema {
         Value::Object(map) => Value::Object(
@@ -136,6 +152,21 @@ mod tests {
         for bad in ["", "Calc", "a-b", "a b", "工具", &"x".repeat(65)] {
             assert!(!is_valid_tool_id(bad), "{bad}");
         }
+        for ok in ["everything.echo", "fs.write_file", "git.Git-Log"] {
+            assert!(is_valid_imported_tool_id(ok), "{ok}");
+            assert!(!is_valid_tool_id(ok), "{ok}");
+        }
+        for bad in [
+            "echo",
+            ".echo",
+            "everything.",
+            "a.b.c",
+            "Srv.echo",
+            "s.e cho",
+        ] {
+            assert!(!is_valid_imported_tool_id(bad), "{bad}");
+        }
+        assert!(!is_valid_imported_tool_id(&format!("s.{}", "x".repeat(63))));
     }
 
     #[test]

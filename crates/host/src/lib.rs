@@ -26,6 +26,8 @@ pub struct Server {
     stop: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
     sidecars: Vec<(String, deskmate_llm::sidecar::Sidecar)>,
+    /// Stops the MCP servers whose tools are imported.
+    imports: tokio_util::sync::CancellationToken,
 }
 
 impl Server {
@@ -49,6 +51,13 @@ impl Server {
             Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
             None => Vec::new(),
         };
+        // The configured MCP servers start in the background; their tools join as they
+        // answer.
+        let imports = tokio_util::sync::CancellationToken::new();
+        tokio::spawn(deskmate_mcp::client::run_imports(
+            deskmate.clone(),
+            imports.clone(),
+        ));
         let mut state = deskmate_api::AppState::new(deskmate.clone(), token.clone(), prompts);
         state.camera_frame = Some(camera_frame(backends.camera.clone()));
         state.messages = Some(message_feed(backends.in_app.clone()));
@@ -87,6 +96,7 @@ impl Server {
             stop,
             task,
             sidecars,
+            imports,
         })
     }
 
@@ -118,6 +128,7 @@ impl Server {
     /// Stops serving (open requests finish; streams end) and stops the local models.
     pub async fn stop(self) {
         deskmate_api::running::remove(&self.data_dir);
+        self.imports.cancel();
         let _ = self.stop.send(());
         let _ = tokio::time::timeout(std::time::Duration::from_secs(5), self.task).await;
         local::stop(self.sidecars).await;

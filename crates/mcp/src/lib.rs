@@ -12,11 +12,14 @@
 //!   `CallToolResult`.
 //! - [`server`]: [`DeskmateMcp`], the handler: `tools/list`, `tools/call`, list-changed
 //!   notifications, progress, cancellation, confirmation by elicitation.
+//! - [`client`]: Deskmate as a client: the configured servers supervised, their tools
+//!   imported as `<server>.<tool>`.
 //! - [`bridge`]: `deskmate mcp` while the app runs: stdio forwarded to the app's `/mcp`.
 //! - [`transport`]: stdio ([`serve_stdio`]) and the Streamable HTTP service the REST API
 //!   mounts at `/mcp` ([`streamable_http`]).
 
 pub mod bridge;
+pub mod client;
 pub mod convert;
 pub mod server;
 pub mod transport;

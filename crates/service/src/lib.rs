@@ -23,6 +23,7 @@ pub mod error;
 pub mod hooks;
 pub mod knowledge;
 pub mod local;
+pub mod mcp_servers;
 pub mod models;
 pub mod paths;
 pub mod prompts;
@@ -125,6 +126,10 @@ pub struct Deskmate {
     stored: Option<Stored>,
     /// Counts registry swaps: a watcher learns that the tool list changed.
     tools_changed: tokio::sync::watch::Sender<u64>,
+    /// Counts MCP server configuration changes (the MCP client reconciles on each).
+    mcp_changed: tokio::sync::watch::Sender<u64>,
+    /// What each MCP server is doing now, as the MCP client reports it.
+    mcp_statuses: RwLock<std::collections::HashMap<String, mcp_servers::McpStatus>>,
 }
 
 /// What a service opened on a data dir keeps beside its registry.
@@ -140,6 +145,8 @@ struct Stored {
     changes: Mutex<()>,
     /// The ids of the built-in tools (system resources), as of the last full build.
     system_ids: RwLock<Arc<std::collections::HashSet<String>>>,
+    /// Tools imported from MCP servers, by server: part of every rebuild.
+    imported: RwLock<std::collections::BTreeMap<String, Vec<Arc<dyn Tool>>>>,
 }
 
 impl Deskmate {
@@ -180,6 +187,7 @@ impl Deskmate {
             extra,
             changes: Mutex::new(()),
             system_ids: RwLock::default(),
+            imported: RwLock::default(),
         };
         stored.install_templates()?;
         let registry = stored.build_registry()?;
@@ -208,6 +216,8 @@ impl Deskmate {
             managed_starting: RwLock::default(),
             managed_changed: tokio::sync::Notify::new(),
             tools_changed: tokio::sync::watch::Sender::new(0),
+            mcp_changed: tokio::sync::watch::Sender::new(0),
+            mcp_statuses: RwLock::default(),
         }
     }
 
@@ -814,6 +824,16 @@ impl Stored {
                 tracing::warn!(id = %resource.id, %error, "tool resource skipped");
             }
         }
+        let imported = self
+            .imported
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for tool in imported.values().flatten() {
+            if let Err(error) = registry.replace_or_push(tool.clone()) {
+                tracing::warn!(id = %tool.spec().id, %error, "imported tool skipped");
+            }
+        }
+        drop(imported);
         for resource in all.iter().filter(|r| !r.enabled) {
             registry.guard_mut().set_enabled(&resource.id, false);
         }

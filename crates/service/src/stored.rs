@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use deskmate_core::{Policy, ToolError, ToolResult, ToolSpec};
+use deskmate_core::{Policy, SideEffect, ToolError, ToolResult, ToolSpec};
 use deskmate_store::Store;
 use deskmate_store::idempotency::Claim;
 use deskmate_store::resources::ToolResource;
@@ -254,7 +254,20 @@ impl PolicySource for ResourcePolicies {
             .read()
             .ok()
             .and_then(|p| p.get(&spec.id).copied())
-            .unwrap_or_else(|| Policy::default_for(spec.side_effect))
+            .unwrap_or_else(|| default_policy(spec))
+    }
+}
+
+/// The policy of a tool nobody set one for: by its side effect, except that a tool
+/// imported from an MCP server asks first unless it declares itself read-only (its
+/// contract is the server's word, not Deskmate's).
+fn default_policy(spec: &ToolSpec) -> Policy {
+    if deskmate_core::spec::is_valid_imported_tool_id(&spec.id)
+        && spec.side_effect != SideEffect::Read
+    {
+        Policy::Ask
+    } else {
+        Policy::default_for(spec.side_effect)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod conversations;
 pub mod error;
 pub mod idempotency;
 pub mod kb;
+pub mod mcp_servers;
 pub mod models;
 pub mod resources;
 pub mod settings;
@@ -38,6 +39,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/001_init.sql")),
         M::up(include_str!("../migrations/002_models_conversations.sql")),
         M::up(include_str!("../migrations/003_audit_client.sql")),
+        M::up(include_str!("../migrations/004_mcp_servers.sql")),
     ])
 }
 

@@ -1,0 +1,90 @@
+//! MCP servers whose tools Deskmate imports: list, detail, add, replace, remove, and the
+//! import of a Claude Desktop configuration. The body of an entry is a Claude Desktop
+//! entry plus its name; `env` and `headers` values are kept as secrets and read back
+//! `••••`.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::ApiJson;
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, deskmate_service::ServiceError> + Send + 'static,
+) -> Result<T, AppError> {
+    Ok(tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))??)
+}
+
+/// `GET /api/v1/mcp/servers`.
+#[utoipa::path(get, path = "/api/v1/mcp/servers", tag = "mcp", responses((status = 200, description = "{list: [server]}: name, command/args/env or url/headers, enabled, status {state: starting|running|failed|disabled, tools?, protocol?, reason?}, tools (ids)", body = Object)))]
+pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    let list = blocking(move || deskmate.mcp_servers()).await?;
+    Ok(Json(json!({"total": list.len(), "list": list})))
+}
+
+/// `GET /api/v1/mcp/servers/{name}`.
+#[utoipa::path(get, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), responses((status = 200, description = "The server", body = Object), (status = 404, description = "No such server", body = Object)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    Ok(Json(blocking(move || deskmate.mcp_server(&name)).await?))
+}
+
+/// `POST /api/v1/mcp/servers` → 201 with the stored server.
+#[utoipa::path(post, path = "/api/v1/mcp/servers", tag = "mcp", request_body = Object, responses((status = 201, description = "The stored server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+pub async fn create(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let deskmate = state.deskmate.clone();
+    let created = blocking(move || deskmate.create_mcp_server(&body)).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// `PUT /api/v1/mcp/servers/{name}`: the whole entry again.
+#[utoipa::path(put, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), request_body = Object, responses((status = 200, description = "The stored server", body = Object), (status = 404, description = "No such server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+pub async fn update(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    Ok(Json(
+        blocking(move || deskmate.update_mcp_server(&name, &body)).await?,
+    ))
+}
+
+/// `DELETE /api/v1/mcp/servers/{name}`: the server, its secrets and its tools.
+#[utoipa::path(delete, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), responses((status = 200, description = "{deleted, name}", body = Object), (status = 404, description = "No such server", body = Object)))]
+pub async fn delete(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    let target = name.clone();
+    blocking(move || deskmate.delete_mcp_server(&target)).await?;
+    Ok(Json(json!({"deleted": true, "name": name})))
+}
+
+/// `POST /api/v1/mcp/import`: a Claude Desktop configuration (`{"mcpServers": {…}}`);
+/// every server is added, or none.
+#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = Object, responses((status = 201, description = "{list: [server]}", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+pub async fn import(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let deskmate = state.deskmate.clone();
+    let list = blocking(move || deskmate.import_mcp_config(&body)).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({"total": list.len(), "list": list})),
+    ))
+}

@@ -1,0 +1,439 @@
+//! Deskmate as an MCP client: the configured servers (`Deskmate::mcp_server_configs`)
+//! are started or connected to in the background, each under its own supervisor (a
+//! start timeout, restart with backoff when it dies, stopped when removed or disabled or
+//! when Deskmate stops), and their tools join the registry as `<server>.<tool>`
+//! ([`McpTool`]) — under the guard, the policy (anything not read-only asks first by
+//! default), the tool's timeout, capping and audit like every other tool.
+//!
+//! A stdio server's stdin is a pipe from Deskmate: when Deskmate ends, even by
+//! `kill -9`, the server reads end-of-file and exits, as MCP servers do.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_service::Deskmate;
+use deskmate_service::mcp_servers::{McpServerConfig, McpStatus, Transport};
+use deskmate_tools::{Tool, ToolContext};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, Implementation,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+/// How long a server may take by default to start and answer `initialize` (and
+/// `tools/list`); `DESKMATE_MCP_START_TIMEOUT` (seconds) overrides it.
+pub const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+fn start_timeout() -> Duration {
+    std::env::var("DESKMATE_MCP_START_TIMEOUT")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .map_or(START_TIMEOUT, Duration::from_secs)
+}
+/// How long one imported call may run.
+const CALL_TIMEOUT_MS: u64 = 60_000;
+/// The longest wait between restarts.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+
+/// Runs the configured servers until `stop` is cancelled: reconciles on every change of
+/// the configuration.
+pub async fn run_imports(deskmate: Arc<Deskmate>, stop: CancellationToken) {
+    let mut changes = deskmate.mcp_server_changes();
+    let mut running: BTreeMap<String, (McpServerConfig, CancellationToken)> = BTreeMap::new();
+    loop {
+        let wanted = deskmate.mcp_server_configs().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "cannot read the MCP servers");
+            Vec::new()
+        });
+        let names: HashSet<&str> = wanted.iter().map(|c| c.name.as_str()).collect();
+        // Stop what was removed, disabled or changed.
+        let stale: Vec<String> = running
+            .iter()
+            .filter(|(name, (config, _))| {
+                !names.contains(name.as_str()) || !wanted.contains(config)
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in stale {
+            if let Some((_, cancel)) = running.remove(&name) {
+                cancel.cancel();
+            }
+            deskmate.set_imported_tools(&name, Vec::new());
+        }
+        for config in wanted {
+            if running.contains_key(&config.name) {
+                continue;
+            }
+            let cancel = stop.child_token();
+            running.insert(config.name.clone(), (config.clone(), cancel.clone()));
+            tokio::spawn(supervise(deskmate.clone(), config, cancel));
+        }
+        tokio::select! {
+            () = stop.cancelled() => return,
+            changed = changes.changed() => if changed.is_err() { return },
+        }
+    }
+}
+
+/// Keeps one server connected until `cancel`: start, import its tools, wait for it to
+/// end, restart after a growing pause.
+async fn supervise(deskmate: Arc<Deskmate>, config: McpServerConfig, cancel: CancellationToken) {
+    let mut backoff = Duration::from_secs(1);
+    // "starting" only the first time: on a retry the last failure stays visible.
+    deskmate.set_mcp_status(&config.name, McpStatus::Starting);
+    loop {
+        let outcome = tokio::select! {
+            () = cancel.cancelled() => return,
+            outcome = connect_and_serve(&deskmate, &config, &cancel) => outcome,
+        };
+        match outcome {
+            Ok(()) if cancel.is_cancelled() => return,
+            Ok(()) => {
+                // It ran and then ended: try again soon, as after a first failure.
+                backoff = Duration::from_secs(1);
+                deskmate.set_mcp_status(
+                    &config.name,
+                    McpStatus::Failed {
+                        reason: "the server stopped; restarting".into(),
+                    },
+                );
+            }
+            Err(reason) => {
+                tracing::warn!(server = %config.name, %reason, "MCP server not available");
+                deskmate.set_mcp_status(&config.name, McpStatus::Failed { reason });
+            }
+        }
+        deskmate.set_imported_tools(&config.name, Vec::new());
+        tokio::select! {
+            () = cancel.cancelled() => return,
+            () = tokio::time::sleep(backoff) => {}
+        }
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+}
+
+/// The client side of one connection: re-lists the tools when the server says they
+/// changed.
+#[derive(Debug, Clone)]
+struct Importer {
+    changed: watch::Sender<u64>,
+}
+
+impl ClientHandler for Importer {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("deskmate", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changed.send_modify(|generation| *generation += 1);
+    }
+}
+
+async fn connect(
+    deskmate: &Deskmate,
+    config: &McpServerConfig,
+    importer: Importer,
+) -> Result<RunningService<RoleClient, Importer>, String> {
+    let connecting = async {
+        match &config.transport {
+            Transport::Stdio { command, args, env } => {
+                let mut cmd = tokio::process::Command::new(command);
+                cmd.args(args).envs(env.iter().map(|(k, v)| (k, v)));
+                let logs = deskmate.data_dir().join("logs");
+                let _ = std::fs::create_dir_all(&logs);
+                let stderr = std::fs::File::create(logs.join(format!("mcp-{}.log", config.name)))
+                    .map(std::process::Stdio::from)
+                    .unwrap_or_else(|_| std::process::Stdio::null());
+                let (process, _) = TokioChildProcess::builder(cmd)
+                    .stderr(stderr)
+                    .spawn()
+                    .map_err(|e| format!("cannot start '{command}': {e}"))?;
+                importer
+                    .serve(process)
+                    .await
+                    .map_err(|e| format!("'{command}' did not start as an MCP server: {e}"))
+            }
+            Transport::Http { url, headers } => {
+                let _ = rustls::crypto::ring::default_provider().install_default();
+                let mut custom = std::collections::HashMap::new();
+                for (name, value) in headers {
+                    let name = http::HeaderName::try_from(name.as_str())
+                        .map_err(|e| format!("header {name}: {e}"))?;
+                    let value = http::HeaderValue::try_from(value.as_str())
+                        .map_err(|_| format!("the value of header {name} is not valid"))?;
+                    custom.insert(name, value);
+                }
+                let transport = StreamableHttpClientTransport::from_config(
+                    StreamableHttpClientTransportConfig::with_uri(url.clone())
+                        .custom_headers(custom),
+                );
+                importer
+                    .serve(transport)
+                    .await
+                    .map_err(|e| format!("{url} did not answer as an MCP server: {e}"))
+            }
+        }
+    };
+    let timeout = start_timeout();
+    tokio::time::timeout(timeout, connecting)
+        .await
+        .map_err(|_| {
+            format!(
+                "no answer within {} s (is it an MCP server?)",
+                timeout.as_secs()
+            )
+        })?
+}
+
+async fn connect_and_serve(
+    deskmate: &Arc<Deskmate>,
+    config: &McpServerConfig,
+    cancel: &CancellationToken,
+) -> Result<(), String> {
+    let (changed, mut changes) = watch::channel(0);
+    let running = connect(deskmate, config, Importer { changed }).await?;
+    let protocol = running
+        .peer()
+        .peer_info()
+        .map(|i| i.protocol_version.to_string())
+        .unwrap_or_default();
+    let peer = running.peer().clone();
+    let protocol = &protocol;
+    let import = |peer: Peer<RoleClient>| async move {
+        let listed = tokio::time::timeout(start_timeout(), peer.list_all_tools())
+            .await
+            .map_err(|_| "tools/list got no answer".to_string())?
+            .map_err(|e| format!("tools/list failed: {e}"))?;
+        let tools = imported_tools(&config.name, &listed, &peer);
+        let count = tools.len();
+        deskmate.set_imported_tools(&config.name, tools);
+        deskmate.set_mcp_status(
+            &config.name,
+            McpStatus::Running {
+                tools: count,
+                protocol: protocol.clone(),
+            },
+        );
+        Ok::<(), String>(())
+    };
+    import(peer.clone()).await?;
+    // Dropping the service (cancelled) closes the connection and ends a stdio child.
+    let ended = running.waiting();
+    tokio::pin!(ended);
+    loop {
+        tokio::select! {
+            () = cancel.cancelled() => return Ok(()),
+            _ = &mut ended => return Ok(()),
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return Ok(());
+                }
+                import(peer.clone()).await?;
+            }
+        }
+    }
+}
+
+/// The id an imported tool gets: `<server>.<name>`, the name's characters outside MCP's
+/// `[A-Za-z0-9_-]` replaced by '_', cut to 64 characters; a second tool that would get
+/// the same id gets `_2`, `_3`… in the server's order.
+pub fn imported_id(server: &str, name: &str, taken: &mut HashSet<String>) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let base: String = format!("{server}.{clean}").chars().take(64).collect();
+    let mut id = base.clone();
+    let mut n = 2;
+    while !taken.insert(id.clone()) {
+        let suffix = format!("_{n}");
+        id = format!(
+            "{}{suffix}",
+            base.chars().take(64 - suffix.len()).collect::<String>()
+        );
+        n += 1;
+    }
+    id
+}
+
+fn imported_tools(
+    server: &str,
+    listed: &[rmcp::model::Tool],
+    peer: &Peer<RoleClient>,
+) -> Vec<Arc<dyn Tool>> {
+    let mut taken = HashSet::new();
+    listed
+        .iter()
+        .map(|tool| {
+            let id = imported_id(server, &tool.name, &mut taken);
+            Arc::new(McpTool::new(id, tool, peer.clone())) as Arc<dyn Tool>
+        })
+        .collect()
+}
+
+/// A tool of an MCP server: its spec from the server's definition, its run a
+/// `tools/call` to the server.
+#[derive(Debug)]
+pub struct McpTool {
+    spec: ToolSpec,
+    /// The tool's name on its server.
+    remote: String,
+    open_world: bool,
+    peer: Peer<RoleClient>,
+}
+
+impl McpTool {
+    /// The tool `definition` of a server, as `id` in Deskmate.
+    pub fn new(id: String, definition: &rmcp::model::Tool, peer: Peer<RoleClient>) -> Self {
+        let annotations = definition.annotations.clone().unwrap_or_default();
+        // No annotations: a write (the server did not say it only reads).
+        let side_effect = if annotations.read_only_hint == Some(true) {
+            SideEffect::Read
+        } else if annotations.destructive_hint == Some(true) {
+            SideEffect::Irreversible
+        } else {
+            SideEffect::Write
+        };
+        let title = definition
+            .title
+            .clone()
+            .or(annotations.title.clone())
+            .unwrap_or_else(|| definition.name.to_string());
+        let mut parameters = Value::Object((*definition.input_schema).clone());
+        if parameters.get("type").is_none() {
+            parameters["type"] = json!("object");
+        }
+        let spec = ToolSpec {
+            id,
+            name: Localized::new(title.clone(), title),
+            description: definition
+                .description
+                .as_deref()
+                .unwrap_or("A tool of an MCP server.")
+                .to_string(),
+            category: if side_effect == SideEffect::Read {
+                Category::Query
+            } else {
+                Category::System
+            },
+            parameters,
+            side_effect,
+            idempotent: annotations.idempotent_hint == Some(true),
+            timeout_ms: CALL_TIMEOUT_MS,
+            compensation: None,
+        };
+        Self {
+            spec,
+            remote: definition.name.to_string(),
+            open_world: annotations.open_world_hint.unwrap_or(true),
+            peer,
+        }
+    }
+}
+
+fn text_of(content: &[ContentBlock]) -> String {
+    content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[async_trait]
+impl Tool for McpTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn open_world(&self) -> bool {
+        self.open_world
+    }
+
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
+        let arguments = match args {
+            Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        let request = CallToolRequestParams::new(self.remote.clone()).with_arguments(arguments);
+        let answer = tokio::select! {
+            answer = self.peer.call_tool(request) => answer,
+            () = ctx.cancel.cancelled() => {
+                return Err(ToolError::new(ErrorType::Timeout, "the call was cancelled"));
+            }
+        };
+        let server = self.spec.id.split_once('.').map_or("", |(s, _)| s);
+        match answer {
+            Ok(result) if result.is_error == Some(true) => {
+                let text = text_of(&result.content);
+                Err(ToolError::new(
+                    ErrorType::Validation,
+                    if text.is_empty() {
+                        format!("the MCP server '{server}' reported an error")
+                    } else {
+                        text
+                    },
+                )
+                .with_hint("the server refused or failed this call: read its message, fix the arguments if they caused it, or tell the user"))
+            }
+            Ok(result) => Ok(match result.structured_content {
+                Some(data) => data,
+                None => json!({"text": text_of(&result.content)}),
+            }),
+            Err(rmcp::ServiceError::McpError(e))
+                if e.code == rmcp::model::ErrorCode::INVALID_PARAMS =>
+            {
+                Err(ToolError::new(ErrorType::Validation, e.message.to_string())
+                    .with_hint("the server rejected the arguments; fix them as its message says"))
+            }
+            Err(rmcp::ServiceError::McpError(e)) => Err(ToolError::new(
+                ErrorType::Transient,
+                format!(
+                    "the MCP server '{server}' answered with an error: {}",
+                    e.message
+                ),
+            )
+            .with_hint("try again later, or tell the user the server failed")),
+            Err(other) => Err(ToolError::new(
+                ErrorType::Transient,
+                format!("the MCP server '{server}' is not reachable: {other}"),
+            )
+            .with_hint("the server may have stopped; Deskmate restarts it, try again shortly")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_prefixed_cleaned_cut_and_unique() {
+        let mut taken = HashSet::new();
+        assert_eq!(imported_id("fs", "read_file", &mut taken), "fs.read_file");
+        assert_eq!(imported_id("fs", "read.file", &mut taken), "fs.read_file_2");
+        assert_eq!(imported_id("fs", "read file", &mut taken), "fs.read_file_3");
+        let long = imported_id("fs", &"x".repeat(100), &mut taken);
+        assert_eq!(long.len(), 64);
+        let again = imported_id("fs", &"x".repeat(100), &mut taken);
+        assert!(again.len() <= 64 && again.ends_with("_2") && again != long);
+        assert!(deskmate_core::spec::is_valid_imported_tool_id(&again));
+    }
+}

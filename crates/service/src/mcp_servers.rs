@@ -1,0 +1,687 @@
+//! MCP servers whose tools Deskmate imports: what the API and the GUI may send (a Claude
+//! Desktop entry plus its name, checked field by field), how it is kept (the row in the
+//! store; the values of `env` and `headers` as secrets), the status each server has now,
+//! and where its tools go (the registry, as `<server>.<tool>`, kept across rebuilds).
+//! Starting the servers and talking to them is the MCP crate's part.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use deskmate_core::spec::is_valid_tool_id;
+use deskmate_store::mcp_servers::McpServerRow;
+use deskmate_tools::Tool;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::resources::FieldError;
+use crate::{Deskmate, ServiceError};
+
+/// How a stored value reads back.
+const MASK: &str = "••••";
+
+/// The fields a server entry may have.
+const FIELDS: [&str; 7] = [
+    "name", "command", "args", "env", "url", "headers", "enabled",
+];
+/// Fields a client may send back unchanged (from a GET) but not set.
+const READ_ONLY: [&str; 4] = ["created_at", "updated_at", "status", "tools"];
+
+fn field(path: &str, message: impl Into<String>, hint: impl Into<String>) -> FieldError {
+    FieldError {
+        path: path.to_string(),
+        message: message.into(),
+        hint: hint.into(),
+    }
+}
+
+/// How to reach a server, with its secrets resolved (for the MCP client only).
+#[derive(Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// A command Deskmate starts, talking over its stdin and stdout.
+    Stdio {
+        /// The program.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Its environment (names and values).
+        env: Vec<(String, String)>,
+    },
+    /// A Streamable HTTP endpoint.
+    Http {
+        /// The URL.
+        url: String,
+        /// Headers sent with every request (names and values).
+        headers: Vec<(String, String)>,
+    },
+}
+
+impl std::fmt::Debug for Transport {
+    /// Never the values of env or headers.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Stdio { command, args, env } => f
+                .debug_struct("Stdio")
+                .field("command", command)
+                .field("args", args)
+                .field("env", &env.iter().map(|(k, _)| k).collect::<Vec<_>>())
+                .finish(),
+            Self::Http { url, headers } => f
+                .debug_struct("Http")
+                .field("url", url)
+                .field(
+                    "headers",
+                    &headers.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+                )
+                .finish(),
+        }
+    }
+}
+
+/// One enabled server as the MCP client starts it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpServerConfig {
+    /// Its name (the prefix of its tools' ids).
+    pub name: String,
+    /// How to reach it.
+    pub transport: Transport,
+}
+
+/// What a server is doing now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum McpStatus {
+    /// Being started or connected to.
+    Starting,
+    /// Connected; its tools are in the registry.
+    Running {
+        /// How many tools it gave.
+        tools: usize,
+        /// The protocol revision spoken.
+        protocol: String,
+    },
+    /// Not connected, and why (the client retries with backoff).
+    Failed {
+        /// What went wrong.
+        reason: String,
+    },
+    /// Disabled by the person.
+    Disabled,
+}
+
+fn secret_name(server: &str, kind: &str, key: &str) -> String {
+    format!("mcp.{server}.{kind}.{key}")
+}
+
+/// A checked entry: the row, and the secrets to set (name, value).
+type Checked = (McpServerRow, Vec<(String, String)>);
+
+/// Checks an entry. `existing`: the stored server (an update; a masked value keeps the
+/// stored secret). Returns the row and the secrets to set.
+fn validate(
+    body: &Value,
+    name_in_path: Option<&str>,
+    existing: Option<&McpServerRow>,
+) -> Result<Checked, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    let Some(object) = body.as_object() else {
+        return Err(vec![field(
+            "",
+            "the body must be a JSON object",
+            "send {\"name\", \"command\", \"args\"?, \"env\"?} or {\"name\", \"url\", \"headers\"?}",
+        )]);
+    };
+    for key in object.keys() {
+        if !FIELDS.contains(&key.as_str()) && !READ_ONLY.contains(&key.as_str()) {
+            errors.push(field(
+                &format!("/{key}"),
+                format!("unknown field '{key}'"),
+                format!("the fields are: {}", FIELDS.join(", ")),
+            ));
+        }
+    }
+    let name = match (object.get("name"), name_in_path) {
+        (Some(Value::String(n)), Some(path)) if n != path => {
+            errors.push(field(
+                "/name",
+                "the name cannot be changed",
+                format!("delete '{path}' and add the server under its new name"),
+            ));
+            path.to_string()
+        }
+        (_, Some(path)) => path.to_string(),
+        (Some(Value::String(n)), None) => n.clone(),
+        (Some(_), None) | (None, None) => {
+            errors.push(field(
+                "/name",
+                "a name is required",
+                "a short name in lower case, e.g. \"filesystem\"",
+            ));
+            String::new()
+        }
+    };
+    if !name.is_empty() && (!is_valid_tool_id(&name) || name.len() > 24) {
+        errors.push(field(
+            "/name",
+            format!("'{name}' is not a valid server name"),
+            format!(
+                "1 to 24 of a-z, 0-9 and '_' (it prefixes its tools' ids), e.g. \"{}\"",
+                suggested_name(&name)
+            ),
+        ));
+    }
+    let text = |key: &str, errors: &mut Vec<FieldError>| match object.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.trim().is_empty() && s.len() <= 2000 => {
+            Some(s.trim().to_string())
+        }
+        Some(_) => {
+            errors.push(field(
+                &format!("/{key}"),
+                format!("{key} must be a non-empty string"),
+                "at most 2000 characters",
+            ));
+            None
+        }
+    };
+    let command = text("command", &mut errors);
+    let url = text("url", &mut errors);
+    match (&command, &url) {
+        (Some(_), Some(_)) => errors.push(field(
+            "/url",
+            "a server has a command or a url, not both",
+            "keep \"command\" for a program Deskmate starts, \"url\" for a running server",
+        )),
+        (None, None) => errors.push(field(
+            "/command",
+            "a command or a url is required",
+            "e.g. {\"command\": \"npx\", \"args\": [\"@modelcontextprotocol/server-filesystem\", \"/home/me\"]} or {\"url\": \"http://127.0.0.1:3000/mcp\"}",
+        )),
+        _ => {}
+    }
+    if let Some(url) = &url {
+        match url::Url::parse(url) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {}
+            _ => errors.push(field(
+                "/url",
+                format!("'{url}' is not an http(s) URL"),
+                "e.g. http://127.0.0.1:3000/mcp",
+            )),
+        }
+    }
+    let args = match object.get("args") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) if url.is_none() => {
+            let mut args = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                match item.as_str() {
+                    Some(a) => args.push(a.to_string()),
+                    None => errors.push(field(
+                        &format!("/args/{i}"),
+                        "every argument must be a string",
+                        "quote numbers: \"8080\"",
+                    )),
+                }
+            }
+            if items.len() > 64 {
+                errors.push(field("/args", "at most 64 arguments", "fewer arguments"));
+            }
+            args
+        }
+        Some(_) => {
+            errors.push(field(
+                "/args",
+                "args must be an array of strings, with a command",
+                "e.g. [\"stdio\"]",
+            ));
+            Vec::new()
+        }
+    };
+    let mut secrets = Vec::new();
+    let mut pairs = |key: &str,
+                     with: bool,
+                     valid: fn(&str) -> bool,
+                     errors: &mut Vec<FieldError>| {
+        let mut names = Vec::new();
+        match object.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(map)) if with => {
+                for (k, v) in map {
+                    let path = format!("/{key}/{k}");
+                    if !valid(k) || k.len() > 64 {
+                        errors.push(field(
+                            &path,
+                            format!("'{k}' is not a valid name"),
+                            "letters, digits and '_' (headers also '-'), at most 64",
+                        ));
+                        continue;
+                    }
+                    match v.as_str() {
+                        Some(MASK) => match existing.filter(|e| names_of(e, key).contains(k)) {
+                            Some(_) => names.push(k.clone()),
+                            None => errors.push(field(
+                                &path,
+                                "no stored value to keep",
+                                "send the value itself",
+                            )),
+                        },
+                        Some(value) if !value.trim().is_empty() => {
+                            names.push(k.clone());
+                            secrets.push((
+                                secret_name(&name, if key == "env" { "env" } else { "header" }, k),
+                                value.to_string(),
+                            ));
+                        }
+                        _ => errors.push(field(
+                            &path,
+                            "the value must be a non-empty string",
+                            "send the value as text",
+                        )),
+                    }
+                }
+            }
+            Some(_) => errors.push(field(
+                &format!("/{key}"),
+                format!(
+                    "{key} must be an object of names and string values, with {}",
+                    if key == "env" { "a command" } else { "a url" }
+                ),
+                if key == "env" {
+                    "e.g. {\"GITHUB_TOKEN\": \"…\"}"
+                } else {
+                    "e.g. {\"Authorization\": \"Bearer …\"}"
+                },
+            )),
+        }
+        names
+    };
+    let env = pairs(
+        "env",
+        command.is_some() || url.is_none(),
+        |k| {
+            k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !k.starts_with(|c: char| c.is_ascii_digit())
+        },
+        &mut errors,
+    );
+    let headers = pairs(
+        "headers",
+        url.is_some(),
+        |k| {
+            k.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                && !k.is_empty()
+        },
+        &mut errors,
+    );
+    let enabled = match object.get("enabled") {
+        None | Some(Value::Null) => existing.is_none_or(|e| e.enabled),
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            errors.push(field(
+                "/enabled",
+                "enabled must be true or false",
+                "send a boolean",
+            ));
+            true
+        }
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let row = McpServerRow {
+        name,
+        command,
+        args,
+        env,
+        url,
+        headers,
+        enabled,
+        created_at: String::new(),
+        updated_at: String::new(),
+    };
+    Ok((row, secrets))
+}
+
+fn names_of<'a>(row: &'a McpServerRow, key: &str) -> &'a [String] {
+    if key == "env" { &row.env } else { &row.headers }
+}
+
+/// A valid server name close to `name` (for a hint).
+pub fn suggested_name(name: &str) -> String {
+    let mut out: String = name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    out.truncate(24);
+    let out = out.trim_matches('_').to_string();
+    if out.is_empty() { "server".into() } else { out }
+}
+
+impl Deskmate {
+    fn mcp_view(&self, row: &McpServerRow) -> Value {
+        let masked = |names: &[String]| -> Map<String, Value> {
+            names.iter().map(|n| (n.clone(), json!(MASK))).collect()
+        };
+        let status = self.mcp_status(&row.name, row.enabled);
+        let tools: Vec<String> = self
+            .registry()
+            .specs()
+            .filter(|s| {
+                s.id.split_once('.')
+                    .is_some_and(|(server, _)| server == row.name)
+            })
+            .map(|s| s.id.clone())
+            .collect();
+        let mut view = json!({
+            "name": row.name, "enabled": row.enabled,
+            "created_at": row.created_at, "updated_at": row.updated_at,
+            "status": status, "tools": tools,
+        });
+        if let Some(command) = &row.command {
+            view["command"] = json!(command);
+            view["args"] = json!(row.args);
+            view["env"] = Value::Object(masked(&row.env));
+        }
+        if let Some(url) = &row.url {
+            view["url"] = json!(url);
+            view["headers"] = Value::Object(masked(&row.headers));
+        }
+        view
+    }
+
+    fn mcp_status(&self, name: &str, enabled: bool) -> McpStatus {
+        if !enabled {
+            return McpStatus::Disabled;
+        }
+        self.mcp_statuses
+            .read()
+            .ok()
+            .and_then(|s| s.get(name).cloned())
+            .unwrap_or(McpStatus::Starting)
+    }
+
+    /// Every configured MCP server (values of env and headers masked), with its status
+    /// and the ids of its tools in the registry.
+    pub fn mcp_servers(&self) -> Result<Vec<Value>, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        Ok(store
+            .mcp_servers()?
+            .iter()
+            .map(|r| self.mcp_view(r))
+            .collect())
+    }
+
+    /// One server.
+    pub fn mcp_server(&self, name: &str) -> Result<Value, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let row = store
+            .mcp_server(name)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "MCP server",
+                id: name.to_string(),
+            })?;
+        Ok(self.mcp_view(&row))
+    }
+
+    /// Adds a server (a Claude Desktop entry plus its `name`).
+    pub fn create_mcp_server(&self, body: &Value) -> Result<Value, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let (row, secrets) = validate(body, None, None).map_err(ServiceError::Invalid)?;
+        if store.mcp_server(&row.name)?.is_some() {
+            return Err(ServiceError::Invalid(vec![field(
+                "/name",
+                format!("a server named '{}' exists", row.name),
+                "choose another name, or update that server with PUT",
+            )]));
+        }
+        self.save_mcp_server(row, secrets)
+    }
+
+    /// Replaces a server's entry (a masked env or header value keeps the stored one).
+    pub fn update_mcp_server(&self, name: &str, body: &Value) -> Result<Value, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let existing = store
+            .mcp_server(name)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "MCP server",
+                id: name.to_string(),
+            })?;
+        let (row, secrets) =
+            validate(body, Some(name), Some(&existing)).map_err(ServiceError::Invalid)?;
+        // Values no longer named are forgotten.
+        let secrets_store = self.secrets().ok_or(ServiceError::NoStore)?;
+        for (kind, old, new) in [
+            ("env", &existing.env, &row.env),
+            ("header", &existing.headers, &row.headers),
+        ] {
+            for gone in old.iter().filter(|n| !new.contains(n)) {
+                secrets_store.remove(&secret_name(name, kind, gone))?;
+            }
+        }
+        self.save_mcp_server(row, secrets)
+    }
+
+    fn save_mcp_server(
+        &self,
+        row: McpServerRow,
+        secrets: Vec<(String, String)>,
+    ) -> Result<Value, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let secrets_store = self.secrets().ok_or(ServiceError::NoStore)?;
+        for (name, value) in &secrets {
+            secrets_store.set(name, value)?;
+        }
+        let saved = store.put_mcp_server(&row)?;
+        self.mcp_changed.send_modify(|generation| *generation += 1);
+        Ok(self.mcp_view(&saved))
+    }
+
+    /// Removes a server, its secrets and its tools.
+    pub fn delete_mcp_server(&self, name: &str) -> Result<(), ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let existing = store
+            .mcp_server(name)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "MCP server",
+                id: name.to_string(),
+            })?;
+        store.delete_mcp_server(name)?;
+        if let Some(secrets) = self.secrets() {
+            for n in &existing.env {
+                secrets.remove(&secret_name(name, "env", n))?;
+            }
+            for n in &existing.headers {
+                secrets.remove(&secret_name(name, "header", n))?;
+            }
+        }
+        self.set_imported_tools(name, Vec::new());
+        if let Ok(mut statuses) = self.mcp_statuses.write() {
+            statuses.remove(name);
+        }
+        self.mcp_changed.send_modify(|generation| *generation += 1);
+        Ok(())
+    }
+
+    /// Adds every server of a Claude Desktop configuration (`{"mcpServers": {NAME:
+    /// entry}}`): all of them, or none when one is invalid. A name that is not a valid
+    /// server name is made one (lower case, '_' for other characters).
+    pub fn import_mcp_config(&self, config: &Value) -> Result<Vec<Value>, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let Some(servers) = config.get("mcpServers").and_then(Value::as_object) else {
+            return Err(ServiceError::Invalid(vec![field(
+                "/mcpServers",
+                "no \"mcpServers\" object",
+                "paste a Claude Desktop configuration: {\"mcpServers\": {\"name\": {\"command\": …}}}",
+            )]));
+        };
+        let mut checked = Vec::new();
+        let mut errors = Vec::new();
+        let mut names = BTreeMap::new();
+        for (given, entry) in servers {
+            let name = suggested_name(given);
+            let mut body = entry.clone();
+            if let Some(object) = body.as_object_mut() {
+                object.insert("name".into(), json!(name));
+                // Claude Desktop's own keys that Deskmate has no use for.
+                object.remove("type");
+                object
+                    .remove("disabled")
+                    .map(|d| object.insert("enabled".into(), json!(!d.as_bool().unwrap_or(false))));
+            }
+            if names.insert(name.clone(), given.clone()).is_some()
+                || store.mcp_server(&name)?.is_some()
+            {
+                errors.push(field(
+                    &format!("/mcpServers/{given}"),
+                    format!("the name '{name}' is taken"),
+                    "rename it in the configuration",
+                ));
+                continue;
+            }
+            match validate(&body, None, None) {
+                Ok(ok) => checked.push(ok),
+                Err(found) => errors.extend(found.into_iter().map(|e| FieldError {
+                    path: format!("/mcpServers/{given}{}", e.path),
+                    ..e
+                })),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ServiceError::Invalid(errors));
+        }
+        checked
+            .into_iter()
+            .map(|(row, secrets)| self.save_mcp_server(row, secrets))
+            .collect()
+    }
+
+    /// The enabled servers with their secrets resolved, for the MCP client.
+    pub fn mcp_server_configs(&self) -> Result<Vec<McpServerConfig>, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        let secrets = self.secrets().ok_or(ServiceError::NoStore)?;
+        use deskmate_tools::http_tool::SecretStore;
+        let resolve = |server: &str, kind: &str, names: &[String]| -> Vec<(String, String)> {
+            names
+                .iter()
+                .filter_map(|n| Some((n.clone(), secrets.secret(&secret_name(server, kind, n))?)))
+                .collect()
+        };
+        Ok(store
+            .mcp_servers()?
+            .into_iter()
+            .filter(|r| r.enabled)
+            .filter_map(|r| {
+                let transport = match (&r.command, &r.url) {
+                    (Some(command), _) => Transport::Stdio {
+                        command: command.clone(),
+                        args: r.args.clone(),
+                        env: resolve(&r.name, "env", &r.env),
+                    },
+                    (None, Some(url)) => Transport::Http {
+                        url: url.clone(),
+                        headers: resolve(&r.name, "header", &r.headers),
+                    },
+                    (None, None) => return None,
+                };
+                Some(McpServerConfig {
+                    name: r.name,
+                    transport,
+                })
+            })
+            .collect())
+    }
+
+    /// Wakes when a server is added, changed or removed.
+    pub fn mcp_server_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.mcp_changed.subscribe()
+    }
+
+    /// Records what a server is doing now (the MCP client reports it).
+    pub fn set_mcp_status(&self, name: &str, status: McpStatus) {
+        if let Ok(mut statuses) = self.mcp_statuses.write() {
+            statuses.insert(name.to_string(), status);
+        }
+    }
+
+    /// Puts a server's tools in the registry in place of the ones it had (none: removes
+    /// them). They stay across registry rebuilds until replaced.
+    pub fn set_imported_tools(&self, server: &str, tools: Vec<Arc<dyn Tool>>) {
+        let Some(stored) = self.stored.as_ref() else {
+            return;
+        };
+        let _serial = stored
+            .changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut next = (*self.registry()).clone();
+        let prefix = format!("{server}.");
+        let old: Vec<String> = next
+            .specs()
+            .filter(|s| s.id.starts_with(&prefix))
+            .map(|s| s.id.clone())
+            .collect();
+        for id in &old {
+            next.remove(id);
+        }
+        for tool in &tools {
+            if let Err(e) = next.replace_or_push(tool.clone()) {
+                tracing::warn!(%server, tool = %tool.spec().id, error = %e, "imported tool skipped");
+            }
+        }
+        if let Ok(mut imported) = stored.imported.write() {
+            if tools.is_empty() {
+                imported.remove(server);
+            } else {
+                imported.insert(server.to_string(), tools);
+            }
+        }
+        self.swap_registry(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_checked_field_by_field() {
+        let bad = json!({"name": "My Server", "command": "x", "url": "ftp://y", "args": [1], "env": {"1A": "v"}, "colour": "red"});
+        let errors = validate(&bad, None, None).err().unwrap_or_default();
+        let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+        for expected in ["/colour", "/name", "/url", "/args/0", "/env/1A"] {
+            assert!(paths.contains(&expected), "{expected} in {paths:?}");
+        }
+        let hint = &errors
+            .iter()
+            .find(|e| e.path == "/name")
+            .map(|e| e.hint.clone())
+            .unwrap_or_default();
+        assert!(hint.contains("\"my_server\""), "{hint}");
+    }
+
+    #[test]
+    fn a_good_entry_keeps_secret_values_out_of_the_row() {
+        let body = json!({"name": "github", "command": "npx", "args": ["-y", "server"], "env": {"GITHUB_TOKEN": "s3cret"}});
+        let (row, secrets) = validate(&body, None, None).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(row.env, ["GITHUB_TOKEN"]);
+        assert_eq!(
+            secrets,
+            [(
+                "mcp.github.env.GITHUB_TOKEN".to_string(),
+                "s3cret".to_string()
+            )]
+        );
+        assert!(
+            !serde_json::to_string(&row)
+                .unwrap_or_default()
+                .contains("s3cret")
+        );
+        let http = json!({"name": "remote", "url": "http://127.0.0.1:3000/mcp", "headers": {"Authorization": "Bearer t"}, "env": {"A": "b"}});
+        let errors = validate(&http, None, None).err().unwrap_or_default();
+        assert_eq!(
+            errors.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(),
+            ["/env"]
+        );
+    }
+}
