@@ -11,8 +11,9 @@ const Tools = lazy(() => import("./pages/Tools").then((m) => ({ default: m.Tools
 const Models = lazy(() => import("./pages/Models").then((m) => ({ default: m.Models })));
 const Autotest = lazy(() => import("./pages/Autotest").then((m) => ({ default: m.Autotest })));
 const Audit = lazy(() => import("./pages/Audit").then((m) => ({ default: m.Audit })));
+const Mcp = lazy(() => import("./pages/Mcp").then((m) => ({ default: m.Mcp })));
 
-const PAGES = ["chat", "tools", "models", "autotest", "audit"] as const;
+const PAGES = ["chat", "tools", "mcp", "models", "autotest", "audit"] as const;
 type Page = (typeof PAGES)[number];
 
 export function App() {
@@ -56,6 +57,7 @@ export function App() {
           </div>
           <Suspense fallback={<p className="muted">{t("common.loading")}</p>}>
             {page === "tools" && <Tools />}
+            {page === "mcp" && <Mcp />}
             {page === "models" && <Models />}
             {page === "autotest" && <Autotest />}
             {page === "audit" && <Audit />}

@@ -6,7 +6,7 @@ import "./api";
 
 export const en = {
   app: { title: "Deskmate", language: "Language", nav: "Sections", offline: "Deskmate's service is not reachable" },
-  nav: { chat: "Chat", tools: "Tools", models: "Models", autotest: "Autotest", audit: "Audit" },
+  nav: { chat: "Chat", tools: "Tools", mcp: "MCP", models: "Models", autotest: "Autotest", audit: "Audit" },
   common: {
     save: "Save", cancel: "Cancel", delete: "Delete", edit: "Edit", close: "Close", yes: "Yes", no: "No",
     loading: "Loading…", none: "None", all: "All", previous: "Previous", next: "Next",
@@ -63,13 +63,23 @@ export const en = {
     tool: "Tool", outcome: "Outcome", since: "Since", time: "Time", duration: "Duration", origin: "From",
     error: "Error", ok: "ok", failed: "error", empty: "No call matches", refresh: "Refresh",
   },
+  mcp: {
+    intro: "MCP servers whose tools Deskmate offers as <server>.<tool>, under its own checks: anything not read-only asks you first.",
+    name: "Name", how: "Reached by", status: "Status", tools: "Tools", empty: "No MCP server yet",
+    command: "Command (stdio)", url: "URL (Streamable HTTP)", args: "Arguments (one per line)",
+    env: "Environment (KEY=value per line; kept as secrets)", headers: "Headers (Name: value per line; kept as secrets)",
+    add: "Add a server", addButton: "Add server", import: "Import a Claude Desktop configuration",
+    importLabel: "Paste {\"mcpServers\": {…}}", importButton: "Import", badJson: "Not valid JSON: {{message}}",
+    running: "Running: {{count}} tools ({{protocol}})", failed: "Failed: {{reason}}",
+    state: { starting: "Starting…", running: "Running", failed: "Failed", disabled: "Disabled" },
+  },
 };
 
 type Tree = { [key: string]: string | Tree };
 
 export const zhCN: typeof en = {
   app: { title: "Deskmate 桌面助手", language: "语言", nav: "栏目", offline: "无法连接 Deskmate 服务" },
-  nav: { chat: "对话", tools: "工具", models: "模型", autotest: "自动测试", audit: "审计日志" },
+  nav: { chat: "对话", tools: "工具", mcp: "MCP", models: "模型", autotest: "自动测试", audit: "审计日志" },
   common: {
     save: "保存", cancel: "取消", delete: "删除", edit: "编辑", close: "关闭", yes: "是", no: "否",
     loading: "加载中…", none: "无", all: "全部", previous: "上一页", next: "下一页",
@@ -125,6 +135,16 @@ export const zhCN: typeof en = {
   audit: {
     tool: "工具", outcome: "结果", since: "起始时间", time: "时间", duration: "耗时", origin: "来源",
     error: "错误", ok: "成功", failed: "失败", empty: "没有匹配的调用", refresh: "刷新",
+  },
+  mcp: {
+    intro: "Deskmate 以 <服务器>.<工具> 的名称提供这些 MCP 服务器的工具，并照常检查：非只读的工具会先征求你的同意。",
+    name: "名称", how: "连接方式", status: "状态", tools: "工具", empty: "还没有 MCP 服务器",
+    command: "命令（stdio）", url: "网址（Streamable HTTP）", args: "参数（每行一个）",
+    env: "环境变量（每行 KEY=值；作为密钥保存）", headers: "请求头（每行 名称: 值；作为密钥保存）",
+    add: "添加服务器", addButton: "添加", import: "导入 Claude Desktop 配置",
+    importLabel: "粘贴 {\"mcpServers\": {…}}", importButton: "导入", badJson: "不是有效的 JSON：{{message}}",
+    running: "运行中：{{count}} 个工具（{{protocol}}）", failed: "失败：{{reason}}",
+    state: { starting: "正在启动…", running: "运行中", failed: "失败", disabled: "已停用" },
   },
 };
 

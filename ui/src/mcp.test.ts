@@ -1,0 +1,9 @@
+import { describe, expect, it } from "vitest";
+import { pairs } from "./pages/Mcp";
+
+describe("pairs", () => {
+  it("reads KEY=value and Name: value lines, keeping separators inside values", () => {
+    expect(pairs("A=1\n\n B = x=y \nbroken", "=")).toEqual({ A: "1", B: "x=y" });
+    expect(pairs("Authorization: Bearer a:b\nX-Id:7", ":")).toEqual({ Authorization: "Bearer a:b", "X-Id": "7" });
+  });
+});
