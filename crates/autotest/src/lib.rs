@@ -203,6 +203,39 @@ fn tool_check(id: &str) -> String {
     format!("Tool: {id}")
 }
 
+/// An MCP server's check name.
+fn mcp_check(server: &str) -> String {
+    format!("MCP server: {server}")
+}
+
+/// How long the autotest waits for an MCP server that is still starting.
+const MCP_STARTING_WAIT: Duration = Duration::from_secs(10);
+
+/// An MCP server's check from its status: running (reachable, its protocol revision,
+/// its tool count) passes, failed fails with the reason, disabled is skipped; `None`
+/// while it is starting, unless `give_up`.
+fn mcp_verdict(server: &Value, give_up: bool) -> Option<Verdict> {
+    let name = server["name"].as_str().unwrap_or_default();
+    let status = &server["status"];
+    Some(match status["state"].as_str().unwrap_or_default() {
+        "running" => Verdict::Passed(format!(
+            "reachable; protocol {}; {} tools imported",
+            status["protocol"].as_str().unwrap_or("?"),
+            status["tools"].as_u64().unwrap_or(0)
+        )),
+        "disabled" => Verdict::Skipped("disabled under MCP".into()),
+        "failed" => Verdict::Failed(format!(
+            "{}; check its command or URL under MCP (a stdio server's messages are in logs/mcp-{name}.log)",
+            status["reason"].as_str().unwrap_or("not reachable")
+        )),
+        _ if give_up => Verdict::Failed(format!(
+            "still starting after {} s; check its command or URL under MCP",
+            MCP_STARTING_WAIT.as_secs()
+        )),
+        _ => return None,
+    })
+}
+
 /// A device's check name.
 fn device_check(device: &str) -> String {
     format!("Device: {device}")
@@ -522,13 +555,61 @@ impl Autotest {
                 .unwrap_or_else(|e| Err(format!("the check stopped unexpectedly: {e}")));
             secrets_group.record(SECRET_STORE, started, outcome);
         };
-        tokio::join!(llm, asr, tools, devices, secrets);
+        let servers = self.deskmate.mcp_servers().unwrap_or_default();
+        let names: Vec<String> = servers
+            .iter()
+            .filter_map(|s| s["name"].as_str().map(mcp_check))
+            .collect();
+        let mcp_group = checks.group(5, names.iter().cloned());
+        let mcp = async {
+            let started = Instant::now();
+            let mut pending = names.len();
+            // A server that is still starting gets a little time to answer.
+            let deadline = started + MCP_STARTING_WAIT;
+            let mut done = std::collections::HashSet::new();
+            while pending > 0 {
+                let now = self.deskmate.mcp_servers().unwrap_or_default();
+                for server in &now {
+                    let Some(name) = server["name"].as_str() else {
+                        continue;
+                    };
+                    if !names.contains(&mcp_check(name)) || done.contains(name) {
+                        continue;
+                    }
+                    let verdict = mcp_verdict(server, Instant::now() >= deadline);
+                    if let Some(verdict) = verdict {
+                        mcp_group.verdict(&mcp_check(name), started, verdict);
+                        done.insert(name.to_string());
+                        pending -= 1;
+                    }
+                }
+                if pending > 0 {
+                    if Instant::now() >= deadline {
+                        // Removed while the autotest ran.
+                        for name in names
+                            .iter()
+                            .filter(|n| !done.iter().any(|d| mcp_check(d) == **n))
+                        {
+                            mcp_group.verdict(
+                                name,
+                                started,
+                                Verdict::Skipped("removed during the autotest".into()),
+                            );
+                        }
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        };
+        tokio::join!(llm, asr, tools, devices, secrets, mcp);
         drop((
             llm_group,
             asr_group,
             tools_group,
             device_group,
             secrets_group,
+            mcp_group,
         ));
         let scope = Scope {
             llm: request.test_llm,

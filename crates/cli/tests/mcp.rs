@@ -621,6 +621,46 @@ async fn imported_servers_tools_run_under_the_guard() {
         "{silent}"
     );
 
+    // QA's autotest has one check per server: running passes, the silent one fails with
+    // its reason.
+    let (status, run) = server
+        .send(
+            &client,
+            Method::POST,
+            "/tools/autotest?test_llm=false&test_asr=false&test_devices=false",
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{run}");
+    let check = |name: &str| {
+        run["tests"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["name"] == format!("MCP server: {name}"))
+            .cloned()
+            .unwrap_or_else(|| panic!("no check for {name}: {run}"))
+    };
+    assert_eq!(check("everything")["status"], "passed", "{run}");
+    assert!(
+        check("everything")["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("13 tools")),
+        "{run}"
+    );
+    assert_eq!(check("silent")["status"], "failed", "{run}");
+    let imported_tool = run["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["name"] == "Tool: everything.echo")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        imported_tool["status"], "skipped",
+        "never run by the autotest: {run}"
+    );
+
     let echoed = call_approving(
         &server,
         &client,

@@ -367,6 +367,14 @@ impl Tool for McpTool {
         self.open_world
     }
 
+    /// Never run by the autotest (its effect is the server's); its server has a check.
+    fn self_check(&self) -> deskmate_tools::SelfCheck {
+        let server = self.spec.id.split_once('.').map_or("", |(s, _)| s);
+        deskmate_tools::SelfCheck::Skip(format!(
+            "imported from the MCP server '{server}': see the check \"MCP server: {server}\""
+        ))
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
         let arguments = match args {
             Value::Object(map) => map,
