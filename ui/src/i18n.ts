@@ -72,6 +72,8 @@ export const en = {
     importLabel: "Paste {\"mcpServers\": {…}}", importButton: "Import", badJson: "Not valid JSON: {{message}}",
     running: "Running: {{count}} tools ({{protocol}})", failed: "Failed: {{reason}}",
     state: { starting: "Starting…", running: "Running", failed: "Failed", disabled: "Disabled" },
+    changedTitle: "Tools of {{name}} changed", field: "Field", before: "Accepted", now: "Now", approve: "Approve the new definition",
+    changedIntro: "These tools describe themselves differently than when you added the server. They stay disabled until you approve the new definition.",
   },
 };
 
@@ -145,6 +147,8 @@ export const zhCN: typeof en = {
     importLabel: "粘贴 {\"mcpServers\": {…}}", importButton: "导入", badJson: "不是有效的 JSON：{{message}}",
     running: "运行中：{{count}} 个工具（{{protocol}}）", failed: "失败：{{reason}}",
     state: { starting: "正在启动…", running: "运行中", failed: "失败", disabled: "已停用" },
+    changedTitle: "{{name}} 的工具有变化", field: "字段", before: "已认可", now: "现在", approve: "认可新的定义",
+    changedIntro: "这些工具对自身的描述与添加服务器时不同。在你认可新的定义之前，它们保持停用。",
   },
 };
 

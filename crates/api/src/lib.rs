@@ -163,6 +163,10 @@ pub fn app(state: AppState) -> Router {
                 .delete(mcp_servers::delete),
         )
         .route("/api/v1/mcp/import", post(mcp_servers::import))
+        .route(
+            "/api/v1/mcp/servers/{name}/tools/{tool}/approve",
+            post(mcp_servers::approve),
+        )
         .route("/api/v1/kb/documents", get(kb::list).post(kb::create))
         .route(
             "/api/v1/kb/documents/{id}",

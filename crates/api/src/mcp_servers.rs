@@ -88,3 +88,16 @@ pub async fn import(
         Json(json!({"total": list.len(), "list": list})),
     ))
 }
+
+/// `POST /api/v1/mcp/servers/{name}/tools/{tool}/approve`: accepts the changed
+/// definition of an imported tool and enables it again.
+#[utoipa::path(post, path = "/api/v1/mcp/servers/{name}/tools/{tool}/approve", tag = "mcp", params(("name" = String, Path, description = "Server name"), ("tool" = String, Path, description = "The tool's name on its server")), responses((status = 200, description = "The server", body = Object), (status = 404, description = "No changed tool of that name", body = Object)))]
+pub async fn approve(
+    State(state): State<AppState>,
+    Path((name, tool)): Path<(String, String)>,
+) -> Result<Json<Value>, AppError> {
+    let deskmate = state.deskmate.clone();
+    Ok(Json(
+        blocking(move || deskmate.approve_mcp_tool(&name, &tool)).await?,
+    ))
+}

@@ -17,7 +17,7 @@ use crate::{
     paths(
         tools::list, tools::detail, tools::health, tools::call,
         resources::list, resources::detail, resources::create, resources::update, resources::delete,
-        mcp_servers::list, mcp_servers::detail, mcp_servers::create, mcp_servers::update, mcp_servers::delete, mcp_servers::import,
+        mcp_servers::list, mcp_servers::detail, mcp_servers::create, mcp_servers::update, mcp_servers::delete, mcp_servers::import, mcp_servers::approve,
         audit::list, prompts::list, prompts::answer,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,

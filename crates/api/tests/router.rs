@@ -1528,7 +1528,8 @@ async fn the_openapi_document_matches_what_is_served() {
             let uri = path
                 .replace("{tool_id}", "calculator")
                 .replace("{id}", "999")
-                .replace("{name}", "n");
+                .replace("{name}", "n")
+                .replace("{tool}", "t");
             if uri == "/api/v1/events" {
                 // A stream that never ends: its headers are the answer.
                 let response = f
@@ -1556,7 +1557,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 56, "every route of app() is documented");
+    assert_eq!(operations, 57, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

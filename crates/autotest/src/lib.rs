@@ -218,8 +218,20 @@ fn mcp_verdict(server: &Value, give_up: bool) -> Option<Verdict> {
     let name = server["name"].as_str().unwrap_or_default();
     let status = &server["status"];
     Some(match status["state"].as_str().unwrap_or_default() {
+        "running" if server["changed"].as_array().is_some_and(|c| !c.is_empty()) => {
+            Verdict::Failed(format!(
+                "reachable, but the definition of {} changed since accepted (disabled until approved under MCP)",
+                server["changed"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c["tool"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
         "running" => Verdict::Passed(format!(
-            "reachable; protocol {}; {} tools imported",
+            "reachable; protocol {}; {} tools imported; their definitions as accepted",
             status["protocol"].as_str().unwrap_or("?"),
             status["tools"].as_u64().unwrap_or(0)
         )),

@@ -15,7 +15,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
 use deskmate_service::Deskmate;
-use deskmate_service::mcp_servers::{McpServerConfig, McpStatus, Transport};
+use deskmate_service::mcp_servers::{ChangedTool, McpServerConfig, McpStatus, Transport};
 use deskmate_tools::{Tool, ToolContext};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, Implementation,
@@ -67,7 +67,7 @@ pub async fn run_imports(deskmate: Arc<Deskmate>, stop: CancellationToken) {
             if let Some((_, cancel)) = running.remove(&name) {
                 cancel.cancel();
             }
-            deskmate.set_imported_tools(&name, Vec::new());
+            deskmate.set_imported_tools(&name, Vec::new(), &HashSet::new());
         }
         for config in wanted {
             if running.contains_key(&config.name) {
@@ -112,7 +112,7 @@ async fn supervise(deskmate: Arc<Deskmate>, config: McpServerConfig, cancel: Can
                 deskmate.set_mcp_status(&config.name, McpStatus::Failed { reason });
             }
         }
-        deskmate.set_imported_tools(&config.name, Vec::new());
+        deskmate.set_imported_tools(&config.name, Vec::new(), &HashSet::new());
         tokio::select! {
             () = cancel.cancelled() => return,
             () = tokio::time::sleep(backoff) => {}
@@ -218,7 +218,9 @@ async fn connect_and_serve(
             .map_err(|e| format!("tools/list failed: {e}"))?;
         let tools = imported_tools(&config.name, &listed, &peer);
         let count = tools.len();
-        deskmate.set_imported_tools(&config.name, tools);
+        let (blocked, changed) = check_pins(deskmate, &config.name, &listed, &tools);
+        deskmate.set_imported_tools(&config.name, tools, &blocked);
+        deskmate.set_mcp_changed_tools(&config.name, changed);
         deskmate.set_mcp_status(
             &config.name,
             McpStatus::Running {
@@ -244,6 +246,69 @@ async fn connect_and_serve(
             }
         }
     }
+}
+
+/// What is pinned of a tool (trust on first use): everything a model or the person reads
+/// of it and everything that decides how it is run.
+pub fn definition(tool: &rmcp::model::Tool) -> Value {
+    json!({
+        "name": tool.name,
+        "title": tool.title,
+        "description": tool.description,
+        "inputSchema": *tool.input_schema,
+        "annotations": tool.annotations,
+    })
+}
+
+/// SHA-256 (hex) of a definition's canonical JSON (key order does not matter).
+pub fn definition_hash(definition: &Value) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(deskmate_core::canonical_json(definition).as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Compares each listed tool with its pin: a tool seen for the first time is pinned
+/// (trust on first use); one whose definition changed is blocked (disabled) and
+/// reported with both definitions until the person approves it.
+fn check_pins(
+    deskmate: &Deskmate,
+    server: &str,
+    listed: &[rmcp::model::Tool],
+    tools: &[Arc<dyn Tool>],
+) -> (HashSet<String>, Vec<ChangedTool>) {
+    let pins = deskmate.mcp_tool_pins(server).unwrap_or_else(|e| {
+        tracing::warn!(%server, error = %e, "cannot read the tool pins");
+        Default::default()
+    });
+    let mut blocked = HashSet::new();
+    let mut changed = Vec::new();
+    for (remote, tool) in listed.iter().zip(tools) {
+        let now = definition(remote);
+        let hash = definition_hash(&now);
+        match pins.get(remote.name.as_ref()) {
+            None => {
+                if let Err(e) = deskmate.pin_mcp_tool(server, &remote.name, &hash, &now) {
+                    tracing::warn!(%server, tool = %remote.name, error = %e, "cannot pin the tool");
+                }
+            }
+            Some((pinned_hash, _)) if *pinned_hash == hash => {}
+            Some((_, pinned)) => {
+                let id = tool.spec().id.clone();
+                tracing::warn!(%server, tool = %remote.name, "the tool's definition changed; disabled until approved");
+                blocked.insert(id.clone());
+                changed.push(ChangedTool {
+                    tool: remote.name.to_string(),
+                    id,
+                    hash,
+                    pinned: pinned.clone(),
+                    now,
+                });
+            }
+        }
+    }
+    (blocked, changed)
 }
 
 /// The id an imported tool gets: `<server>.<name>`, the name's characters outside MCP's

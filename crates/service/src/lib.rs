@@ -130,6 +130,8 @@ pub struct Deskmate {
     mcp_changed: tokio::sync::watch::Sender<u64>,
     /// What each MCP server is doing now, as the MCP client reports it.
     mcp_statuses: RwLock<std::collections::HashMap<String, mcp_servers::McpStatus>>,
+    /// Imported tools whose definitions changed since accepted, by server.
+    mcp_changed_tools: RwLock<std::collections::HashMap<String, Vec<mcp_servers::ChangedTool>>>,
 }
 
 /// What a service opened on a data dir keeps beside its registry.
@@ -147,6 +149,8 @@ struct Stored {
     system_ids: RwLock<Arc<std::collections::HashSet<String>>>,
     /// Tools imported from MCP servers, by server: part of every rebuild.
     imported: RwLock<std::collections::BTreeMap<String, Vec<Arc<dyn Tool>>>>,
+    /// Imported tools kept disabled because their definitions changed.
+    blocked: RwLock<std::collections::HashSet<String>>,
 }
 
 impl Deskmate {
@@ -188,6 +192,7 @@ impl Deskmate {
             changes: Mutex::new(()),
             system_ids: RwLock::default(),
             imported: RwLock::default(),
+            blocked: RwLock::default(),
         };
         stored.install_templates()?;
         let registry = stored.build_registry()?;
@@ -218,6 +223,7 @@ impl Deskmate {
             tools_changed: tokio::sync::watch::Sender::new(0),
             mcp_changed: tokio::sync::watch::Sender::new(0),
             mcp_statuses: RwLock::default(),
+            mcp_changed_tools: RwLock::default(),
         }
     }
 
@@ -834,6 +840,14 @@ impl Stored {
             }
         }
         drop(imported);
+        for id in self
+            .blocked
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+        {
+            registry.guard_mut().set_enabled(id, false);
+        }
         for resource in all.iter().filter(|r| !r.enabled) {
             registry.guard_mut().set_enabled(&resource.id, false);
         }

@@ -108,6 +108,22 @@ pub enum McpStatus {
     Disabled,
 }
 
+/// An imported tool whose definition differs from the one accepted: it stays disabled
+/// until the person approves the new one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChangedTool {
+    /// The tool's name on its server.
+    pub tool: String,
+    /// Its id in Deskmate.
+    pub id: String,
+    /// SHA-256 (hex) of the new definition.
+    pub hash: String,
+    /// The definition accepted before.
+    pub pinned: Value,
+    /// The definition the server gives now.
+    pub now: Value,
+}
+
 fn secret_name(server: &str, kind: &str, key: &str) -> String {
     format!("mcp.{server}.{kind}.{key}")
 }
@@ -373,10 +389,16 @@ impl Deskmate {
             })
             .map(|s| s.id.clone())
             .collect();
+        let changed = self
+            .mcp_changed_tools
+            .read()
+            .ok()
+            .and_then(|c| c.get(&row.name).cloned())
+            .unwrap_or_default();
         let mut view = json!({
             "name": row.name, "enabled": row.enabled,
             "created_at": row.created_at, "updated_at": row.updated_at,
-            "status": status, "tools": tools,
+            "status": status, "tools": tools, "changed": changed,
         });
         if let Some(command) = &row.command {
             view["command"] = json!(command);
@@ -495,7 +517,8 @@ impl Deskmate {
                 secrets.remove(&secret_name(name, "header", n))?;
             }
         }
-        self.set_imported_tools(name, Vec::new());
+        self.set_imported_tools(name, Vec::new(), &Default::default());
+        self.set_mcp_changed_tools(name, Vec::new());
         if let Ok(mut statuses) = self.mcp_statuses.write() {
             statuses.remove(name);
         }
@@ -604,9 +627,88 @@ impl Deskmate {
         }
     }
 
+    /// The accepted definitions of a server's tools: tool name → (hash, definition).
+    pub fn mcp_tool_pins(
+        &self,
+        server: &str,
+    ) -> Result<std::collections::HashMap<String, (String, Value)>, ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        Ok(store
+            .mcp_tool_pins(server)?
+            .into_iter()
+            .map(|p| {
+                let definition = serde_json::from_str(&p.definition).unwrap_or(Value::Null);
+                (p.tool, (p.hash, definition))
+            })
+            .collect())
+    }
+
+    /// Accepts a tool's definition (trust on first use, or the person's approval).
+    pub fn pin_mcp_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        hash: &str,
+        definition: &Value,
+    ) -> Result<(), ServiceError> {
+        let store = self.store().ok_or(ServiceError::NoStore)?;
+        store.pin_mcp_tool(server, tool, hash, &definition.to_string())?;
+        Ok(())
+    }
+
+    /// Records which of a server's tools changed since accepted (the MCP client reports
+    /// it on each import).
+    pub fn set_mcp_changed_tools(&self, server: &str, changed: Vec<ChangedTool>) {
+        if let Ok(mut all) = self.mcp_changed_tools.write() {
+            if changed.is_empty() {
+                all.remove(server);
+            } else {
+                all.insert(server.to_string(), changed);
+            }
+        }
+    }
+
+    /// Accepts the new definition of a changed tool and enables it.
+    pub fn approve_mcp_tool(&self, server: &str, tool: &str) -> Result<Value, ServiceError> {
+        let pending = self
+            .mcp_changed_tools
+            .read()
+            .ok()
+            .and_then(|all| all.get(server)?.iter().find(|c| c.tool == tool).cloned())
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "changed MCP tool",
+                id: format!("{server}/{tool}"),
+            })?;
+        self.pin_mcp_tool(server, tool, &pending.hash, &pending.now)?;
+        if let Ok(mut all) = self.mcp_changed_tools.write()
+            && let Some(list) = all.get_mut(server)
+        {
+            list.retain(|c| c.tool != tool);
+        }
+        if let Some(stored) = self.stored.as_ref() {
+            let _serial = stored
+                .changes
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Ok(mut blocked) = stored.blocked.write() {
+                blocked.remove(&pending.id);
+            }
+            let mut next = (*self.registry()).clone();
+            next.guard_mut().set_enabled(&pending.id, true);
+            self.swap_registry(next);
+        }
+        self.mcp_server(server)
+    }
+
     /// Puts a server's tools in the registry in place of the ones it had (none: removes
-    /// them). They stay across registry rebuilds until replaced.
-    pub fn set_imported_tools(&self, server: &str, tools: Vec<Arc<dyn Tool>>) {
+    /// them), the `blocked` ids disabled (their definitions changed). They stay across
+    /// registry rebuilds until replaced.
+    pub fn set_imported_tools(
+        &self,
+        server: &str,
+        tools: Vec<Arc<dyn Tool>>,
+        blocked: &std::collections::HashSet<String>,
+    ) {
         let Some(stored) = self.stored.as_ref() else {
             return;
         };
@@ -628,6 +730,13 @@ impl Deskmate {
             if let Err(e) = next.replace_or_push(tool.clone()) {
                 tracing::warn!(%server, tool = %tool.spec().id, error = %e, "imported tool skipped");
             }
+        }
+        for id in blocked {
+            next.guard_mut().set_enabled(id, false);
+        }
+        if let Ok(mut all) = stored.blocked.write() {
+            all.retain(|id| !id.starts_with(&prefix));
+            all.extend(blocked.iter().cloned());
         }
         if let Ok(mut imported) = stored.imported.write() {
             if tools.is_empty() {

@@ -110,6 +110,58 @@ impl Store {
     }
 }
 
+/// The accepted definition of one imported tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct McpToolPin {
+    /// The tool's name on its server.
+    pub tool: String,
+    /// SHA-256 (hex) of the canonical definition.
+    pub hash: String,
+    /// The definition (JSON text).
+    pub definition: String,
+    /// When it was accepted (RFC 3339).
+    pub pinned_at: String,
+}
+
+impl Store {
+    /// The pins of a server's tools.
+    pub fn mcp_tool_pins(&self, server: &str) -> Result<Vec<McpToolPin>, Error> {
+        let sql = "SELECT tool, hash, definition, pinned_at FROM mcp_tool_pins WHERE server = ?1 ORDER BY tool";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map([server], |r| {
+                Ok(McpToolPin {
+                    tool: r.get(0)?,
+                    hash: r.get(1)?,
+                    definition: r.get(2)?,
+                    pinned_at: r.get(3)?,
+                })
+            })
+            .sql(sql)?;
+        rows.map(|r| r.sql(sql)).collect()
+    }
+
+    /// Accepts a tool's definition (replacing its earlier pin).
+    pub fn pin_mcp_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        hash: &str,
+        definition: &str,
+    ) -> Result<(), Error> {
+        let sql = format!(
+            "INSERT INTO mcp_tool_pins (server, tool, hash, definition, pinned_at) VALUES (?1, ?2, ?3, ?4, {NOW}) \
+             ON CONFLICT (server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, \
+             pinned_at = excluded.pinned_at"
+        );
+        self.conn()?
+            .execute(&sql, params![server, tool, hash, definition])
+            .sql(&sql)?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,23 @@ export interface McpServer {
   enabled: boolean;
   status: Status;
   tools: string[];
+  changed: ChangedTool[];
+}
+
+/** An imported tool whose definition changed since it was accepted (disabled). */
+interface ChangedTool {
+  tool: string;
+  id: string;
+  pinned: Record<string, unknown>;
+  now: Record<string, unknown>;
+}
+
+/** The fields of two definitions that differ, as [field, before, now] in JSON. */
+export function differences(pinned: Record<string, unknown>, now: Record<string, unknown>): [string, string, string][] {
+  const fields = Array.from(new Set([...Object.keys(pinned), ...Object.keys(now)])).sort();
+  return fields
+    .map((f): [string, string, string] => [f, JSON.stringify(pinned[f] ?? null, null, 1), JSON.stringify(now[f] ?? null, null, 1)])
+    .filter(([, before, after]) => before !== after);
 }
 
 /** `KEY=value` (env) or `Name: value` (headers) lines as an object. */
@@ -184,6 +201,54 @@ export function Mcp() {
           ))}
         </tbody>
       </table>
+
+      {servers
+        .filter((s) => s.changed.length > 0)
+        .map((s) => (
+          <div key={s.name} className="changed" data-changed={s.name}>
+            <h3>{t("mcp.changedTitle", { name: s.name })}</h3>
+            <p className="muted">{t("mcp.changedIntro")}</p>
+            {s.changed.map((c) => (
+              <div key={c.tool}>
+                <h4>
+                  <code>{c.id}</code>
+                </h4>
+                <table>
+                  <thead>
+                    <tr>
+                      <th>{t("mcp.field")}</th>
+                      <th>{t("mcp.before")}</th>
+                      <th>{t("mcp.now")}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {differences(c.pinned, c.now).map(([field, before, after]) => (
+                      <tr key={field}>
+                        <td>{field}</td>
+                        <td>
+                          <pre>{before}</pre>
+                        </td>
+                        <td>
+                          <pre>{after}</pre>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <button
+                  type="button"
+                  onClick={() =>
+                    void run(() =>
+                      api("POST", `/mcp/servers/${encodeURIComponent(s.name)}/tools/${encodeURIComponent(c.tool)}/approve`),
+                    )
+                  }
+                >
+                  {t("mcp.approve")}
+                </button>
+              </div>
+            ))}
+          </div>
+        ))}
 
       <h3>{t("mcp.add")}</h3>
       <form
