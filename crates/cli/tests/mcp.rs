@@ -543,6 +543,31 @@ async fn call_approving(server: &Server, client: &reqwest::Client, body: Value) 
     }
 }
 
+/// An autotest of the tools and MCP servers (no models, no devices).
+async fn autotest(server: &Server, client: &reqwest::Client) -> Value {
+    let (status, run) = server
+        .send(
+            client,
+            Method::POST,
+            "/tools/autotest?test_llm=false&test_asr=false&test_devices=false",
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{run}");
+    run
+}
+
+/// The check of that name in an autotest run.
+fn check_named(run: &Value, name: &str) -> Value {
+    run["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no check {name}: {run}"))
+}
+
 /// Waits until the server's status is `state`; returns the server.
 async fn server_status(
     server: &Server,
@@ -623,24 +648,8 @@ async fn imported_servers_tools_run_under_the_guard() {
 
     // QA's autotest has one check per server: running passes, the silent one fails with
     // its reason.
-    let (status, run) = server
-        .send(
-            &client,
-            Method::POST,
-            "/tools/autotest?test_llm=false&test_asr=false&test_devices=false",
-            None,
-        )
-        .await;
-    assert_eq!(status, 200, "{run}");
-    let check = |name: &str| {
-        run["tests"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|c| c["name"] == format!("MCP server: {name}"))
-            .cloned()
-            .unwrap_or_else(|| panic!("no check for {name}: {run}"))
-    };
+    let run = autotest(&server, &client).await;
+    let check = |name: &str| check_named(&run, &format!("MCP server: {name}"));
     assert_eq!(check("everything")["status"], "passed", "{run}");
     assert!(
         check("everything")["message"]
@@ -649,13 +658,7 @@ async fn imported_servers_tools_run_under_the_guard() {
         "{run}"
     );
     assert_eq!(check("silent")["status"], "failed", "{run}");
-    let imported_tool = run["tests"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|c| c["name"] == "Tool: everything.echo")
-        .cloned()
-        .unwrap_or_default();
+    let imported_tool = check_named(&run, "Tool: everything.echo");
     assert_eq!(
         imported_tool["status"], "skipped",
         "never run by the autotest: {run}"
@@ -798,21 +801,8 @@ async fn a_changed_tool_definition_disables_the_tool_until_approved() {
     );
     let refused = call_approving(&server, &client, greet.clone()).await;
     assert_eq!(refused["ok"], false, "{refused}");
-    let (_, run) = server
-        .send(
-            &client,
-            Method::POST,
-            "/tools/autotest?test_llm=false&test_asr=false&test_devices=false",
-            None,
-        )
-        .await;
-    let check = run["tests"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|c| c["name"] == "MCP server: fixture")
-        .cloned()
-        .unwrap_or_default();
+    let run = autotest(&server, &client).await;
+    let check = check_named(&run, "MCP server: fixture");
     assert_eq!(check["status"], "failed", "{run}");
     assert!(
         check["message"]

@@ -96,15 +96,8 @@ impl ServerHandler for Bridge {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let peer = context.peer;
-        let mut changes = self.changes.clone();
-        tokio::spawn(async move {
-            while changes.changed().await.is_ok() {
-                if peer.notify_tool_list_changed().await.is_err() {
-                    return;
-                }
-            }
-        });
+        // The app tells only of real changes: each one is news.
+        server::tell_session(context.peer, self.changes.clone(), || true);
     }
 
     fn accepted_subscription_filter(
@@ -115,20 +108,8 @@ impl ServerHandler for Bridge {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let sink = context.sink().clone();
-        let mut changes = self.changes.clone();
-        let stop = context.cancelled();
-        tokio::pin!(stop);
-        loop {
-            tokio::select! {
-                () = &mut stop => return Ok(()),
-                changed = changes.changed() => {
-                    if changed.is_err() || sink.notify_tool_list_changed().await.is_err() {
-                        return Ok(());
-                    }
-                }
-            }
-        }
+        server::tell_subscriber(context, self.changes.clone(), || true).await;
+        Ok(())
     }
 }
 

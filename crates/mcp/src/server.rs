@@ -12,8 +12,9 @@ use rmcp::model::{
     ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::{Value, json};
+use tokio::sync::watch;
 
 use crate::convert;
 
@@ -100,33 +101,16 @@ impl DeskmateMcp {
             .collect()
     }
 
-    /// Sends `notify` each time the tool list as clients see it changes, until `notify`
-    /// fails (the client is gone) or `stop` resolves.
-    async fn forward_changes<F, Fut>(&self, notify: F, stop: impl std::future::Future<Output = ()>)
-    where
-        F: Fn() -> Fut,
-        Fut: std::future::Future<Output = bool>,
-    {
-        let mut changes = self.deskmate.tool_changes();
-        let mut listed = fingerprint(&self.tools());
-        tokio::pin!(stop);
-        loop {
-            tokio::select! {
-                () = &mut stop => return,
-                changed = changes.changed() => {
-                    if changed.is_err() {
-                        return;
-                    }
-                }
-            }
-            // A setting change swaps the registry too; only a different list is news.
-            let now = fingerprint(&self.tools());
-            if now != listed {
-                listed = now;
-                if !notify().await {
-                    return;
-                }
-            }
+    /// Whether the tool list as clients see it differs from the last one this returned
+    /// true for: a setting change swaps the registry too, and only a different list is news.
+    fn list_is_news(&self) -> impl FnMut() -> bool + Send + 'static {
+        let server = self.clone();
+        let mut listed = fingerprint(&server.tools());
+        move || {
+            let now = fingerprint(&server.tools());
+            let news = now != listed;
+            listed = now;
+            news
         }
     }
 
@@ -334,26 +318,11 @@ impl ServerHandler for DeskmateMcp {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        // A 2025-11-25 session: tell it when the tool list changes, while it lasts.
-        let server = self.clone();
-        let peer = context.peer;
-        tokio::spawn(async move {
-            let closed = peer.clone();
-            let stop = async move {
-                while !closed.is_transport_closed() {
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                }
-            };
-            server
-                .forward_changes(
-                    || {
-                        let peer = peer.clone();
-                        async move { peer.notify_tool_list_changed().await.is_ok() }
-                    },
-                    stop,
-                )
-                .await;
-        });
+        tell_session(
+            context.peer,
+            self.deskmate.tool_changes(),
+            self.list_is_news(),
+        );
     }
 
     fn accepted_subscription_filter(
@@ -364,17 +333,69 @@ impl ServerHandler for DeskmateMcp {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        // A 2026-07-28 client's `subscriptions/listen`: the changes go to its stream until
-        // it hangs up.
-        let sink = context.sink().clone();
-        self.forward_changes(
-            || {
-                let sink = sink.clone();
-                async move { sink.notify_tool_list_changed().await.is_ok() }
-            },
-            context.cancelled(),
-        )
-        .await;
+        tell_subscriber(context, self.deskmate.tool_changes(), self.list_is_news()).await;
         Ok(())
     }
+}
+
+/// Calls `notify` for each change `changes` signals that `is_news` confirms, until
+/// `notify` fails (the client is gone) or `stop` resolves.
+async fn forward_changes<F, Fut>(
+    mut changes: watch::Receiver<u64>,
+    mut is_news: impl FnMut() -> bool,
+    notify: F,
+    stop: impl std::future::Future<Output = ()>,
+) where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            () = &mut stop => return,
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+            }
+        }
+        if is_news() && !notify().await {
+            return;
+        }
+    }
+}
+
+/// Tells a 2025-11-25 session `notifications/tools/list_changed` while it lasts.
+pub(crate) fn tell_session(
+    peer: Peer<RoleServer>,
+    changes: watch::Receiver<u64>,
+    is_news: impl FnMut() -> bool + Send + 'static,
+) {
+    tokio::spawn(async move {
+        let closed = peer.clone();
+        let stop = async move {
+            while !closed.is_transport_closed() {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        };
+        let notify = || {
+            let peer = peer.clone();
+            async move { peer.notify_tool_list_changed().await.is_ok() }
+        };
+        forward_changes(changes, is_news, notify, stop).await;
+    });
+}
+
+/// Tells a 2026-07-28 `subscriptions/listen` stream of list changes until it hangs up.
+pub(crate) async fn tell_subscriber(
+    context: SubscriptionContext,
+    changes: watch::Receiver<u64>,
+    is_news: impl FnMut() -> bool,
+) {
+    let sink = context.sink().clone();
+    let notify = || {
+        let sink = sink.clone();
+        async move { sink.notify_tool_list_changed().await.is_ok() }
+    };
+    forward_changes(changes, is_news, notify, context.cancelled()).await;
 }

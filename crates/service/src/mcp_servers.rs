@@ -434,16 +434,19 @@ impl Deskmate {
             .collect())
     }
 
-    /// One server.
-    pub fn mcp_server(&self, name: &str) -> Result<Value, ServiceError> {
+    fn stored_mcp_server(&self, name: &str) -> Result<McpServerRow, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
-        let row = store
+        store
             .mcp_server(name)?
             .ok_or_else(|| ServiceError::NotFound {
                 what: "MCP server",
                 id: name.to_string(),
-            })?;
-        Ok(self.mcp_view(&row))
+            })
+    }
+
+    /// One server.
+    pub fn mcp_server(&self, name: &str) -> Result<Value, ServiceError> {
+        Ok(self.mcp_view(&self.stored_mcp_server(name)?))
     }
 
     /// Adds a server (a Claude Desktop entry plus its `name`).
@@ -462,13 +465,7 @@ impl Deskmate {
 
     /// Replaces a server's entry (a masked env or header value keeps the stored one).
     pub fn update_mcp_server(&self, name: &str, body: &Value) -> Result<Value, ServiceError> {
-        let store = self.store().ok_or(ServiceError::NoStore)?;
-        let existing = store
-            .mcp_server(name)?
-            .ok_or_else(|| ServiceError::NotFound {
-                what: "MCP server",
-                id: name.to_string(),
-            })?;
+        let existing = self.stored_mcp_server(name)?;
         let (row, secrets) =
             validate(body, Some(name), Some(&existing)).map_err(ServiceError::Invalid)?;
         // Values no longer named are forgotten.
@@ -501,14 +498,10 @@ impl Deskmate {
 
     /// Removes a server, its secrets and its tools.
     pub fn delete_mcp_server(&self, name: &str) -> Result<(), ServiceError> {
-        let store = self.store().ok_or(ServiceError::NoStore)?;
-        let existing = store
-            .mcp_server(name)?
-            .ok_or_else(|| ServiceError::NotFound {
-                what: "MCP server",
-                id: name.to_string(),
-            })?;
-        store.delete_mcp_server(name)?;
+        let existing = self.stored_mcp_server(name)?;
+        self.store()
+            .ok_or(ServiceError::NoStore)?
+            .delete_mcp_server(name)?;
         if let Some(secrets) = self.secrets() {
             for n in &existing.env {
                 secrets.remove(&secret_name(name, "env", n))?;
