@@ -516,8 +516,18 @@ fn the_inspector_accepts_deskmates_server_in_strict_mode() {
 }
 
 /// `POST /tools/call` answered as the app's dialog would: any confirmation the call
-/// asks for is approved.
+/// asks for is approved, and any choice answered with its first option.
 async fn call_approving(server: &Server, client: &reqwest::Client, body: Value) -> Value {
+    call_answering(server, client, body, &mut |_| {}).await
+}
+
+/// The same, telling `seen` each prompt answered.
+async fn call_answering(
+    server: &Server,
+    client: &reqwest::Client,
+    body: Value,
+    seen: &mut dyn FnMut(&Value),
+) -> Value {
     let request = client
         .post(format!("{}/tools/call", server.url))
         .bearer_auth(&server.token)
@@ -533,9 +543,11 @@ async fn call_approving(server: &Server, client: &reqwest::Client, body: Value) 
             () = tokio::time::sleep(Duration::from_millis(100)) => {
                 let (_, prompts) = server.send(client, Method::GET, "/prompts", None).await;
                 for p in prompts["list"].as_array().into_iter().flatten() {
+                    seen(p);
                     let id = p["id"].as_str().unwrap_or_default();
+                    let answer = if p["kind"] == "confirm" { json!({"approve": true}) } else { json!({"index": 0}) };
                     server
-                        .send(client, Method::POST, &format!("/prompts/{id}/answer"), Some(json!({"approve": true})))
+                        .send(client, Method::POST, &format!("/prompts/{id}/answer"), Some(answer))
                         .await;
                 }
             }
@@ -648,13 +660,14 @@ async fn imported_servers_tools_run_under_the_guard() {
 
     // QA's autotest has one check per server: running passes, the silent one fails with
     // its reason.
+    let imported = everything["tools"].as_array().map_or(0, Vec::len);
     let run = autotest(&server, &client).await;
     let check = |name: &str| check_named(&run, &format!("MCP server: {name}"));
     assert_eq!(check("everything")["status"], "passed", "{run}");
     assert!(
         check("everything")["message"]
             .as_str()
-            .is_some_and(|m| m.contains("13 tools")),
+            .is_some_and(|m| m.contains(&format!("{imported} tools"))),
         "{run}"
     );
     assert_eq!(check("silent")["status"], "failed", "{run}");
@@ -758,6 +771,31 @@ async fn a_changed_tool_definition_disables_the_tool_until_approved() {
     let greet = json!({"tool": "fixture.greet", "arguments": {"name": "Ada"}});
     let first = call_approving(&server, &client, greet.clone()).await;
     assert_eq!(first["ok"], true, "{first}");
+    // The server's question (elicitation) is put to the person as a choice.
+    let mut questions = Vec::new();
+    let erased = call_answering(
+        &server,
+        &client,
+        json!({"tool": "fixture.erase", "arguments": {"record": "r1"}}),
+        &mut |p| questions.push(p.clone()),
+    )
+    .await;
+    assert_eq!(erased["ok"], true, "{erased}");
+    assert!(erased.to_string().contains("erased r1"), "{erased}");
+    let choice = questions
+        .iter()
+        .find(|p| p["kind"] == "choice")
+        .cloned()
+        .unwrap_or_else(|| panic!("no question was asked: {questions:?}"));
+    assert_eq!(
+        choice["question"], "fixture asks: Really erase r1?",
+        "{choice}"
+    );
+    assert_eq!(
+        choice["options"],
+        json!(["Yes", "No", "Decline"]),
+        "{choice}"
+    );
 
     // The server restarts with another description.
     std::fs::write(
@@ -833,4 +871,63 @@ async fn a_changed_tool_definition_disables_the_tool_until_approved() {
         )
         .await;
     assert_eq!(status, 404, "nothing left to approve");
+}
+
+/// An imported server over Streamable HTTP: server-everything on a free loopback port,
+/// configured with a URL and a header (kept as a secret); its tools run like a stdio
+/// server's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_is_imported_by_its_url() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut remote = Command::new(peers().join("npm/node_modules/.bin/mcp-server-everything"))
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("server-everything: {e}"));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "server-everything did not listen"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start(dir.path());
+    let client = Server::client();
+    let body = json!({"name": "remote", "url": format!("http://127.0.0.1:{port}/mcp"),
+        "headers": {"X-Deskmate-Test": "s3cret-header"}});
+    let (status, created) = server
+        .send(&client, Method::POST, "/mcp/servers", Some(body))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(
+        created["headers"],
+        json!({"X-Deskmate-Test": "••••"}),
+        "{created}"
+    );
+    let running = server_status(&server, &client, "remote", "running").await;
+    assert!(
+        running["tools"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!("remote.echo"))),
+        "{running}"
+    );
+    let echoed = call_approving(
+        &server,
+        &client,
+        json!({"tool": "remote.echo", "arguments": {"message": "over http"}}),
+    )
+    .await;
+    assert_eq!(echoed["data"]["text"], "Echo: over http", "{echoed}");
+    let _ = remote.kill();
+    let _ = remote.wait();
 }

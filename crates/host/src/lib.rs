@@ -56,6 +56,7 @@ impl Server {
         let imports = tokio_util::sync::CancellationToken::new();
         tokio::spawn(deskmate_mcp::client::run_imports(
             deskmate.clone(),
+            Some(prompts.clone()),
             imports.clone(),
         ));
         let mut state = deskmate_api::AppState::new(deskmate.clone(), token.clone(), prompts);

@@ -16,9 +16,11 @@ use async_trait::async_trait;
 use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
 use deskmate_service::Deskmate;
 use deskmate_service::mcp_servers::{ChangedTool, McpServerConfig, McpStatus, Transport};
+use deskmate_service::prompts::PromptBroker;
 use deskmate_tools::{Tool, ToolContext};
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, Implementation,
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, ElicitRequestParams,
+    ElicitResult, ElicitationAction, Implementation,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -45,8 +47,14 @@ const CALL_TIMEOUT_MS: u64 = 60_000;
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Runs the configured servers until `stop` is cancelled: reconciles on every change of
-/// the configuration.
-pub async fn run_imports(deskmate: Arc<Deskmate>, stop: CancellationToken) {
+/// the configuration. With `prompts` (the app's or `deskmate serve`'s prompt broker) the
+/// servers may ask the person questions (elicitation); without, they are told Deskmate
+/// cannot.
+pub async fn run_imports(
+    deskmate: Arc<Deskmate>,
+    prompts: Option<Arc<PromptBroker>>,
+    stop: CancellationToken,
+) {
     let mut changes = deskmate.mcp_server_changes();
     let mut running: BTreeMap<String, (McpServerConfig, CancellationToken)> = BTreeMap::new();
     loop {
@@ -75,7 +83,7 @@ pub async fn run_imports(deskmate: Arc<Deskmate>, stop: CancellationToken) {
             }
             let cancel = stop.child_token();
             running.insert(config.name.clone(), (config.clone(), cancel.clone()));
-            tokio::spawn(supervise(deskmate.clone(), config, cancel));
+            tokio::spawn(supervise(deskmate.clone(), prompts.clone(), config, cancel));
         }
         tokio::select! {
             () = stop.cancelled() => return,
@@ -86,14 +94,19 @@ pub async fn run_imports(deskmate: Arc<Deskmate>, stop: CancellationToken) {
 
 /// Keeps one server connected until `cancel`: start, import its tools, wait for it to
 /// end, restart after a growing pause.
-async fn supervise(deskmate: Arc<Deskmate>, config: McpServerConfig, cancel: CancellationToken) {
+async fn supervise(
+    deskmate: Arc<Deskmate>,
+    prompts: Option<Arc<PromptBroker>>,
+    config: McpServerConfig,
+    cancel: CancellationToken,
+) {
     let mut backoff = Duration::from_secs(1);
     // "starting" only the first time: on a retry the last failure stays visible.
     deskmate.set_mcp_status(&config.name, McpStatus::Starting);
     loop {
         let outcome = tokio::select! {
             () = cancel.cancelled() => return,
-            outcome = connect_and_serve(&deskmate, &config, &cancel) => outcome,
+            outcome = connect_and_serve(&deskmate, prompts.clone(), &config, &cancel) => outcome,
         };
         match outcome {
             Ok(()) if cancel.is_cancelled() => return,
@@ -122,22 +135,131 @@ async fn supervise(deskmate: Arc<Deskmate>, config: McpServerConfig, cancel: Can
 }
 
 /// The client side of one connection: re-lists the tools when the server says they
-/// changed.
+/// changed, and puts the server's questions (elicitation) to the person.
 #[derive(Debug, Clone)]
 struct Importer {
+    server: String,
     changed: watch::Sender<u64>,
+    prompts: Option<Arc<PromptBroker>>,
 }
+
+/// How long a server's question waits for the person.
+const QUESTION_TIMEOUT: Duration = Duration::from_secs(120);
 
 impl ClientHandler for Importer {
     fn get_info(&self) -> ClientConfig {
+        let capabilities = if self.prompts.is_some() {
+            ClientCapabilities::builder().enable_elicitation().build()
+        } else {
+            ClientCapabilities::default()
+        };
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("deskmate", env!("CARGO_PKG_VERSION")),
         )
     }
 
+    /// A form with one choice (a yes/no field, an enum field) or none (accept or
+    /// decline) becomes a choice in the app's dialog (or `/api/v1/prompts`): the person's
+    /// pick is the answer, "Decline" declines, no answer in time cancels. A form Deskmate
+    /// cannot show as one choice (several fields, free text) and a URL are declined.
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let decline = || Ok(ElicitResult::new(ElicitationAction::Decline));
+        let Some(prompts) = &self.prompts else {
+            return decline();
+        };
+        let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = request
+        else {
+            tracing::info!(server = %self.server, "a URL elicitation was declined");
+            return decline();
+        };
+        let Some(question) =
+            Question::of(&serde_json::to_value(&requested_schema).unwrap_or_default())
+        else {
+            tracing::info!(server = %self.server, "a form Deskmate cannot show as one choice was declined");
+            return decline();
+        };
+        let mut options = question.labels();
+        options.push(DECLINE.into());
+        let asked = format!("{} asks: {message}", self.server);
+        match prompts.choose(&asked, &options, QUESTION_TIMEOUT).await {
+            Ok((index, _)) if index + 1 == options.len() => decline(),
+            Ok((index, _)) => {
+                Ok(ElicitResult::new(ElicitationAction::Accept)
+                    .with_content(question.answer(index)))
+            }
+            Err(_) => Ok(ElicitResult::new(ElicitationAction::Cancel)),
+        }
+    }
+
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.changed.send_modify(|generation| *generation += 1);
+    }
+}
+
+/// The option that declines a server's question.
+const DECLINE: &str = "Decline";
+
+/// A server's form that one choice can answer.
+#[derive(Debug, Clone, PartialEq)]
+enum Question {
+    /// No field: accept or decline.
+    Nothing,
+    /// One yes/no field.
+    YesNo(String),
+    /// One field with a list of values.
+    OneOf(String, Vec<Value>),
+}
+
+impl Question {
+    /// The question a requested schema asks, if one choice can answer it.
+    fn of(schema: &Value) -> Option<Self> {
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let Some(properties) = properties.filter(|p| !p.is_empty()) else {
+            return Some(Self::Nothing);
+        };
+        let [(name, field)] = properties.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if field.get("type").and_then(Value::as_str) == Some("boolean") {
+            return Some(Self::YesNo(name.clone()));
+        }
+        let values = field
+            .get("enum")
+            .and_then(Value::as_array)
+            .filter(|v| !v.is_empty())?;
+        Some(Self::OneOf(name.clone(), values.clone()))
+    }
+
+    /// The options shown, in order.
+    fn labels(&self) -> Vec<String> {
+        match self {
+            Self::Nothing => vec!["Accept".into()],
+            Self::YesNo(_) => vec!["Yes".into(), "No".into()],
+            Self::OneOf(_, values) => values
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect(),
+        }
+    }
+
+    /// The content of an accepted answer: option `index`.
+    fn answer(&self, index: usize) -> Value {
+        match self {
+            Self::Nothing => json!({}),
+            Self::YesNo(name) => json!({ name: index == 0 }),
+            Self::OneOf(name, values) => {
+                json!({ name: values.get(index).cloned().unwrap_or(Value::Null) })
+            }
+        }
     }
 }
 
@@ -199,11 +321,17 @@ async fn connect(
 
 async fn connect_and_serve(
     deskmate: &Arc<Deskmate>,
+    prompts: Option<Arc<PromptBroker>>,
     config: &McpServerConfig,
     cancel: &CancellationToken,
 ) -> Result<(), String> {
     let (changed, mut changes) = watch::channel(0);
-    let running = connect(deskmate, config, Importer { changed }).await?;
+    let importer = Importer {
+        server: config.name.clone(),
+        changed,
+        prompts,
+    };
+    let running = connect(deskmate, config, importer).await?;
     let protocol = running
         .peer()
         .peer_info()
@@ -496,6 +624,39 @@ impl Tool for McpTool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_is_one_choice_or_none() {
+        let yes_no = json!({"type": "object", "properties": {"confirm": {"type": "boolean"}}});
+        let question = Question::of(&yes_no);
+        assert_eq!(question, Some(Question::YesNo("confirm".into())));
+        assert_eq!(
+            question.as_ref().map(|q| q.answer(0)),
+            Some(json!({"confirm": true}))
+        );
+        let size = json!({"type": "object", "properties": {"size": {"type": "string", "enum": ["S", "M"]}}});
+        let question = Question::of(&size);
+        assert_eq!(
+            question.as_ref().map(Question::labels),
+            Some(vec!["S".into(), "M".into()])
+        );
+        assert_eq!(
+            question.as_ref().map(|q| q.answer(1)),
+            Some(json!({"size": "M"}))
+        );
+        assert_eq!(
+            Question::of(&json!({"type": "object"})),
+            Some(Question::Nothing)
+        );
+        let form = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}});
+        assert_eq!(
+            Question::of(&form),
+            None,
+            "two fields are a form, not a choice"
+        );
+        let text = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(Question::of(&text), None, "free text is not a choice");
+    }
 
     #[test]
     fn ids_are_prefixed_cleaned_cut_and_unique() {
