@@ -693,3 +693,50 @@ fn asking_the_local_model_turns_the_volume_up() {
         "reply: {reply}"
     );
 }
+
+/// The MCP page as a person uses it: server-everything (the reference MCP server, from
+/// the test peers `scripts/common.sh` installs) is added by its command; its row turns
+/// "running" with its tools listed, and its tools then answer through the API.
+#[test]
+fn an_mcp_server_is_added_on_the_mcp_page_and_its_tools_join() {
+    let peers = std::env::var_os("DESKMATE_MCP_PEERS")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/deskmate/mcp")))
+        .unwrap_or_default();
+    let everything = peers.join("npm/node_modules/.bin/mcp-server-everything");
+    assert!(
+        everything.exists(),
+        "the MCP peers are not installed: run scripts/test.sh"
+    );
+    let mut app = App::launch("mcp", Launch::default());
+    app.wd.click_on("#nav-mcp");
+    app.wd.wait_for("#mcp-servers", Duration::from_secs(10));
+    app.type_into("#mcp-name", "everything");
+    app.type_into("#mcp-command", &everything.display().to_string());
+    app.type_into("#mcp-args", "stdio");
+    app.screenshot("filled");
+    app.wd.click_on("#mcp-add button[type=\"submit\"]");
+    // The page looks again while the server starts, until it runs.
+    let running = app.wd.wait_until(
+        "const row = document.querySelector('tr[data-server=\"everything\"] .badge.running'); \
+         return row ? row.innerText : null;",
+        Duration::from_secs(30),
+    );
+    let badge = running.as_str().unwrap_or_default().to_string();
+    assert!(
+        badge.starts_with("Running:") && badge.contains("tools"),
+        "{badge}"
+    );
+    app.wd
+        .click_on("tr[data-server=\"everything\"] details summary");
+    let listed = app.wd.text_of("tr[data-server=\"everything\"] details");
+    assert!(listed.contains("everything.echo"), "{listed}");
+    app.screenshot("running");
+    let (status, echoed) = app.api().request(
+        "POST",
+        "/api/v1/tools/call",
+        Some(&json!({"tool": "everything.echo", "arguments": {"message": "from the page"}})),
+    );
+    assert_eq!(status, 200, "{echoed}");
+    assert_eq!(echoed["data"]["text"], "Echo: from the page", "{echoed}");
+}

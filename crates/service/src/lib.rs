@@ -386,8 +386,7 @@ impl Deskmate {
         let registry = self.registry();
         let prepared = registry.guard().prepare(tool, arguments.clone()).ok()?;
         let tool = registry.tool(&prepared.tool)?;
-        let policy = self.hooks.policies.policy(tool.spec());
-        match policy.combine(&tool.check(&prepared.arguments)) {
+        match self.decide(tool.as_ref(), &prepared.arguments) {
             Decision::Ask { reason } => Some(reason),
             Decision::Allow | Decision::Deny { .. } => None,
         }
@@ -708,6 +707,14 @@ impl Deskmate {
         )
     }
 
+    /// Steps 5 and 6 decided: the tool's plausibility check combined with its policy.
+    fn decide(&self, tool: &dyn Tool, arguments: &Value) -> Decision {
+        self.hooks
+            .policies
+            .policy(tool.spec())
+            .combine(&tool.check(arguments))
+    }
+
     /// Steps 5 and 6: the tool's plausibility check combined with its policy; a call that
     /// needs a person's yes waits for the confirmer.
     async fn authorize(
@@ -717,8 +724,7 @@ impl Deskmate {
         call_id: &str,
         confirmed: bool,
     ) -> Result<(), ToolError> {
-        let policy = self.hooks.policies.policy(tool.spec());
-        let reason = match policy.combine(&tool.check(&call.arguments)) {
+        let reason = match self.decide(tool, &call.arguments) {
             Decision::Allow => return Ok(()),
             Decision::Deny { reason } => {
                 return Err(ToolError::new(

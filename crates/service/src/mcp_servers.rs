@@ -541,9 +541,10 @@ impl Deskmate {
                 object.insert("name".into(), json!(name));
                 // Claude Desktop's own keys that Deskmate has no use for.
                 object.remove("type");
-                object
-                    .remove("disabled")
-                    .map(|d| object.insert("enabled".into(), json!(!d.as_bool().unwrap_or(false))));
+                if let Some(disabled) = object.remove("disabled") {
+                    let enabled = !disabled.as_bool().unwrap_or(false);
+                    object.insert("enabled".into(), json!(enabled));
+                }
             }
             if names.insert(name.clone(), given.clone()).is_some()
                 || store.mcp_server(&name)?.is_some()
