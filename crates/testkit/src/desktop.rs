@@ -23,6 +23,10 @@ fn spawn(command: &mut Command, what: &str) -> Child {
         .unwrap_or_else(|e| panic!("{what} (apt install dbus xvfb dunst libnotify-bin): {e}"))
 }
 
+/// Display numbers this process has given to a session.
+static DISPLAYS_TAKEN: std::sync::Mutex<std::collections::BTreeSet<u32>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
 impl DesktopSession {
     /// Starts D-Bus, Xvfb (640×480) and dunst.
     pub fn start() -> Self {
@@ -39,13 +43,23 @@ impl DesktopSession {
                 .arg(format!("--address=unix:path={}", bus.display())),
             "dbus-daemon",
         )];
-        let number = (90..190)
-            .map(|n| n + std::process::id() % 50)
-            .find(|n| {
-                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            })
-            .unwrap_or(199);
+        // Tests of one process start sessions at the same moment: a number is reserved
+        // in the process before Xvfb has made its lock file, so two never pick the same.
+        let number = {
+            let mut taken = DISPLAYS_TAKEN
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let number = (90..190)
+                .map(|n| n + std::process::id() % 50)
+                .find(|n| {
+                    !taken.contains(n)
+                        && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+                        && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+                })
+                .unwrap_or(239);
+            taken.insert(number);
+            number
+        };
         let display = format!(":{number}");
         let screen = format!("{width}x{height}x24");
         children.push(spawn(
