@@ -145,6 +145,24 @@ impl CompiledSchema {
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default(),
             },
+            ValidationErrorKind::OneOfNotValid { .. }
+            | ValidationErrorKind::OneOfMultipleValid { .. }
+                if !either_ways(here).is_empty() =>
+            {
+                let ways = either_ways(here);
+                Violation {
+                    path: path.to_string(),
+                    message: format!(
+                        "give exactly one of these ways, not none and not two: {}",
+                        ways.iter()
+                            .map(|w| format!("({w})"))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                    expected: Some("object".into()),
+                    options: ways,
+                }
+            }
             _ => Violation {
                 path: path.to_string(),
                 message: error.to_string(),
@@ -224,6 +242,30 @@ fn schema_at<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
         };
     }
     Some(current)
+}
+
+/// The ways a `oneOf` of required-only branches allows ("value", "numerator and
+/// denominator"); empty for any other schema.
+fn either_ways(schema: Option<&Value>) -> Vec<String> {
+    let Some(branches) = schema
+        .and_then(|s| s.get("oneOf"))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    let ways: Option<Vec<String>> = branches
+        .iter()
+        .map(|b| {
+            let names: Vec<&str> = b
+                .get("required")?
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            (!names.is_empty()).then(|| names.join(" and "))
+        })
+        .collect();
+    ways.unwrap_or_default()
 }
 
 fn declared_type(schema: &Value) -> Option<String> {
@@ -334,6 +376,37 @@ mod tests {
             .find(|v| v.path == "/step")
             .and_then(|v| v.expected.clone());
         assert_eq!(required.as_deref(), Some("integer"));
+    }
+
+    #[test]
+    fn either_or_arguments_name_the_ways() {
+        let schema = CompiledSchema::compile(
+            "round",
+            &json!({"type": "object", "additionalProperties": false,
+                    "properties": {"value": {"type": "number"}, "numerator": {"type": "number"},
+                                   "denominator": {"type": "number"}},
+                    "oneOf": [{"required": ["value"]}, {"required": ["numerator", "denominator"]}]}),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(schema.violations(&json!({"value": 1})).is_empty());
+        assert!(
+            schema
+                .violations(&json!({"numerator": 1, "denominator": 2}))
+                .is_empty()
+        );
+        for wrong in [
+            json!({"value": 1, "numerator": 1, "denominator": 2}),
+            json!({}),
+        ] {
+            let v = schema.violations(&wrong);
+            assert_eq!(v.len(), 1, "{v:?}");
+            assert_eq!(v[0].options, ["value", "numerator and denominator"]);
+            assert!(
+                v[0].message
+                    .contains("(value) or (numerator and denominator)"),
+                "{v:?}"
+            );
+        }
     }
 
     #[test]

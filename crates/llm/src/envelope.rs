@@ -8,7 +8,7 @@
 //! list (one group, one step); plain answers stay possible.
 //!
 //! The tools are described to the model by [`catalog`], one compact line each
-//! (`name(arg: type, opt?: integer 1-50 = 10): first sentence`), which costs about a
+//! (`name(arg: integer 1-50, opt?: integer = 10): first sentence`), which costs about a
 //! quarter of the tokens of the JSON tool block a chat template renders.
 
 use serde_json::{Map, Value, json};
@@ -165,11 +165,27 @@ pub fn catalog(tools: &[ToolDef]) -> String {
                             } else {
                                 "?"
                             };
-                            let mut arg = format!("{name}{optional}: {}", type_of(schema));
-                            if let Some(default) = schema.get("default") {
-                                arg.push_str(&format!(" = {default}"));
+                            match schema.get("default") {
+                                // An optional number is shown with its default and not
+                                // its range: a small model copies the range's lower end
+                                // (a 5 s timeout nobody asked for) into the call.
+                                Some(default)
+                                    if !optional.is_empty()
+                                        && matches!(
+                                            schema["type"].as_str(),
+                                            Some("integer" | "number")
+                                        ) =>
+                                {
+                                    format!(
+                                        "{name}?: {} = {default}",
+                                        schema["type"].as_str().unwrap_or("number")
+                                    )
+                                }
+                                Some(default) => {
+                                    format!("{name}{optional}: {} = {default}", type_of(schema))
+                                }
+                                None => format!("{name}{optional}: {}", type_of(schema)),
                             }
-                            arg
                         })
                         .collect()
                 })
@@ -392,7 +408,7 @@ mod tests {
     fn the_catalog_has_one_compact_line_per_tool() {
         assert_eq!(
             catalog(&tools()),
-            "- decrease_volume(step?: integer 1-50 = 10): Lowers the volume by 'step' points, e.g. 10.\n\
+            "- decrease_volume(step?: integer = 10): Lowers the volume by 'step' points, e.g. 10.\n\
              - run_code(code: string, language: \"python\"|\"r\", tags?: string[]): Runs code."
         );
         assert_eq!(first_sentence("现在几点。然后"), "现在几点。");

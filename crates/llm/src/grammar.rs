@@ -120,6 +120,9 @@ impl Grammar {
                 options.iter().map(|o| literal(&o.to_string())).collect(),
             ));
         }
+        if let Some(either) = self.either(hint, map) {
+            return either;
+        }
         for key in ["anyOf", "oneOf"] {
             if let Some(branches) = map.get(key) {
                 let branches = branches.as_array().filter(|b| !b.is_empty())?;
@@ -142,6 +145,75 @@ impl Grammar {
             }
             Some(_) => None,
         }
+    }
+
+    /// An object whose `oneOf`/`anyOf` branches only say which of its properties are
+    /// required ("give `value`, or `numerator` and `denominator`"): one object rule per
+    /// branch, that branch's properties required. Under `oneOf` a branch also leaves out
+    /// the properties only the other branches require, so the two ways cannot be mixed.
+    /// `None` when the schema is not of that shape.
+    fn either(&mut self, hint: &str, map: &Map<String, Value>) -> Option<Option<String>> {
+        let props = map.get("properties")?.as_object()?;
+        let (key, branches) = ["oneOf", "anyOf"]
+            .into_iter()
+            .find_map(|k| map.get(k).and_then(Value::as_array).map(|b| (k, b)))?;
+        let names = |branch: &Value| -> Option<Vec<String>> {
+            let branch = branch.as_object()?;
+            if branch
+                .keys()
+                .any(|k| k != "required" && !IGNORED.contains(&k.as_str()))
+            {
+                return None;
+            }
+            branch
+                .get("required")?
+                .as_array()?
+                .iter()
+                .map(|n| n.as_str().map(String::from))
+                .collect()
+        };
+        let sets: Vec<Vec<String>> = branches.iter().map(names).collect::<Option<_>>()?;
+        if sets.is_empty() {
+            return None;
+        }
+        let base: Vec<String> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for (i, set) in sets.iter().enumerate() {
+            let mut object = map.clone();
+            object.remove("oneOf");
+            object.remove("anyOf");
+            let mut required = base.clone();
+            required.extend(set.iter().filter(|n| !base.contains(n)).cloned());
+            let keep = |name: &String| {
+                key == "anyOf"
+                    || required.contains(name)
+                    || !sets
+                        .iter()
+                        .enumerate()
+                        .any(|(j, other)| j != i && other.contains(name))
+            };
+            let kept: Map<String, Value> = props
+                .iter()
+                .filter(|(name, _)| keep(name))
+                .map(|(name, schema)| (name.clone(), schema.clone()))
+                .collect();
+            object.insert("properties".into(), Value::Object(kept));
+            object.insert("required".into(), Value::from(required));
+            match self.typed(&format!("{hint}-{i}"), "object", &object) {
+                Some(rule) => out.push(rule),
+                None => return Some(None),
+            }
+        }
+        Some(Some(alternatives(out)))
     }
 
     fn typed(&mut self, hint: &str, kind: &str, map: &Map<String, Value>) -> Option<String> {
@@ -391,6 +463,39 @@ mod tests {
         assert!(g.contains(r#""\"code\":" "\"" char{1,4} "\"""#), "{g}");
         assert!(g.contains(r#""\"details\":" object"#), "{g}");
         assert!(g.contains(r#""\"either\":" (string | integer)"#), "{g}");
+    }
+
+    #[test]
+    fn either_or_properties_become_one_object_per_way_that_cannot_be_mixed() {
+        let g = grammar_of(json!({
+            "type": "object",
+            "properties": {"value": {"type": "number"}, "numerator": {"type": "number"},
+                           "denominator": {"type": "number"}, "decimals": {"type": "integer"}},
+            "oneOf": [{"required": ["value"]}, {"required": ["numerator", "denominator"]}]
+        }))
+        .unwrap_or_default();
+        let rule = |name: &str| {
+            g.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name} ::= ")))
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(g.starts_with("root ::= (args-0 | args-1)\n"), "{g}");
+        let by_value = rule("args-0");
+        assert!(by_value.contains("args-0-value-kv") && by_value.contains("args-0-decimals-kv"));
+        assert!(!by_value.contains("numerator"), "{by_value}");
+        let by_rate = rule("args-1");
+        assert!(
+            by_rate.starts_with(r#""{" args-1-numerator-kv "," args-1-denominator-kv"#),
+            "{by_rate}"
+        );
+        assert!(!by_rate.contains("value"), "{by_rate}");
+        // A branch with more than `required` is a real schema alternative, not this shape.
+        let other = grammar_of(
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "oneOf": [{"required": ["a"], "properties": {"a": {"const": "x"}}}]}),
+        );
+        assert!(other.is_some());
     }
 
     #[test]

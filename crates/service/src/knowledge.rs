@@ -80,6 +80,18 @@ impl Tool for KnowledgeTool {
             let query = args["query"].as_str().unwrap_or_default();
             let kb_id = args.get("kb_id").and_then(Value::as_str);
             let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(5);
+            // A knowledge base the person does not have is a wrong call, not "no match":
+            // models guess names ("notes", "my_kb") the person never used.
+            if let Some(kb) = kb_id {
+                let known = store
+                    .knowledge_bases()
+                    .map_err(|e| ToolError::internal(format!("the knowledge base failed: {e}")))?;
+                if !known.iter().any(|k| k == kb) {
+                    return Err(ToolError::validation(format!("there is no knowledge base '{kb}'"))
+                        .with_hint("leave kb_id out to search every knowledge base, or use one of the options")
+                        .with_options(known));
+                }
+            }
             let hits = store
                 .search_documents(kb_id, query, u32::try_from(limit).unwrap_or(5))
                 .map_err(|e| ToolError::internal(format!("the knowledge base failed: {e}")))?;

@@ -102,6 +102,15 @@ impl Store {
         Ok((u64::try_from(total).unwrap_or(0), documents))
     }
 
+    /// The knowledge bases that hold at least one document, by name.
+    pub fn knowledge_bases(&self) -> Result<Vec<String>, Error> {
+        let sql = "SELECT DISTINCT kb_id FROM kb_documents ORDER BY kb_id";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement.query_map([], |r| r.get(0)).sql(sql)?;
+        rows.collect::<Result<Vec<String>, _>>().sql(sql)
+    }
+
     /// Deletes a document; returns whether one was deleted.
     pub fn delete_document(&self, id: i64) -> Result<bool, Error> {
         let sql = "DELETE FROM kb_documents WHERE id = ?1";

@@ -23,11 +23,11 @@ fn spec() -> ToolSpec {
         id: "sas_round_rate".into(),
         name: Localized::new("SAS 口径舍入", "SAS-style rounding"),
         description:
-            "Rounds a rate or percentage the way SAS's ROUND does: half away from zero on the \
-            decimal value (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), unlike Python's round-half-to-even. \
-            Give either 'value', or 'numerator' and 'denominator' to compute the rate first; \
-            scale 'percent' multiplies by 100 exactly before rounding. Read-only."
-            .into(),
+            "Rounds a number ('value') or a rate ('numerator' out of 'denominator', never both) \
+            the way SAS's ROUND does: half away from zero (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), \
+            unlike Python's round-half-to-even. Scale 'percent' multiplies by 100 exactly before \
+            rounding. Read-only."
+                .into(),
         category: Category::Query,
         parameters: json!({
             "type": "object",
@@ -38,7 +38,8 @@ fn spec() -> ToolSpec {
                 "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0."},
                 "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100."},
                 "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2."}
-            }
+            },
+            "oneOf": [{"required": ["value"]}, {"required": ["numerator", "denominator"]}]
         }),
         side_effect: SideEffect::Read,
         idempotent: true,

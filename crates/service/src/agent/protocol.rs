@@ -33,20 +33,29 @@ call, or explain the problem to the user. Answer briefly, in the user's language
 /// Worked examples for the constrained prompt, written compactly as the grammar makes the
 /// model write; each call example is shown only when its tools are offered, so the model
 /// never sees a call it could not make. They cover one call, a call with a value the
-/// message states, two actions in one list, a message spoken only because the user asks
-/// for it, and requests a tool does not serve (answered directly, in either language).
-const EXAMPLES: [(&str, &str); 7] = [
+/// message states, two actions in one list (two tools, and one tool twice), code run
+/// because the user names Python, a message spoken only because the user asks for it, and requests no tool serves (answered
+/// directly, in either language, including things the computer cannot do).
+const EXAMPLES: [(&str, &str); 11] = [
     (
         "turn it up a bit",
-        r#"{"calls":[{"name":"increase_volume","arguments":{"step":5}}]}"#,
+        r#"{"calls":[{"name":"increase_volume","arguments":{}}]}"#,
     ),
     (
         "what's 3% of 1,250?",
         r#"{"calls":[{"name":"calculator","arguments":{"expression":"3% of 1250"}}]}"#,
     ),
     (
+        "what are 12*7 and 2^10?",
+        r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}},{"name":"calculator","arguments":{"expression":"2^10"}}]}"#,
+    ),
+    (
         "关掉摄像头，然后告诉我现在几点",
         r#"{"calls":[{"name":"turn_off_camera","arguments":{}},{"name":"current_time","arguments":{}}]}"#,
+    ),
+    (
+        "use python to reverse the word hello",
+        r#"{"calls":[{"name":"code_interpreter","arguments":{"code":"print('hello'[::-1])"}}]}"#,
     ),
     (
         "read 'dinner is ready' out loud",
@@ -58,6 +67,14 @@ const EXAMPLES: [(&str, &str); 7] = [
         r#"{"answer":"Octopuses have three hearts."}"#,
     ),
     ("写一句生日祝福", r#"{"answer":"祝你生日快乐，天天开心！"}"#),
+    (
+        "lock the front door",
+        r#"{"answer":"Sorry, I can't do that: none of my tools controls door locks."}"#,
+    ),
+    (
+        "帮我给老板发一封邮件",
+        r#"{"answer":"抱歉，我没有发邮件的工具，这件事做不了。"}"#,
+    ),
 ];
 
 /// How a turn speaks to its model.
@@ -98,12 +115,14 @@ pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
     format!(
         "You are Deskmate, a desktop assistant. You act on the user's computer only through \
 the tools listed at the end. You cannot see the time, the volume, the camera, files, data or \
-the result of arithmetic yourself: when a tool can do what the user asks, call it. Answer \
-directly only when no tool fits (greetings, jokes, general knowledge), and never claim you \
-did something without a tool result.\n\n\
+the result of arithmetic yourself: when a tool can do what the user asks, call it. A tool \
+does only what its description says: never use one as a stand-in for something similar it \
+does not do. Answer directly when no tool fits (greetings, jokes, general knowledge, things \
+no tool can do), and never claim you did something without a tool result.\n\n\
 Reply with one JSON object, either\n\
 {{\"calls\":[{{\"name\":\"<tool>\",\"arguments\":{{<arguments>}}}}]}} — one call per action \
-the user asked for, all in one list, or\n\
+the user asked for, all in one list (the same tool several times when asked for several \
+things), or\n\
 {{\"answer\":\"<text>\"}} — a brief answer in the user's language, using the tool results \
 when there are any.\n\
 Give only the arguments the request supplies: leave out optional ones (marked ?) the user \
@@ -163,6 +182,14 @@ fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
     let mut names: HashMap<&str, &str> = HashMap::new();
     let mut out: Vec<Message> = Vec::new();
     let mut results: Vec<String> = Vec::new();
+    // The person's latest message: after a step's results the model is reminded of it,
+    // so a request for several things is not answered after the first one is done.
+    let request = messages
+        .iter()
+        .rev()
+        .find(|m| m.role == "user")
+        .and_then(|m| m.content.as_deref())
+        .unwrap_or_default();
     let flush = |results: &mut Vec<String>, out: &mut Vec<Message>, last: bool| {
         if results.is_empty() {
             return;
@@ -186,8 +213,10 @@ again, or tell the user in {language} what is wrong."
                 )
             } else {
                 format!(
-                    "\nAnswer the user now in {language} with these results (do not repeat \
-calls that are done), or call another tool if the request still needs one."
+                    "\nThe request was: {request:?}. If it asks for something these results do \
+not cover yet, call the tools for that now (do not repeat calls that are done). Otherwise \
+answer the user in {language} in one or two sentences using these results; the user also sees \
+them in full."
                 )
             });
         }
@@ -421,6 +450,8 @@ mod tests {
         let results = written[3].content.clone().unwrap_or_default();
         assert!(results.starts_with("Tool results:\n- calculator: {\"result\":4}"));
         assert!(results.contains("in Chinese"), "{results}");
+        // Reminded of the request, so the rest of a request for several things is called.
+        assert!(results.contains(r#"The request was: "2+2?""#), "{results}");
         assert!(written.iter().all(|m| m.tool_calls.is_empty()));
     }
 }

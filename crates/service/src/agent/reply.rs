@@ -15,10 +15,25 @@ pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Op
     if ran.is_empty() {
         return None;
     }
+    // A failure the model fixed (a later call of the same tool succeeded) is not news
+    // for the person: after it, a refusal contradicts what happened.
     let all_ok = ran
         .iter()
-        .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated));
+        .enumerate()
+        .all(|(i, o)| succeeded(o) || recovered(ran, i));
     disagrees(reply, all_ok, offered)
+}
+
+fn succeeded(outcome: &Outcome) -> bool {
+    matches!(outcome.status, CallStatus::Done | CallStatus::Repeated)
+}
+
+/// Whether the call at `i` failed and a later call of the same tool succeeded.
+fn recovered(ran: &[Outcome], i: usize) -> bool {
+    !succeeded(&ran[i])
+        && ran[i + 1..]
+            .iter()
+            .any(|later| later.tool == ran[i].tool && succeeded(later))
 }
 
 /// Why a reply after tool calls cannot stand (`all_ok`: every call succeeded); `None`
@@ -80,7 +95,10 @@ fn refuses(text: &str) -> bool {
 /// The reply made of the results: one line per distinct outcome, in the model's order.
 pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
     let mut lines: Vec<String> = Vec::new();
-    for outcome in ran {
+    for (i, outcome) in ran.iter().enumerate() {
+        if recovered(ran, i) {
+            continue;
+        }
         let line = match outcome.status {
             CallStatus::Skipped if zh => format!("{} 没有执行", outcome.tool),
             CallStatus::Skipped => format!("{} was not run", outcome.tool),
@@ -176,6 +194,11 @@ mod tests {
             ungrounded("Sorry, I can't divide by zero.", &failed, &offered),
             None
         );
+        // The model fixed the failed call: a refusal now contradicts the result, and the
+        // reply built instead tells only what happened in the end.
+        let fixed = [failed[0].clone(), sum()];
+        assert!(ungrounded("Sorry, I can't do that right now.", &fixed, &offered).is_some());
+        assert_eq!(from_results(&fixed, false), "17% of 2,340 = 397.8.");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! it is never joined into a path — and the resolved file must still lie inside the
 //! folder after symlinks are followed.
 
+mod concepts;
 pub mod describe_dataset;
 pub mod frequency;
 pub mod run_qc_checks;
@@ -318,12 +319,26 @@ impl Dataset {
             return Ok(only);
         }
         let names = self.columns.iter().map(|c| c.name.as_str());
+        let meant = concepts::meant(wanted, names.clone());
+        let hint = match meant.first() {
+            Some(first) => format!(
+                "'{wanted}' is not a column name; the column for it is probably '{first}' \
+                 (options: what the words mean first, then similar names)"
+            ),
+            None => "use a variable name from the options or from describe_dataset".into(),
+        };
+        let mut options = meant;
+        for name in closest(wanted, names, 8) {
+            if options.len() < 8 && !options.contains(&name) {
+                options.push(name);
+            }
+        }
         Err(ToolError::validation(format!(
             "dataset '{}' has no variable '{wanted}'",
             self.name
         ))
-        .with_hint("use a variable name from describe_dataset")
-        .with_options(closest(wanted, names, 8)))
+        .with_hint(hint)
+        .with_options(options))
     }
 
     /// Finds a numeric column, or says which columns are numeric.
@@ -504,6 +519,33 @@ mod tests {
         let datasets = DatasetDir::scan(dir.path());
         let err = datasets.resolve("evil").err().map(|e| e.error_type);
         assert_eq!(err, Some(deskmate_core::ErrorType::Permission));
+    }
+
+    #[test]
+    fn a_missing_variable_is_answered_with_the_column_its_words_mean() {
+        let dir = dir_with(&[("dm.csv", "USUBJID,AGE,SEX,GENRE\n1,70,F,x\n")]);
+        let data = DatasetDir::scan(dir.path())
+            .load("dm")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = data
+            .column("gender")
+            .err()
+            .unwrap_or_else(|| panic!("found"));
+        assert_eq!(err.options.first().map(String::as_str), Some("SEX"));
+        assert!(
+            err.options.iter().any(|o| o == "GENRE"),
+            "{:?}",
+            err.options
+        );
+        assert!(
+            err.hint.as_deref().is_some_and(|h| h.contains("'SEX'")),
+            "{err:?}"
+        );
+        let err = data
+            .column("colour")
+            .err()
+            .unwrap_or_else(|| panic!("found"));
+        assert!(!err.hint.as_deref().unwrap_or_default().contains("probably"));
     }
 
     #[test]
