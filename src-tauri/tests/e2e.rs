@@ -692,6 +692,59 @@ fn asking_the_local_model_turns_the_volume_up() {
                 .any(|w| reply.contains(w)),
         "reply: {reply}"
     );
+
+    // The conversation is listed in the sidebar and stays open across a visit to another
+    // page and a reload of the window (as after a restart).
+    let listed = app.wd.text_of("#conversations li[data-id]");
+    assert!(listed.contains("Turn the volume up"), "{listed}");
+    app.wd.click_on("#nav-tools");
+    app.wd.click_on("#nav-chat");
+    app.wd.wait_for(
+        ".tool-card[data-tool=\"increase_volume\"]",
+        Duration::from_secs(5),
+    );
+    app.wd.refresh();
+    app.wd
+        .wait_for(".shell[data-ready]", Duration::from_secs(30));
+    let card = app.wd.wait_for(
+        ".tool-card[data-tool=\"increase_volume\"][data-status=\"done\"]",
+        Duration::from_secs(10),
+    );
+    let text = app.wd.text(&card);
+    assert!(
+        text.contains("Volume 40% →"),
+        "the card reopens with its summary: {text}"
+    );
+    // A new conversation empties the chat; the old one reopens from the list.
+    app.wd.click_on("#chat-new");
+    app.wd.wait_until(
+        "return document.querySelectorAll('#messages .bubble, #messages .tool-card').length === 0;",
+        Duration::from_secs(5),
+    );
+    app.wd.click_on("#conversations li[data-id] .open");
+    app.wd.wait_for(
+        ".tool-card[data-tool=\"increase_volume\"]",
+        Duration::from_secs(10),
+    );
+    // Renamed in place (Enter saves), then deleted after a second click.
+    app.wd.click_on("#conversations li[data-id] .rename");
+    app.type_into("#conversations .rename-input", "Louder\u{E007}");
+    app.wd.wait_until(
+        "const t = document.querySelector('#conversations li[data-id] .title'); \
+         return t && t.textContent === 'Louder';",
+        Duration::from_secs(10),
+    );
+    app.screenshot("conversations");
+    app.wd.click_on("#conversations li[data-id] .delete");
+    app.wd
+        .click_on("#conversations li[data-id] .confirm-delete");
+    app.wd.wait_until(
+        "return document.querySelectorAll('#conversations li[data-id]').length === 0 \
+         && document.querySelectorAll('#messages .tool-card').length === 0;",
+        Duration::from_secs(10),
+    );
+    let (status, listed) = app.api().request("GET", "/api/v1/conversations", None);
+    assert_eq!((status, listed["list"].clone()), (200, json!([])));
 }
 
 /// The MCP page as a person uses it: server-everything (the reference MCP server, from

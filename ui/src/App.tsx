@@ -50,11 +50,15 @@ export function App() {
           </label>
         </header>
         <main id={`page-${page}`}>
-          <ErrorBoundary key={page}>
-          {/* Chat stays mounted so a turn in progress survives a visit to another page. */}
+          {/* Chat stays mounted (outside the per-page error boundary, whose key changes with
+              the page) so the open conversation and a turn in progress survive a visit to
+              another page. */}
           <div hidden={page !== "chat"}>
-            <Chat />
+            <ErrorBoundary>
+              <Chat />
+            </ErrorBoundary>
           </div>
+          <ErrorBoundary key={page}>
           <Suspense fallback={<p className="muted">{t("common.loading")}</p>}>
             {page === "tools" && <Tools />}
             {page === "mcp" && <Mcp />}

@@ -23,6 +23,9 @@ export const en = {
     details: "Details",
     talk: "Hold to talk", talkShortcut: "Push-to-talk: hold {{key}}", listening: "Listening…",
     transcribing: "Transcribing…", heard: "Heard: {{text}}", nothingHeard: "Nothing was heard",
+    conversations: "Conversations", noConversations: "No conversation yet", rename: "Rename",
+    renamePrompt: "Title", delete: "Delete", deleteConfirm: "Delete “{{title}}” and its messages?",
+    untitled: "Untitled", loadFailed: "The conversation could not be opened: {{detail}}",
   },
   prompt: {
     confirmTitle: "Allow this call?", choiceTitle: "Choose one", tool: "Tool", why: "Why",
@@ -98,6 +101,9 @@ export const zhCN: typeof en = {
     details: "详情",
     talk: "按住说话", talkShortcut: "按住 {{key}} 说话", listening: "正在听…",
     transcribing: "正在识别…", heard: "听到：{{text}}", nothingHeard: "没有听到内容",
+    conversations: "对话", noConversations: "还没有对话", rename: "重命名",
+    renamePrompt: "标题", delete: "删除", deleteConfirm: "删除“{{title}}”及其全部消息？",
+    untitled: "未命名", loadFailed: "无法打开该对话：{{detail}}",
   },
   prompt: {
     confirmTitle: "允许这次调用吗？", choiceTitle: "请选择", tool: "工具", why: "原因",

@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod autotest;
 pub mod chat;
+pub mod conversations;
 pub mod devices;
 pub mod error;
 pub mod eval;
@@ -166,6 +167,13 @@ pub fn app(state: AppState) -> Router {
         .route(
             "/api/v1/mcp/servers/{name}/tools/{tool}/approve",
             post(mcp_servers::approve),
+        )
+        .route("/api/v1/conversations", get(conversations::list))
+        .route(
+            "/api/v1/conversations/{id}",
+            get(conversations::detail)
+                .patch(conversations::rename)
+                .delete(conversations::delete),
         )
         .route("/api/v1/kb/documents", get(kb::list).post(kb::create))
         .route(

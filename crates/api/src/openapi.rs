@@ -6,8 +6,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use crate::{
-    audit, autotest, chat, devices, eval, events, kb, mcp_servers, models, prompts, resources,
-    secrets, settings, tools, voice,
+    audit, autotest, chat, conversations, devices, eval, events, kb, mcp_servers, models, prompts,
+    resources, secrets, settings, tools, voice,
 };
 
 /// The document.
@@ -21,7 +21,7 @@ use crate::{
         audit::list, prompts::list, prompts::answer,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
-        settings::list, settings::set, chat::chat, devices::camera_frame, events::events,
+        settings::list, settings::set, chat::chat, conversations::list, conversations::detail, conversations::rename, conversations::delete, devices::camera_frame, events::events,
         voice::start, voice::stop, voice::cancel,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::compare, autotest::test_message,
         eval::run, eval::runs, eval::run_detail,

@@ -57,7 +57,13 @@ pub fn cors() -> tower_http::cors::CorsLayer {
         .allow_origin(AllowOrigin::predicate(|origin: &HeaderValue, _| {
             origin.to_str().is_ok_and(is_loopback_origin)
         }))
-        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+        ])
         .allow_headers(AllowHeaders::mirror_request())
         .max_age(std::time::Duration::from_secs(600))
 }

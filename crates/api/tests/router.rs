@@ -661,6 +661,17 @@ async fn knowledge_base_documents_import_search_and_the_tool() {
     let (_, result) = call(&f.app, "POST", "/api/v1/tools/call",
         Some(json!({"tool": "knowledge", "arguments": {"query": "raise the volume", "kb_id": "handbook"}}))).await;
     assert_eq!(result["data"]["hits"][0]["title"], "Volume", "{result}");
+    // A knowledge base the person does not have is a wrong call with the real ones as
+    // options, not an empty search.
+    let (_, result) = call(
+        &f.app,
+        "POST",
+        "/api/v1/tools/call",
+        Some(json!({"tool": "knowledge", "arguments": {"query": "volume", "kb_id": "notes"}})),
+    )
+    .await;
+    assert_eq!(result["error_type"], "validation", "{result}");
+    assert_eq!(result["options"], json!(["handbook"]), "{result}");
     let id = doc["id"].as_i64().unwrap_or_default();
     let (status, _) = call(
         &f.app,
@@ -984,6 +995,42 @@ async fn chat_streams_tokens_tool_calls_results_and_done() {
         (row["origin"].clone(), row["conversation_id"].clone()),
         (json!("llm"), json!(conversation))
     );
+
+    // The conversation is listed and reads back as the chat showed it, card included.
+    let (_, listed) = call(&f.app, "GET", "/api/v1/conversations", None).await;
+    assert_eq!(listed["list"][0]["id"], json!(conversation), "{listed}");
+    assert_eq!(listed["list"][0]["title"], "what is 6*7?");
+    let path = format!("/api/v1/conversations/{conversation}");
+    let (status, detail) = call(&f.app, "GET", &path, None).await;
+    assert_eq!(status, StatusCode::OK, "{detail}");
+    let kinds: Vec<&str> = detail["entries"]
+        .as_array()
+        .map(|e| e.iter().filter_map(|e| e["kind"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(kinds, ["user", "tool", "assistant"], "{detail}");
+    assert_eq!(detail["entries"][1]["status"], "done");
+    assert_eq!(detail["entries"][1]["summary"], "6*7 = 42", "{detail}");
+    assert_eq!(detail["entries"][1]["result"]["data"]["result"], json!(42));
+    assert_eq!(detail["entries"][2]["text"], "42.");
+    // Renamed (a blank title is a 422 that changes nothing), then deleted.
+    let (status, body) = call(&f.app, "PATCH", &path, Some(json!({"title": "  "}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let (status, body) = call(&f.app, "PATCH", &path, Some(json!({"title": "Arithmetic"}))).await;
+    assert_eq!(
+        (status, body["title"].clone()),
+        (StatusCode::OK, json!("Arithmetic"))
+    );
+    let (status, _) = call(&f.app, "DELETE", &path, None).await;
+    assert_eq!(status, StatusCode::OK);
+    for method in ["GET", "DELETE"] {
+        let (status, body) = call(&f.app, method, &path, None).await;
+        assert_eq!(
+            (status, body["detail"].clone()),
+            (StatusCode::NOT_FOUND, json!("Conversation not found"))
+        );
+    }
+    let (_, listed) = call(&f.app, "GET", "/api/v1/conversations", None).await;
+    assert_eq!(listed["list"], json!([]));
 }
 
 /// The evaluator over HTTP: refusals before anything runs, a run answered as JSON and as
@@ -1557,7 +1604,7 @@ async fn the_openapi_document_matches_what_is_served() {
             );
         }
     }
-    assert_eq!(operations, 57, "every route of app() is documented");
+    assert_eq!(operations, 61, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod agent;
+pub mod conversations;
 pub mod error;
 pub mod hooks;
 pub mod knowledge;

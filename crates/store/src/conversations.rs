@@ -61,6 +61,45 @@ impl Store {
             .sql(sql)
     }
 
+    /// Conversations, most recently used first (at most `limit`).
+    pub fn list_conversations(&self, limit: u32) -> Result<Vec<Conversation>, Error> {
+        let sql = "SELECT id, title, model_id, created_at, updated_at FROM conversations \
+                   ORDER BY updated_at DESC, rowid DESC LIMIT ?1";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map([limit.clamp(1, 1000)], |row| {
+                Ok(Conversation {
+                    id: row.get(0)?,
+                    title: row.get(1)?,
+                    model_id: row.get(2)?,
+                    created_at: row.get(3)?,
+                    updated_at: row.get(4)?,
+                })
+            })
+            .sql(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().sql(sql)
+    }
+
+    /// Gives a conversation a new title; `None` when there is no such conversation.
+    pub fn rename_conversation(
+        &self,
+        id: &str,
+        title: &str,
+    ) -> Result<Option<Conversation>, Error> {
+        let sql = "UPDATE conversations SET title = ?2 WHERE id = ?1";
+        if self.conn()?.execute(sql, params![id, title]).sql(sql)? == 0 {
+            return Ok(None);
+        }
+        self.conversation(id)
+    }
+
+    /// Deletes a conversation and its messages; returns whether one was deleted.
+    pub fn delete_conversation(&self, id: &str) -> Result<bool, Error> {
+        let sql = "DELETE FROM conversations WHERE id = ?1";
+        Ok(self.conn()?.execute(sql, [id]).sql(sql)? > 0)
+    }
+
     /// Appends messages to a conversation in one transaction, and notes the model used.
     pub fn append_messages(
         &self,
@@ -143,5 +182,39 @@ mod tests {
         );
         // A message for a conversation that does not exist is refused whole.
         assert!(store.append_messages("nope", None, &messages).is_err());
+    }
+
+    #[test]
+    fn conversations_are_listed_renamed_and_deleted() {
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        for (id, title) in [("a", "first"), ("b", "second")] {
+            store
+                .create_conversation(id, title, None)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let ids = |store: &Store| -> Vec<String> {
+            store
+                .list_conversations(10)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| c.id)
+                .collect()
+        };
+        assert_eq!(ids(&store), ["b", "a"], "newest first");
+        let renamed = store.rename_conversation("a", "groceries").ok().flatten();
+        assert_eq!(renamed.map(|c| c.title), Some("groceries".into()));
+        assert_eq!(store.rename_conversation("zzz", "x").ok(), Some(None));
+        store
+            .append_messages("a", None, &[json!({"role": "user", "content": "hi"})])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(store.delete_conversation("a").ok(), Some(true));
+        assert_eq!(store.delete_conversation("a").ok(), Some(false));
+        assert_eq!(ids(&store), ["b"]);
+        assert!(
+            store
+                .conversation_messages("a", 10)
+                .unwrap_or_default()
+                .is_empty()
+        );
     }
 }

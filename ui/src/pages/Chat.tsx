@@ -8,7 +8,7 @@ import { Json, ResultView } from "../components";
 import { useOfferPrompt } from "../prompts";
 import { PushToTalk } from "./PushToTalk";
 
-type Item =
+export type Item =
   | { kind: "user" | "assistant"; text: string }
   | { kind: "error"; text: string }
   | {
@@ -28,6 +28,44 @@ interface Model {
   is_default: boolean;
 }
 
+interface Conversation {
+  id: string;
+  title: string;
+  updated_at: string;
+}
+
+type Entry =
+  | { kind: "user" | "assistant"; text: string }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      arguments: string;
+      status?: string | null;
+      summary?: string | null;
+      result?: ToolResult | null;
+    };
+
+/// Where the open conversation is remembered, so it is still open after a restart.
+const OPEN_KEY = "deskmate.conversation";
+
+/// A saved conversation's entries as the chat's items.
+export function itemsOf(entries: Entry[]): Item[] {
+  return entries.map((e): Item =>
+    e.kind === "tool"
+      ? {
+          kind: "tool",
+          id: e.id,
+          name: e.name,
+          args: e.arguments,
+          status: e.status ?? undefined,
+          summary: e.summary ?? undefined,
+          result: e.result ?? undefined,
+        }
+      : { kind: e.kind, text: e.text },
+  );
+}
+
 function parsedArgs(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -37,21 +75,86 @@ function parsedArgs(text: string): unknown {
 }
 
 export function Chat() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const offer = useOfferPrompt();
   const [items, setItems] = useState<Item[]>([]);
   const [input, setInput] = useState("");
   const [busy, setBusy] = useState(false);
-  const [conversation, setConversation] = useState<string | undefined>();
+  const [conversation, setConversationState] = useState<string | undefined>();
+  const [conversations, setConversations] = useState<Conversation[]>([]);
+  // The conversation whose title is being edited, or whose deletion awaits a second click.
+  const [editing, setEditing] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
   const [models, setModels] = useState<Model[]>([]);
   const [model, setModel] = useState("");
   const abort = useRef<AbortController | null>(null);
   const end = useRef<HTMLDivElement>(null);
+  const when = (at: string) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(at));
+
+  const setConversation = (id: string | undefined) => {
+    setConversationState(id);
+    if (id) localStorage.setItem(OPEN_KEY, id);
+    else localStorage.removeItem(OPEN_KEY);
+  };
+  const refresh = () =>
+    api<{ list: Conversation[] }>("GET", "/conversations")
+      .then((r) => setConversations(r.list))
+      .catch(() => setConversations([]));
+  const open = async (id: string) => {
+    if (busy) return;
+    try {
+      const detail = await api<{ id: string; entries: Entry[] }>("GET", `/conversations/${encodeURIComponent(id)}`);
+      setItems(itemsOf(detail.entries));
+      setConversation(detail.id);
+    } catch (e) {
+      // A remembered conversation that was deleted elsewhere: start afresh, quietly.
+      if (e instanceof ApiError && e.status === 404) {
+        setConversation(undefined);
+        setItems([]);
+      } else {
+        const detail = e instanceof ApiError ? e.detail : String(e);
+        setItems([{ kind: "error", text: t("chat.loadFailed", { detail }) }]);
+      }
+    }
+  };
+  const rename = async (c: Conversation, title: string) => {
+    setEditing(null);
+    const clean = title.trim();
+    if (!clean || clean === c.title) return;
+    try {
+      await api("PATCH", `/conversations/${encodeURIComponent(c.id)}`, { title: clean });
+    } finally {
+      void refresh();
+    }
+  };
+  const remove = async (c: Conversation) => {
+    setConfirming(null);
+    try {
+      await api("DELETE", `/conversations/${encodeURIComponent(c.id)}`);
+      if (c.id === conversation) {
+        setConversation(undefined);
+        setItems([]);
+      }
+    } finally {
+      void refresh();
+    }
+  };
+  const startNew = () => {
+    abort.current?.abort();
+    setItems([]);
+    setConversation(undefined);
+  };
 
   useEffect(() => {
     api<{ list: Model[] }>("GET", "/models/llm")
       .then((r) => setModels(r.list))
       .catch(() => setModels([]));
+    void refresh();
+    const remembered = localStorage.getItem(OPEN_KEY);
+    if (remembered) void open(remembered);
+    // Once, when the window opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [items]);
 
@@ -103,6 +206,7 @@ export function Chat() {
               break;
             case "done":
               setConversation(data.conversation_id);
+              void refresh();
               update((list) => {
                 const last = list[list.length - 1];
                 // The reply may have come without tokens (a non-streaming model); the one in
@@ -137,6 +241,58 @@ export function Chat() {
   };
 
   return (
+    <div className="chat-layout">
+    <aside className="conversations" id="conversations" aria-label={t("chat.conversations")}>
+      <button type="button" id="chat-new" className="primary" onClick={startNew}>
+        {t("chat.newChat")}
+      </button>
+      <h2>{t("chat.conversations")}</h2>
+      {conversations.length === 0 && <p className="muted">{t("chat.noConversations")}</p>}
+      <ul>
+        {conversations.map((c) => (
+          <li key={c.id} className={c.id === conversation ? "active" : undefined} data-id={c.id}>
+            {editing === c.id ? (
+              <input
+                className="rename-input"
+                defaultValue={c.title}
+                aria-label={t("chat.renamePrompt")}
+                maxLength={200}
+                autoFocus
+                onBlur={(e) => void rename(c, e.currentTarget.value)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") void rename(c, e.currentTarget.value);
+                  if (e.key === "Escape") setEditing(null);
+                }}
+              />
+            ) : (
+              <button type="button" className="open" onClick={() => void open(c.id)} disabled={busy} title={c.title}>
+                <span className="title">{c.title || t("chat.untitled")}</span>
+                <time dateTime={c.updated_at}>{when(c.updated_at)}</time>
+              </button>
+            )}
+            {confirming === c.id ? (
+              <span className="confirm" role="group" aria-label={t("chat.deleteConfirm", { title: c.title || t("chat.untitled") })}>
+                <button type="button" className="confirm-delete danger" onClick={() => void remove(c)}>
+                  {t("chat.delete")}
+                </button>
+                <button type="button" className="cancel-delete" onClick={() => setConfirming(null)}>
+                  {t("common.cancel")}
+                </button>
+              </span>
+            ) : (
+              <span className="actions">
+                <button type="button" className="rename" onClick={() => setEditing(c.id)} aria-label={t("chat.rename")} title={t("chat.rename")}>
+                  ✎
+                </button>
+                <button type="button" className="delete" onClick={() => setConfirming(c.id)} aria-label={t("chat.delete")} title={t("chat.delete")}>
+                  ✕
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </aside>
     <section className="chat">
       <div className="toolbar">
         <label className="inline">
@@ -150,17 +306,6 @@ export function Chat() {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          id="chat-new"
-          onClick={() => {
-            abort.current?.abort();
-            setItems([]);
-            setConversation(undefined);
-          }}
-        >
-          {t("chat.newChat")}
-        </button>
       </div>
       <div className="messages" id="messages" aria-live="polite">
         {items.length === 0 && <p className="muted">{t("chat.empty")}</p>}
@@ -218,5 +363,6 @@ export function Chat() {
       </form>
       <PushToTalk onTranscript={(text) => void send(text)} />
     </section>
+    </div>
   );
 }

@@ -268,6 +268,7 @@ impl Deskmate {
             events,
         };
         let mut failures: HashMap<String, usize> = HashMap::new();
+        let mut cards: HashMap<String, Value> = HashMap::new();
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
         let mut last_failed = false;
@@ -385,6 +386,7 @@ impl Deskmate {
                         Message::tool(outcome.call.id.clone(), calls::model_text(outcome));
                     messages.push(tool_message.clone());
                     new_messages.push(tool_message);
+                    cards.insert(outcome.call.id.clone(), card(outcome, zh));
                     if outcome.status == CallStatus::Failed {
                         let key = format!(
                             "{}\n{}",
@@ -438,9 +440,17 @@ impl Deskmate {
             )
         };
 
+        // A tool message is saved with its card (status, summary, result), so a reopened
+        // conversation shows what the person saw; the model reads only the wire fields.
         let rows: Vec<Value> = new_messages
             .iter()
-            .filter_map(|m| serde_json::to_value(m).ok())
+            .filter_map(|m| {
+                let mut row = serde_json::to_value(m).ok()?;
+                if let Some(card) = m.tool_call_id.as_ref().and_then(|id| cards.remove(id)) {
+                    row["deskmate"] = card;
+                }
+                Some(row)
+            })
             .collect();
         if let Err(e) = store.append_messages(&conversation_id, Some(&model.id), &rows) {
             tracing::error!(error = %e, "the conversation could not be saved");
@@ -562,6 +572,15 @@ fn closing(
     );
     new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
     reply
+}
+
+/// What the chat's card showed for a call, kept with the saved tool message.
+fn card(outcome: &Outcome, zh: bool) -> Value {
+    serde_json::json!({
+        "status": outcome.status.as_str(),
+        "summary": summary::summarize(&outcome.tool, &outcome.result, zh),
+        "result": outcome.result,
+    })
 }
 
 fn model_failed(zh: bool, error: &str) -> String {

@@ -1,0 +1,77 @@
+//! Stored conversations: the list the window's sidebar shows, one read back as the chat
+//! shows it, rename, delete.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::extract::{ApiJson, ApiQuery};
+
+fn to_json<T: serde::Serialize>(value: T) -> Result<Json<Value>, AppError> {
+    serde_json::to_value(value)
+        .map(Json)
+        .map_err(|e| AppError::Internal(e.to_string()))
+}
+
+/// Listing parameters.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// At most this many (1-1000, default 200).
+    limit: Option<u32>,
+}
+
+/// `GET /api/v1/conversations`: most recently used first.
+#[utoipa::path(get, path = "/api/v1/conversations", tag = "chat", params(ListQuery), responses((status = 200, description = "{list: [{id, title, model_id, created_at, updated_at}]}", body = Object), (status = 422, description = "Invalid query", body = Object)))]
+pub async fn list(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<Value>, AppError> {
+    let list = state
+        .deskmate
+        .list_conversations(q.limit.unwrap_or(200).clamp(1, 1000))?;
+    Ok(Json(json!({ "list": list })))
+}
+
+/// `GET /api/v1/conversations/{id}`: the conversation and its entries (user, assistant,
+/// tool cards) in order.
+#[utoipa::path(get, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), responses((status = 200, description = "{id, title, model_id, created_at, updated_at, entries}", body = Object), (status = 404, description = "Conversation not found", body = Object)))]
+pub async fn detail(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    to_json(state.deskmate.conversation(&id)?)
+}
+
+/// A new title.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rename {
+    /// 1 to 200 characters.
+    #[schema(min_length = 1, max_length = 200)]
+    title: String,
+}
+
+/// `PATCH /api/v1/conversations/{id}`: renames it.
+#[utoipa::path(patch, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), request_body = Rename, responses((status = 200, description = "The conversation", body = Object), (status = 404, description = "Conversation not found", body = Object), (status = 422, description = "Invalid title", body = Object)))]
+pub async fn rename(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<Rename>,
+) -> Result<Json<Value>, AppError> {
+    to_json(state.deskmate.rename_conversation(&id, &body.title)?)
+}
+
+/// `DELETE /api/v1/conversations/{id}`: the conversation and its messages.
+#[utoipa::path(delete, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 404, description = "Conversation not found", body = Object)))]
+pub async fn delete(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    state.deskmate.delete_conversation(&id)?;
+    Ok(Json(json!({"deleted": true, "id": id})))
+}
