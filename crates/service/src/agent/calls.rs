@@ -417,7 +417,7 @@ pub(crate) fn model_text(outcome: &Outcome) -> String {
     if let Some(data) = result.data.as_object_mut() {
         data.remove("undo");
     }
-    let text = result.to_llm_text();
+    let text = shortened(result.to_llm_text());
     match outcome.status {
         CallStatus::Done => text,
         CallStatus::Repeated => format!(
@@ -428,9 +428,38 @@ pub(crate) fn model_text(outcome: &Outcome) -> String {
     }
 }
 
+/// Most characters of one result the model reads. Every token of a result is prompt the
+/// model evaluates before it answers (~35 tokens/s on two cores for the local model): a
+/// dataset description of 50 columns was 40 s of it, and the reply then recited the
+/// table. The person sees the whole result in the chat's card; the model reads enough to
+/// answer in a sentence or two.
+const MODEL_TEXT_MAX: usize = 1_200;
+
+/// `text` cut to [`MODEL_TEXT_MAX`] characters, saying how much was left out.
+fn shortened(text: String) -> String {
+    let total = text.chars().count();
+    if total <= MODEL_TEXT_MAX {
+        return text;
+    }
+    let kept: String = text.chars().take(MODEL_TEXT_MAX).collect();
+    format!(
+        "{kept}… [{} more characters not shown here; the user sees the whole result]",
+        total - MODEL_TEXT_MAX
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_result_is_cut_for_the_model_and_says_so() {
+        assert_eq!(shortened("short".into()), "short");
+        let long = "数".repeat(MODEL_TEXT_MAX + 5);
+        let cut = shortened(long);
+        assert!(cut.starts_with(&"数".repeat(MODEL_TEXT_MAX)), "cut on characters");
+        assert!(cut.ends_with("[5 more characters not shown here; the user sees the whole result]"));
+    }
 
     #[test]
     fn the_model_reads_a_result_without_its_undo_data() {
