@@ -648,8 +648,17 @@ fn asking_the_local_model_turns_the_volume_up() {
         );
         std::thread::sleep(Duration::from_secs(2));
     }
+    // The header names the model and says it is ready (it said "loading" until then).
+    app.wd.wait_until(
+        "const h = document.querySelector('#header-model'); \
+         return h && h.dataset.state === 'ready' && h.textContent.includes('Qwen');",
+        Duration::from_secs(30),
+    );
     app.type_into("#chat-input", "Turn the volume up");
     app.wd.click_on("#chat-send");
+    // From "Send" to the first event the chat says the model is thinking, with the time.
+    let thinking = app.wd.text_of("#chat-thinking");
+    assert!(thinking.contains("Thinking"), "{thinking}");
     let card = app.wd.wait_for(
         ".tool-card[data-tool=\"increase_volume\"]:not([data-status=\"running\"])",
         Duration::from_secs(300),

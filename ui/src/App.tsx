@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LANGUAGES, setLanguage } from "./i18n";
 import { PromptHost } from "./prompts";
 import { ErrorBoundary } from "./components";
+import { HeaderModel } from "./modelState";
 import { Chat } from "./pages/Chat";
 
 // Loaded on first visit, so the window is interactive sooner (the schema form and the
@@ -19,6 +20,12 @@ type Page = (typeof PAGES)[number];
 export function App() {
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState<Page>("chat");
+  // Another page (the audit log) asks for a conversation: the chat opens it, this shows it.
+  useEffect(() => {
+    const show = () => setPage("chat");
+    window.addEventListener("deskmate:open-conversation", show);
+    return () => window.removeEventListener("deskmate:open-conversation", show);
+  }, []);
   return (
     <PromptHost>
       <div className="shell" data-ready="true">
@@ -38,6 +45,7 @@ export function App() {
               </button>
             ))}
           </nav>
+          <HeaderModel />
           <label className="language">
             <span>{t("app.language")}</span>
             <select id="language" value={i18n.language} onChange={(e) => setLanguage(e.target.value)}>

@@ -55,7 +55,7 @@ export function ResultView({ result }: { result: ToolResult }) {
           <ul className="repairs">
             {result.repairs.map((r, i) => (
               <li key={i}>
-                <code>{r.path || "/"}</code>: {JSON.stringify(r.from)} → {JSON.stringify(r.to)} <em>({r.rule})</em>
+                <code>{r.path || "/"}</code>: {JSON.stringify(r.from)} → {JSON.stringify(r.to)} <em>({t(`repair.${r.rule}`, { defaultValue: r.rule })})</em>
               </li>
             ))}
           </ul>

@@ -269,12 +269,7 @@ impl Deskmate {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let changed = self.managed_changed.notified();
-            let starting = self
-                .managed_starting
-                .read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .contains(model_id);
-            if !starting {
+            if !self.is_starting(model_id) {
                 return;
             }
             if tokio::time::timeout_at(deadline, changed).await.is_err() {
@@ -283,17 +278,28 @@ impl Deskmate {
         }
     }
 
+    /// Whether a managed model's server is starting (loading its model).
+    pub fn is_starting(&self, model_id: &str) -> bool {
+        self.managed_starting
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(model_id)
+    }
+
+    /// Where a managed model's server listens now; `None` when it is not running.
+    pub fn managed_url(&self, model_id: &str) -> Option<String> {
+        self.managed_urls
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(model_id)
+            .cloned()
+    }
+
     /// The base URL to use for a model: for a managed model, where its server listens
     /// now (its stored URL when the server is down, which then fails to connect).
     pub fn base_url_for(&self, model_id: &str, base_url: &str, managed: Option<&str>) -> String {
         managed
-            .and_then(|_| {
-                self.managed_urls
-                    .read()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .get(model_id)
-                    .cloned()
-            })
+            .and_then(|_| self.managed_url(model_id))
             .unwrap_or_else(|| base_url.to_string())
     }
 
@@ -782,9 +788,29 @@ impl Deskmate {
                 conversation_id: request.conversation_id.clone(),
                 origin: request.origin.clone(),
                 client: request.client.clone(),
+                error: result.error.clone(),
+                hint: result.hint.clone(),
+                result: result.ok.then(|| audited_result(&result.data)),
             })
             .await;
     }
+}
+
+/// Most characters of a result the audit log keeps.
+const AUDIT_RESULT_MAX: usize = 2_000;
+
+/// A result as the audit log keeps it: secrets masked, and a long one as the start of its
+/// JSON text (`{"truncated": true, "preview": …}`) so one call cannot swell the log.
+fn audited_result(data: &Value) -> Value {
+    let masked = mask_secrets(data);
+    let text = masked.to_string();
+    if text.chars().count() <= AUDIT_RESULT_MAX {
+        return masked;
+    }
+    serde_json::json!({
+        "truncated": true,
+        "preview": text.chars().take(AUDIT_RESULT_MAX).collect::<String>(),
+    })
 }
 
 impl Stored {

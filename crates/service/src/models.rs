@@ -609,8 +609,32 @@ impl Deskmate {
             .store
             .list_llm_models()?
             .iter()
-            .map(llm_view)
+            .map(|m| self.serving(llm_view(m), &m.id, m.managed.as_deref()))
             .collect())
+    }
+
+    /// A model's view with what its server is doing now: for a model Deskmate runs
+    /// itself, `state` is `starting` (loading), `ready` or `stopped`, and `base_url` is
+    /// where the server listens now (the stored one has no port); another model's state
+    /// is `remote` (Deskmate cannot know it without a request).
+    fn serving(&self, mut view: Value, id: &str, managed: Option<&str>) -> Value {
+        let (state, detail) = match managed {
+            None => ("remote", None),
+            Some(_) if self.is_starting(id) => ("starting", None),
+            Some(_) => match self.managed_url(id) {
+                Some(url) => {
+                    view["base_url"] = Value::String(url);
+                    ("ready", None)
+                }
+                None => (
+                    "stopped",
+                    Some("the local model server is not running: see its log in the data folder's logs"),
+                ),
+            },
+        };
+        view["state"] = Value::from(state);
+        view["state_detail"] = detail.map_or(Value::Null, Value::from);
+        view
     }
 
     /// An LLM model as stored; `None` asks for the default (else the first).
@@ -671,7 +695,8 @@ impl Deskmate {
 
     /// One LLM model (key masked).
     pub fn llm_model(&self, id: &str) -> Result<Value, ServiceError> {
-        Ok(llm_view(&self.llm_model_record(Some(id))?))
+        let model = self.llm_model_record(Some(id))?;
+        Ok(self.serving(llm_view(&model), &model.id, model.managed.as_deref()))
     }
 
     /// Creates an LLM model.
@@ -715,13 +740,14 @@ impl Deskmate {
             .store
             .list_asr_models()?
             .iter()
-            .map(asr_view)
+            .map(|m| self.serving(asr_view(m), &m.id, m.managed.as_deref()))
             .collect())
     }
 
     /// One ASR model (key masked).
     pub fn asr_model(&self, id: &str) -> Result<Value, ServiceError> {
-        Ok(asr_view(&self.asr_model_record(Some(id))?))
+        let model = self.asr_model_record(Some(id))?;
+        Ok(self.serving(asr_view(&model), &model.id, model.managed.as_deref()))
     }
 
     /// Creates an ASR model.

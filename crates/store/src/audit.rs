@@ -35,6 +35,15 @@ pub struct AuditEvent {
     /// The program behind that front end, as it named itself (an MCP client).
     #[serde(default)]
     pub client: Option<String>,
+    /// Why it failed.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// How to fix it (or what was cut from a long result).
+    #[serde(default)]
+    pub hint: Option<String>,
+    /// What it returned, capped by the writer.
+    #[serde(default)]
+    pub result: Option<serde_json::Value>,
 }
 
 /// Which events to list.
@@ -52,7 +61,7 @@ pub struct AuditFilter {
     pub limit: u32,
 }
 
-const COLUMNS: &str = "call_id, at, tool, arguments, repairs, ok, error_type, duration_ms, idem_key, conversation_id, origin, client";
+const COLUMNS: &str = "call_id, at, tool, arguments, repairs, ok, error_type, duration_ms, idem_key, conversation_id, origin, client, error, hint, result";
 
 impl Store {
     /// Appends one event.
@@ -64,7 +73,7 @@ impl Store {
     /// events is what lets a busy server audit every call without a disk write per call.
     pub fn append_audit_batch(&self, events: &[AuditEvent]) -> Result<(), Error> {
         let sql = format!(
-            "INSERT INTO audit_events ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+            "INSERT INTO audit_events ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
         );
         let mut conn = self.conn()?;
         let tx = conn.transaction().sql("BEGIN")?;
@@ -90,6 +99,9 @@ impl Store {
                         event.conversation_id,
                         event.origin,
                         event.client,
+                        event.error,
+                        event.hint,
+                        event.result.as_ref().map(serde_json::Value::to_string),
                     ])
                     .sql(&sql)?;
             }
@@ -145,6 +157,9 @@ struct RawEvent {
     conversation_id: Option<String>,
     origin: String,
     client: Option<String>,
+    error: Option<String>,
+    hint: Option<String>,
+    result: Option<String>,
 }
 
 fn read_row(row: &Row<'_>) -> rusqlite::Result<RawEvent> {
@@ -161,6 +176,9 @@ fn read_row(row: &Row<'_>) -> rusqlite::Result<RawEvent> {
         conversation_id: row.get(9)?,
         origin: row.get(10)?,
         client: row.get(11)?,
+        error: row.get(12)?,
+        hint: row.get(13)?,
+        result: row.get(14)?,
     })
 }
 
@@ -184,6 +202,12 @@ impl RawEvent {
             conversation_id: self.conversation_id,
             origin: self.origin,
             client: self.client,
+            error: self.error,
+            hint: self.hint,
+            result: self
+                .result
+                .map(|r| json_column(&r, "audit_events.result"))
+                .transpose()?,
         })
     }
 }
@@ -207,6 +231,9 @@ mod tests {
             conversation_id: None,
             origin: "api".into(),
             client: None,
+            error: (!ok).then(|| "division by zero".into()),
+            hint: (!ok).then(|| "use a non-zero divisor".into()),
+            result: ok.then(|| json!({"result": 4})),
         }
     }
 
@@ -236,6 +263,11 @@ mod tests {
         assert_eq!(total, 3);
         assert_eq!(rows[0].call_id, "c", "newest first");
         assert_eq!(rows[1].error_type, Some(ErrorType::Validation));
+        assert_eq!(
+            (rows[1].error.as_deref(), rows[1].hint.as_deref(), &rows[1].result),
+            (Some("division by zero"), Some("use a non-zero divisor"), &None)
+        );
+        assert_eq!(rows[2].result, Some(json!({"result": 4})));
         assert_eq!(
             all(AuditFilter {
                 tool: Some("calculator".into()),

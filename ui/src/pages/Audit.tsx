@@ -14,12 +14,26 @@ interface Event {
   duration_ms: number;
   origin: string;
   client?: string | null;
+  error?: string | null;
+  hint?: string | null;
+  result?: unknown;
+  repairs?: { rule: string; path: string; from: unknown; to: unknown }[];
+  conversation_id?: string | null;
+}
+
+/// Asks the window to show a conversation in the chat (App switches the page, Chat opens it).
+export function openConversation(id: string) {
+  window.dispatchEvent(new CustomEvent("deskmate:open-conversation", { detail: id }));
 }
 
 const LIMIT = 50;
 
+function isTruncated(result: unknown): result is { truncated: true; preview: string } {
+  return typeof result === "object" && result !== null && (result as { truncated?: unknown }).truncated === true;
+}
+
 export function Audit() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [tool, setTool] = useState("");
   const [outcome, setOutcome] = useState("");
   const [since, setSince] = useState("");
@@ -95,12 +109,58 @@ export function Audit() {
           )}
           {data?.list.map((e) => (
             <tr key={e.call_id} data-tool={e.tool} data-ok={String(e.ok)}>
-              <td>{new Date(e.at).toLocaleString()}</td>
+              <td>{new Date(e.at).toLocaleString(i18n.language)}</td>
               <td><code>{e.tool}</code></td>
               <td className={e.ok ? "ok-text" : "error-text"}>{e.ok ? t("audit.ok") : `${t("audit.failed")}: ${e.error_type ?? ""}`}</td>
               <td>{e.duration_ms} ms</td>
               <td>{e.client ? `${e.origin} · ${e.client}` : e.origin}</td>
-              <td><details><summary>JSON</summary><Json value={e.arguments} /></details></td>
+              <td>
+                <details className="audit-details">
+                  <summary>{t("audit.details")}</summary>
+                  <h4>{t("chat.arguments")}</h4>
+                  <Json value={e.arguments} />
+                  {e.error && (
+                    <p className="error-text">
+                      {t("audit.error")}: {e.error}
+                    </p>
+                  )}
+                  {e.hint && (
+                    <p>
+                      {t("chat.hint")}: {e.hint}
+                    </p>
+                  )}
+                  {e.result !== undefined && e.result !== null && (
+                    <>
+                      <h4>{t("audit.result")}</h4>
+                      {isTruncated(e.result) ? (
+                        <>
+                          <p className="muted">{t("audit.truncated")}</p>
+                          <pre>{e.result.preview}</pre>
+                        </>
+                      ) : (
+                        <Json value={e.result} />
+                      )}
+                    </>
+                  )}
+                  <h4>{t("audit.repairs")}</h4>
+                  {e.repairs && e.repairs.length > 0 ? (
+                    <ul>
+                      {e.repairs.map((r, i) => (
+                        <li key={i}>
+                          <code>{r.path || "/"}</code> {t(`repair.${r.rule}`, { defaultValue: r.rule })}: {JSON.stringify(r.from)} → {JSON.stringify(r.to)}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className="muted">{t("audit.noRepairs")}</p>
+                  )}
+                  {e.conversation_id && (
+                    <button type="button" className="open-conversation" onClick={() => openConversation(e.conversation_id as string)}>
+                      {t("audit.openConversation")}
+                    </button>
+                  )}
+                </details>
+              </td>
             </tr>
           ))}
         </tbody>

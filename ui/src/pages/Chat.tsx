@@ -10,7 +10,7 @@ import { PushToTalk } from "./PushToTalk";
 
 export type Item =
   | { kind: "user" | "assistant"; text: string }
-  | { kind: "error"; text: string }
+  | { kind: "error" | "note"; text: string }
   | {
       kind: "tool";
       id: string;
@@ -89,6 +89,17 @@ export function Chat() {
   const [model, setModel] = useState("");
   const abort = useRef<AbortController | null>(null);
   const end = useRef<HTMLDivElement>(null);
+  // When the turn in progress started, and whether anything of it has arrived yet: until
+  // then the chat says the model is thinking, with the seconds since "Send".
+  const [started, setStarted] = useState<number | null>(null);
+  const [heard, setHeard] = useState(false);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (started === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [started]);
+  const seconds = started === null ? 0 : Math.max(0, Math.round((now - started) / 1000));
   const when = (at: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(at));
 
@@ -153,6 +164,9 @@ export function Chat() {
     void refresh();
     const remembered = localStorage.getItem(OPEN_KEY);
     if (remembered) void open(remembered);
+    const openAsked = (e: Event) => void open((e as CustomEvent<string>).detail);
+    window.addEventListener("deskmate:open-conversation", openAsked);
+    return () => window.removeEventListener("deskmate:open-conversation", openAsked);
     // Once, when the window opens.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -163,6 +177,9 @@ export function Chat() {
     if (!text || busy) return;
     setInput("");
     setBusy(true);
+    setStarted(Date.now());
+    setNow(Date.now());
+    setHeard(false);
     setItems((list) => [...list, { kind: "user", text }]);
     const controller = new AbortController();
     abort.current = controller;
@@ -173,6 +190,7 @@ export function Chat() {
         "/chat",
         { message: text, conversation_id: conversation, model_id: model || undefined },
         ({ event, data }) => {
+          setHeard(true);
           switch (event) {
             case "token":
               update((list) => {
@@ -221,10 +239,16 @@ export function Chat() {
         controller.signal,
       );
     } catch (e) {
-      const detail = e instanceof ApiError ? e.detail : String(e);
-      update((list) => [...list, { kind: "error", text: detail }]);
+      if (controller.signal.aborted) {
+        // Stop: the service cancels the turn when the stream closes.
+        update((list) => [...list, { kind: "note", text: t("chat.stopped") }]);
+      } else {
+        const detail = e instanceof ApiError ? e.detail : String(e);
+        update((list) => [...list, { kind: "error", text: detail }]);
+      }
     } finally {
       setBusy(false);
+      setStarted(null);
       abort.current = null;
     }
   };
@@ -321,7 +345,7 @@ export function Chat() {
               {item.summary && <p className="summary">{item.summary}</p>}
               <details>
                 <summary>{t("chat.details")}</summary>
-                {item.extracted && <p className="muted">{t("chat.extracted", { how: item.extracted })}</p>}
+                {item.extracted && <p className="muted">{t("chat.extracted", { how: t(`extractedHow.${item.extracted}`, { defaultValue: item.extracted }) })}</p>}
                 <h4>{t("chat.arguments")}</h4>
                 <Json value={parsedArgs(item.args)} />
                 {item.result && (
@@ -332,12 +356,19 @@ export function Chat() {
                 )}
               </details>
             </article>
+          ) : item.kind === "note" ? (
+            <p key={i} className="muted note">{item.text}</p>
           ) : (
             <div key={i} className={`bubble ${item.kind}`} data-role={item.kind}>
               <span className="who">{item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}</span>
               <p>{item.text}</p>
             </div>
           ),
+        )}
+        {busy && !heard && (
+          <p className="thinking" id="chat-thinking" aria-live="polite">
+            {t("chat.thinking")} <span className="elapsed">{t("chat.seconds", { count: seconds })}</span>
+          </p>
         )}
         <div ref={end} />
       </div>
@@ -352,9 +383,12 @@ export function Chat() {
           rows={2}
         />
         {busy ? (
-          <button type="button" id="chat-stop" onClick={() => abort.current?.abort()}>
-            {t("chat.stop")}
-          </button>
+          <span className="stop">
+            <button type="button" id="chat-stop" onClick={() => abort.current?.abort()}>
+              {t("chat.stop")}
+            </button>
+            <span className="elapsed" id="chat-elapsed">{t("chat.seconds", { count: seconds })}</span>
+          </span>
         ) : (
           <button type="submit" id="chat-send" className="primary" disabled={!input.trim()}>
             {t("chat.send")}

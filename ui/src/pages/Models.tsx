@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api";
 import { ErrorBox, Field } from "../components";
+import { ServingState, StateBadge } from "../modelState";
 
 type Kind = "llm" | "asr";
 
@@ -19,6 +20,8 @@ interface Model {
   hotwords?: string[];
   is_default: boolean;
   managed?: string | null;
+  state?: ServingState;
+  state_detail?: string | null;
 }
 
 export function Models() {
@@ -79,7 +82,7 @@ function ModelTable({ kind }: { kind: Kind }) {
           {models.map((m) => (
             <tr key={m.id} data-model-id={m.id}>
               <td>
-                {m.name} {m.managed && <span className="badge">{t("models.managed")}</span>}
+                {m.name} {m.managed && <span className="badge">{t("models.managed")}</span>} <StateBadge model={m} />
               </td>
               <td><code>{m.model}</code></td>
               <td><code>{m.base_url}</code></td>
@@ -103,7 +106,7 @@ function ModelTable({ kind }: { kind: Kind }) {
           }}
         />
       )}
-      {testing && <ModelTest kind={kind} model={testing} onClose={() => setTesting(null)} />}
+      {testing && <ModelTest key={testing.id} kind={kind} model={testing} onClose={() => setTesting(null)} />}
     </div>
   );
 }
@@ -176,46 +179,65 @@ function ModelEditor({ kind, model, onDone }: { kind: Kind; model: Model | null;
 function ModelTest({ kind, model, onClose }: { kind: Kind; model: Model; onClose: () => void }) {
   const { t } = useTranslation();
   const [message, setMessage] = useState("Hello, this is a test message.");
-  const [answer, setAnswer] = useState<any>(null);
+  const { i18n } = useTranslation();
+  // The answer with how long the request took and when it came back.
+  const [answer, setAnswer] = useState<{ body: any; ms: number; at: Date } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     setAnswer(null);
     setError(null);
+    const started = performance.now();
     try {
-      if (kind === "llm") {
-        const q = new URLSearchParams({ llm_model_id: model.id, message });
-        setAnswer(await api("POST", `/tools/test-message?${q}`));
-      } else {
-        setAnswer(await api("POST", `/tools/autotest/asr/${encodeURIComponent(model.id)}`));
-      }
+      const body =
+        kind === "llm"
+          ? await api("POST", `/tools/test-message?${new URLSearchParams({ llm_model_id: model.id, message })}`)
+          : await api("POST", `/tools/autotest/asr/${encodeURIComponent(model.id)}`);
+      setAnswer({ body, ms: performance.now() - started, at: new Date() });
     } catch (e) {
       setError(e);
     } finally {
       setBusy(false);
     }
   };
+  // An ASR check needs no input: opening the box runs it (one click, not two).
+  useEffect(() => {
+    if (kind === "asr") void run();
+    // Once per model: the box is keyed by the model's id.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const label = answer && (
+    <p className="muted" id="model-test-label">
+      {t("models.answered", {
+        model: model.name,
+        seconds: (answer.ms / 1000).toLocaleString(i18n.language, { maximumFractionDigits: 1 }),
+        time: answer.at.toLocaleTimeString(i18n.language),
+      })}
+    </p>
+  );
   return (
-    <div className="test-box" id={`model-test-${kind}`}>
+    <div className="test-box" id={`model-test-${kind}`} data-model-id={model.id}>
+      <h3>{t("models.testing", { model: model.name })}</h3>
       {kind === "llm" && (
         <Field label={t("models.message")}><input value={message} onChange={(e) => setMessage(e.target.value)} /></Field>
       )}
       <div className="actions">
         <button type="button" className="primary" disabled={busy} onClick={() => void run()}>
-          {busy ? t("common.loading") : kind === "llm" ? t("models.testMessage") : t("models.test")}
+          {busy ? t("common.loading") : kind === "llm" ? t("models.testMessage") : t("models.testAgain")}
         </button>
         <button type="button" onClick={onClose}>{t("common.close")}</button>
       </div>
       <ErrorBox error={error} />
+      {label}
       {answer && kind === "llm" && (
         <p className="reply">
-          <strong>{t("models.reply")}:</strong> {answer.reply}
+          <strong>{t("models.reply")}:</strong> {answer.body.reply || answer.body.error}
         </p>
       )}
       {answer && kind === "asr" && (
         <ul>
-          {answer.tests.map((c: any) => (
+          {answer.body.tests.map((c: any) => (
             <li key={c.name} className={c.passed ? "ok-text" : "error-text"}>
               {c.passed ? "✓" : "✗"} {c.name}: {c.message}
             </li>

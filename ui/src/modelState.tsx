@@ -1,0 +1,61 @@
+// What the chat model is doing, as the header and the Models page show it: a local model
+// Deskmate runs is loading, ready or stopped (with why); another server is "remote".
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "./api";
+
+export type ServingState = "starting" | "ready" | "stopped" | "remote";
+
+export interface Serving {
+  id: string;
+  name: string;
+  is_default: boolean;
+  state?: ServingState;
+  state_detail?: string | null;
+}
+
+/// The badge for a model's state.
+export function StateBadge({ model }: { model: Serving }) {
+  const { t } = useTranslation();
+  if (!model.state) return null;
+  const tone = model.state === "ready" ? "done" : model.state === "stopped" ? "failed" : model.state === "starting" ? "running" : "";
+  return (
+    <span className={`badge ${tone}`} data-state={model.state} title={model.state === "stopped" ? t("models.stoppedHint") : undefined}>
+      {t(`models.state.${model.state}`)}
+    </span>
+  );
+}
+
+/// The default chat model (or the first), checked again every few seconds while it loads.
+export function HeaderModel() {
+  const { t } = useTranslation();
+  const [model, setModel] = useState<Serving | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let live = true;
+    const check = () => {
+      api<{ list: Serving[] }>("GET", "/models/llm")
+        .then((r) => {
+          if (!live) return;
+          const chosen = r.list.find((m) => m.is_default) ?? r.list[0] ?? null;
+          setModel(chosen);
+          timer = setTimeout(check, chosen?.state === "starting" ? 2000 : 15000);
+        })
+        .catch(() => {
+          if (live) timer = setTimeout(check, 5000);
+        });
+    };
+    check();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, []);
+  if (!model) return <span className="header-model muted" id="header-model">{t("models.none")}</span>;
+  return (
+    <span className="header-model" id="header-model" data-state={model.state}>
+      {model.name} <StateBadge model={model} />
+      {model.state === "stopped" && <small className="muted"> {t("models.stoppedHint")}</small>}
+    </span>
+  );
+}
