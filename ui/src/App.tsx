@@ -20,6 +20,12 @@ type Page = (typeof PAGES)[number];
 export function App() {
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState<Page>("chat");
+  // The autotest stays mounted once opened, so a run in progress and its results are still
+  // there after a visit to another page.
+  const [autotestOpened, setAutotestOpened] = useState(false);
+  useEffect(() => {
+    if (page === "autotest") setAutotestOpened(true);
+  }, [page]);
   // Another page (the audit log) asks for a conversation: the chat opens it, this shows it.
   useEffect(() => {
     const show = () => setPage("chat");
@@ -71,10 +77,18 @@ export function App() {
             {page === "tools" && <Tools />}
             {page === "mcp" && <Mcp />}
             {page === "models" && <Models />}
-            {page === "autotest" && <Autotest />}
             {page === "audit" && <Audit />}
           </Suspense>
           </ErrorBoundary>
+          {autotestOpened && (
+            <div hidden={page !== "autotest"}>
+              <ErrorBoundary>
+                <Suspense fallback={<p className="muted">{t("common.loading")}</p>}>
+                  <Autotest />
+                </Suspense>
+              </ErrorBoundary>
+            </div>
+          )}
         </main>
       </div>
     </PromptHost>

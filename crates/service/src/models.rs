@@ -628,7 +628,9 @@ impl Deskmate {
                 }
                 None => (
                     "stopped",
-                    Some("the local model server is not running: see its log in the data folder's logs"),
+                    Some(
+                        "the local model server is not running: see its log in the data folder's logs",
+                    ),
                 ),
             },
         };

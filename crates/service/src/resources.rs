@@ -11,7 +11,9 @@ use deskmate_core::validate::{CompiledSchema, check_schema};
 use deskmate_core::{Category, Localized, SideEffect, ToolSpec};
 use deskmate_store::resources::ToolResource;
 use deskmate_tools::Tool;
-use deskmate_tools::http_tool::{HttpTool, HttpToolConfig, Method, SecretStore, check_template};
+use deskmate_tools::http_tool::{
+    HttpTool, HttpToolConfig, Method, SecretStore, check_template, placeholders,
+};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -27,6 +29,48 @@ pub struct FieldError {
     pub message: String,
     /// How to fix it.
     pub hint: String,
+}
+
+/// A `{name}` in the URL that a call could leave empty: not a parameter of the schema, or
+/// an optional one with no default. Caught at save time, not after the person confirmed
+/// a call that then cannot be sent.
+fn unfilled_placeholders(url: &str, schema: &Value, defaults: &Value) -> Vec<FieldError> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut errors = Vec::new();
+    for name in placeholders(url) {
+        let Some(property) = properties.and_then(|p| p.get(&name)) else {
+            let known: Vec<&str> = properties
+                .map(|p| p.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            errors.push(field(
+                "/http_url",
+                format!("the URL's placeholder {{{name}}} is not a parameter of the schema"),
+                if known.is_empty() {
+                    format!("add '{name}' to parameter_schema's properties and to required, or remove {{{name}}} from the URL")
+                } else {
+                    format!(
+                        "use one of the parameters ({}) or add '{name}' to parameter_schema's properties and to required",
+                        known.join(", ")
+                    )
+                },
+            ));
+            continue;
+        };
+        let defaulted = property.get("default").is_some() || defaults.get(&name).is_some();
+        if !required.contains(&name.as_str()) && !defaulted {
+            errors.push(field(
+                "/http_url",
+                format!("the URL's placeholder {{{name}}} could be left empty: '{name}' is optional and has no default"),
+                format!("add '{name}' to parameter_schema's required, or give it a default"),
+            ));
+        }
+    }
+    errors
 }
 
 fn field(path: &str, message: impl Into<String>, hint: impl Into<String>) -> FieldError {
@@ -289,6 +333,9 @@ pub fn validate(
                 ));
             }
         }
+    }
+    if schema_ok && let Some(u) = &url {
+        errors.extend(unfilled_placeholders(u, &schema, &defaults));
     }
     // Sent: as sent. Not sent: kept on an edit that keeps the method, derived from the
     // method otherwise (GET reads, the others write), so a GET tool edited to DELETE does
@@ -644,6 +691,44 @@ mod tests {
         let mut plain = base;
         plain["wait_for_response"] = json!(false);
         assert!(create(plain).is_ok_and(|r| !r.wait_for_response));
+    }
+
+    /// A `{name}` in the URL must be filled on every call: a parameter that is required
+    /// or has a default. Otherwise the save is refused with the reason, not the call.
+    #[test]
+    fn url_placeholders_must_be_parameters_a_call_always_fills() {
+        let with = |url: &str, schema: Value, defaults: Value| {
+            create(
+                json!({"name": "Orders", "category": "query", "http_url": url,
+                          "parameter_schema": schema, "parameter_defaults": defaults}),
+            )
+        };
+        let schema = json!({"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "string"}, "region": {"type": "string"}, "v": {"type": "string", "default": "2"}}});
+        let unknown = with("http://h/{nope}/x", schema.clone(), json!({}));
+        let errors = unknown.err().unwrap_or_default();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].path, "/http_url");
+        assert!(errors[0].message.contains("{nope}"), "{errors:?}");
+        assert!(errors[0].hint.contains("id, region, v"), "{errors:?}");
+        let optional = with("http://h/{region}/{id}", schema.clone(), json!({}));
+        assert!(
+            optional.err().unwrap_or_default()[0]
+                .message
+                .contains("'region' is optional")
+        );
+        assert!(
+            with(
+                "http://h/{region}/{id}",
+                schema.clone(),
+                json!({"region": "eu"})
+            )
+            .is_ok()
+        );
+        assert!(
+            with("http://h/api/{v}/{id}", schema, json!({})).is_ok(),
+            "a schema default fills it"
+        );
     }
 
     #[test]

@@ -264,8 +264,16 @@ mod tests {
         assert_eq!(rows[0].call_id, "c", "newest first");
         assert_eq!(rows[1].error_type, Some(ErrorType::Validation));
         assert_eq!(
-            (rows[1].error.as_deref(), rows[1].hint.as_deref(), &rows[1].result),
-            (Some("division by zero"), Some("use a non-zero divisor"), &None)
+            (
+                rows[1].error.as_deref(),
+                rows[1].hint.as_deref(),
+                &rows[1].result
+            ),
+            (
+                Some("division by zero"),
+                Some("use a non-zero divisor"),
+                &None
+            )
         );
         assert_eq!(rows[2].result, Some(json!({"result": 4})));
         assert_eq!(

@@ -457,8 +457,13 @@ mod tests {
         assert_eq!(shortened("short".into()), "short");
         let long = "数".repeat(MODEL_TEXT_MAX + 5);
         let cut = shortened(long);
-        assert!(cut.starts_with(&"数".repeat(MODEL_TEXT_MAX)), "cut on characters");
-        assert!(cut.ends_with("[5 more characters not shown here; the user sees the whole result]"));
+        assert!(
+            cut.starts_with(&"数".repeat(MODEL_TEXT_MAX)),
+            "cut on characters"
+        );
+        assert!(
+            cut.ends_with("[5 more characters not shown here; the user sees the whole result]")
+        );
     }
 
     #[test]

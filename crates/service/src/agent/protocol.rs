@@ -31,8 +31,7 @@ its schema's type. When a tool answers with an error, read its hint and options 
 call, or explain the problem to the user. Answer briefly, in the user's language.";
 
 /// Worked examples for the constrained prompt, written compactly as the grammar makes the
-/// model write; each call example is shown only when its tools are offered, so the model
-/// never sees a call it could not make. They cover one call, a call with a value the
+/// model write. They cover one call, a call with a value the
 /// message states, two actions in one list (two tools, and one tool twice), code run
 /// because the user names Python, a message spoken only because the user asks for it, and requests no tool serves (answered
 /// directly, in either language, including things the computer cannot do).
@@ -91,19 +90,13 @@ pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
     if protocol == Protocol::Native || tools.is_empty() {
         return NATIVE_PROMPT.to_string();
     }
-    let offered = |call: &str| {
-        envelope::parse(call).is_some_and(|p| match p {
-            Parsed::Calls(calls) => calls
-                .iter()
-                .all(|c| tools.iter().any(|t| t.function.name == c.function.name)),
-            Parsed::Answer(_) => true,
-        })
-    };
-    // Answers first: they are shown with every tool set, so prompts for different sets
-    // share them in the server's cache; the calls that depend on the set come after.
+    // Every example, whatever tools are offered: the grammar lets the model name only
+    // offered tools, so an example of another tool cannot become a call, and a prompt
+    // whose examples do not depend on the tools shares all but its catalog with every
+    // other tool set in the server's cache (each new set then costs only its catalog).
+    // Answers first, then calls.
     let (answers, calls): (Vec<_>, Vec<_>) = EXAMPLES
         .iter()
-        .filter(|(_, call)| offered(call))
         .partition(|(_, call)| matches!(envelope::parse(call), Some(Parsed::Answer(_))));
     let examples: Vec<String> = answers
         .iter()
@@ -213,10 +206,8 @@ again, or tell the user in {language} what is wrong."
                 )
             } else {
                 format!(
-                    "\nThe request was: {request:?}. If it asks for something these results do \
-not cover yet, call the tools for that now (do not repeat calls that are done). Otherwise \
-answer the user in {language} in one or two sentences using these results; the user also sees \
-them in full."
+                    "\nRequest: {request:?}. Call tools for any part of it not done yet; \
+otherwise answer in {language}, in one or two sentences (the user sees these results)."
                 )
             });
         }
@@ -407,14 +398,16 @@ mod tests {
     }
 
     #[test]
-    fn the_prompt_depends_only_on_the_tools_and_shows_only_possible_examples() {
+    fn the_prompt_differs_between_tool_sets_only_in_its_catalog() {
         let tools = [tool("calculator"), tool("current_time")];
         let a = system_prompt(Protocol::Constrained, &tools);
         assert_eq!(a, system_prompt(Protocol::Constrained, &tools));
         assert!(a.contains("- calculator(): Does a thing."), "{a}");
         assert!(a.contains("3% of 1250"), "{a}");
-        assert!(!a.contains("increase_volume"), "{a}");
-        assert!(!a.contains("turn_off_camera"), "needs both tools: {a}");
+        let b = system_prompt(Protocol::Constrained, &[tool("increase_volume")]);
+        let (head, _) = a.split_once("Tools:\n").unwrap_or_default();
+        assert!(b.starts_with(&format!("{head}Tools:\n")), "{b}");
+        assert!(b.ends_with("- increase_volume(): Does a thing."), "{b}");
     }
 
     #[test]
@@ -451,7 +444,7 @@ mod tests {
         assert!(results.starts_with("Tool results:\n- calculator: {\"result\":4}"));
         assert!(results.contains("in Chinese"), "{results}");
         // Reminded of the request, so the rest of a request for several things is called.
-        assert!(results.contains(r#"The request was: "2+2?""#), "{results}");
+        assert!(results.contains(r#"Request: "2+2?""#), "{results}");
         assert!(written.iter().all(|m| m.tool_calls.is_empty()));
     }
 }
