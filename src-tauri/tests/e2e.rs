@@ -704,8 +704,12 @@ fn asking_the_local_model_turns_the_volume_up() {
 
     // The conversation is listed in the sidebar and stays open across a visit to another
     // page and a reload of the window (as after a restart).
-    let listed = app.wd.text_of("#conversations li[data-id]");
-    assert!(listed.contains("Turn the volume up"), "{listed}");
+    let listed = app.wd.wait_until(
+        "const t = document.querySelector('#conversations li[data-id] .title'); \
+         return t ? t.textContent : '';",
+        Duration::from_secs(10),
+    );
+    assert_eq!(listed, json!("Turn the volume up"));
     app.wd.click_on("#nav-tools");
     app.wd.click_on("#nav-chat");
     app.wd.wait_for(
@@ -737,7 +741,11 @@ fn asking_the_local_model_turns_the_volume_up() {
     );
     // Renamed in place (Enter saves), then deleted after a second click.
     app.wd.click_on("#conversations li[data-id] .rename");
-    app.type_into("#conversations .rename-input", "Louder\u{E007}");
+    // The title is selected when the field opens: typing replaces it.
+    let field = app
+        .wd
+        .wait_for("#conversations .rename-input", Duration::from_secs(10));
+    app.wd.type_into(&field, "Louder\u{E007}");
     app.wd.wait_until(
         "const t = document.querySelector('#conversations li[data-id] .title'); \
          return t && t.textContent === 'Louder';",

@@ -26,6 +26,7 @@ export const en = {
     conversations: "Conversations", noConversations: "No conversation yet", rename: "Rename",
     renamePrompt: "Title", delete: "Delete", deleteConfirm: "Delete “{{title}}” and its messages?",
     untitled: "Untitled", loadFailed: "The conversation could not be opened: {{detail}}",
+    repeatedNote: "{{tool}} was asked for again; it was already done, so it did not run twice.",
     thinking: "Thinking…", seconds: "{{count}} s", stopped: "Stopped. Nothing more of this turn runs.",
   },
   prompt: {
@@ -134,6 +135,7 @@ export const zhCN: typeof en = {
     conversations: "对话", noConversations: "还没有对话", rename: "重命名",
     renamePrompt: "标题", delete: "删除", deleteConfirm: "删除“{{title}}”及其全部消息？",
     untitled: "未命名", loadFailed: "无法打开该对话：{{detail}}",
+    repeatedNote: "{{tool}} 被再次请求；它已经做过了，所以没有重复执行。",
     thinking: "正在思考…", seconds: "{{count}} 秒", stopped: "已停止，这一轮不会再执行任何操作。",
   },
   prompt: {

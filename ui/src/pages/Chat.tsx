@@ -282,6 +282,7 @@ export function Chat() {
                 aria-label={t("chat.renamePrompt")}
                 maxLength={200}
                 autoFocus
+                onFocus={(e) => e.currentTarget.select()}
                 onBlur={(e) => void rename(c, e.currentTarget.value)}
                 onKeyDown={(e) => {
                   if (e.key === "Enter") void rename(c, e.currentTarget.value);
@@ -334,7 +335,13 @@ export function Chat() {
       <div className="messages" id="messages" aria-live="polite">
         {items.length === 0 && <p className="muted">{t("chat.empty")}</p>}
         {items.map((item, i) =>
-          item.kind === "tool" ? (
+          item.kind === "tool" && item.status === "repeated" ? (
+            // The model asked again for what was already done: nothing ran, so no second
+            // card that would look like a second action.
+            <p key={i} className="muted note repeated" data-tool={item.name}>
+              {t("chat.repeatedNote", { tool: item.name })}
+            </p>
+          ) : item.kind === "tool" ? (
             <article key={i} className="tool-card" data-tool={item.name} data-status={item.status ?? "running"}>
               <header>
                 <code>{item.name}</code>

@@ -206,8 +206,9 @@ again, or tell the user in {language} what is wrong."
                 )
             } else {
                 format!(
-                    "\nRequest: {request:?}. Call tools for any part of it not done yet; \
-otherwise answer in {language}, in one or two sentences (the user sees these results)."
+                    "\nAnswer the user now in {language}, in one or two sentences (they see these \
+results too) — unless a part of their request {request:?} is not done yet: then call tools for \
+that part only. Never repeat a call that is done."
                 )
             });
         }
@@ -444,7 +445,7 @@ mod tests {
         assert!(results.starts_with("Tool results:\n- calculator: {\"result\":4}"));
         assert!(results.contains("in Chinese"), "{results}");
         // Reminded of the request, so the rest of a request for several things is called.
-        assert!(results.contains(r#"Request: "2+2?""#), "{results}");
+        assert!(results.contains(r#"their request "2+2?""#), "{results}");
         assert!(written.iter().all(|m| m.tool_calls.is_empty()));
     }
 }
