@@ -7,14 +7,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
-use crate::error::AppError;
+use crate::error::{AppError, to_json};
 use crate::extract::{ApiJson, ApiQuery};
-
-fn to_json<T: serde::Serialize>(value: T) -> Result<Json<Value>, AppError> {
-    serde_json::to_value(value)
-        .map(Json)
-        .map_err(|e| AppError::Internal(e.to_string()))
-}
 
 /// Listing parameters.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]

@@ -48,15 +48,7 @@ impl Store {
         let sql =
             "SELECT id, title, model_id, created_at, updated_at FROM conversations WHERE id = ?1";
         self.conn()?
-            .query_row(sql, [id], |row| {
-                Ok(Conversation {
-                    id: row.get(0)?,
-                    title: row.get(1)?,
-                    model_id: row.get(2)?,
-                    created_at: row.get(3)?,
-                    updated_at: row.get(4)?,
-                })
-            })
+            .query_row(sql, [id], read_conversation)
             .optional()
             .sql(sql)
     }
@@ -68,15 +60,7 @@ impl Store {
         let conn = self.conn()?;
         let mut statement = conn.prepare_cached(sql).sql(sql)?;
         let rows = statement
-            .query_map([limit.clamp(1, 1000)], |row| {
-                Ok(Conversation {
-                    id: row.get(0)?,
-                    title: row.get(1)?,
-                    model_id: row.get(2)?,
-                    created_at: row.get(3)?,
-                    updated_at: row.get(4)?,
-                })
-            })
+            .query_map([limit.clamp(1, 1000)], read_conversation)
             .sql(sql)?;
         rows.collect::<Result<Vec<_>, _>>().sql(sql)
     }
@@ -149,6 +133,17 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// A row of `SELECT id, title, model_id, created_at, updated_at FROM conversations`.
+fn read_conversation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Conversation> {
+    Ok(Conversation {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        model_id: row.get(2)?,
+        created_at: row.get(3)?,
+        updated_at: row.get(4)?,
+    })
 }
 
 #[cfg(test)]
