@@ -19,7 +19,6 @@ use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn, prefix_prompt};
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::local::{Found, default_manifest_path, load_manifest};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 const QWEN: &str = "local-qwen2.5-coder-1.5b";
 const ADSL: &[u8] = include_bytes!("../../../testdata/cdisc/adsl.csv");
@@ -85,33 +84,27 @@ async fn ask(
     message: &str,
     conversation: Option<String>,
 ) -> (Vec<(String, CallStatus, Value)>, String, String) {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let outcome = deskmate
-        .chat(
-            ChatTurn {
-                message: message.into(),
-                model_id: Some(QWEN.into()),
-                conversation_id: conversation,
-                tools: None,
-            },
-            &tx,
-            &CancellationToken::new(),
-        )
+    let (events, outcome) = deskmate
+        .chat_collected(ChatTurn {
+            message: message.into(),
+            model_id: Some(QWEN.into()),
+            conversation_id: conversation,
+            tools: None,
+        })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    drop(tx);
-    let mut calls = Vec::new();
-    while let Some(event) = rx.recv().await {
-        if let AgentEvent::ToolResult {
-            name,
-            status,
-            result,
-            ..
-        } = event
-        {
-            calls.push((name, status, result.data.clone()));
-        }
-    }
+    let calls = events
+        .into_iter()
+        .filter_map(|event| match event {
+            AgentEvent::ToolResult {
+                name,
+                status,
+                result,
+                ..
+            } => Some((name, status, result.data)),
+            _ => None,
+        })
+        .collect();
     (calls, outcome.reply, outcome.conversation_id)
 }
 

@@ -11,7 +11,6 @@ use deskmate_llm::sidecar::{Sidecar, SidecarState};
 use deskmate_service::Deskmate;
 use deskmate_service::agent::{AgentEvent, ChatTurn, StopReason};
 use deskmate_service::local::{Found, Manifest, default_manifest_path, load_manifest};
-use tokio_util::sync::CancellationToken;
 
 const SMOLLM2: &str = "local-smollm2-135m";
 const WHISPER: &str = "local-whisper-base";
@@ -106,27 +105,19 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
     assert_eq!(asr.summary.failed, 0, "{:#?}", asr.tests);
 
     // A chat turn with the real model streams tokens and ends.
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let outcome = deskmate
-        .chat(
-            ChatTurn {
-                message: "Say hello in five words.".into(),
-                model_id: Some(SMOLLM2.into()),
-                conversation_id: None,
-                tools: None,
-            },
-            &tx,
-            &CancellationToken::new(),
-        )
+    let (events, outcome) = deskmate
+        .chat_collected(ChatTurn {
+            message: "Say hello in five words.".into(),
+            model_id: Some(SMOLLM2.into()),
+            conversation_id: None,
+            tools: None,
+        })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    drop(tx);
-    let mut tokens = 0;
-    while let Some(event) = rx.recv().await {
-        if matches!(event, AgentEvent::Token { .. }) {
-            tokens += 1;
-        }
-    }
+    let tokens = events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::Token { .. }))
+        .count();
     assert_ne!(outcome.stop, StopReason::ModelError, "{outcome:?}");
     assert!(
         tokens > 0 || outcome.stop != StopReason::Answered,

@@ -85,6 +85,25 @@ impl CompiledSchema {
         let instance = error.instance();
         let here = schema_at(&self.schema, path);
         let expected = || here.and_then(declared_type);
+        let one_of = matches!(
+            error.kind(),
+            ValidationErrorKind::OneOfNotValid { .. }
+                | ValidationErrorKind::OneOfMultipleValid { .. }
+        );
+        if one_of && let Some(ways) = either_ways(here) {
+            return Violation {
+                path: path.to_string(),
+                message: format!(
+                    "give exactly one of these ways, not none and not two: {}",
+                    ways.iter()
+                        .map(|w| format!("({w})"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+                expected: Some("object".into()),
+                options: ways,
+            };
+        }
         match error.kind() {
             ValidationErrorKind::Type { kind } => {
                 let want = match kind {
@@ -145,24 +164,6 @@ impl CompiledSchema {
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default(),
             },
-            ValidationErrorKind::OneOfNotValid { .. }
-            | ValidationErrorKind::OneOfMultipleValid { .. }
-                if !either_ways(here).is_empty() =>
-            {
-                let ways = either_ways(here);
-                Violation {
-                    path: path.to_string(),
-                    message: format!(
-                        "give exactly one of these ways, not none and not two: {}",
-                        ways.iter()
-                            .map(|w| format!("({w})"))
-                            .collect::<Vec<_>>()
-                            .join(" or ")
-                    ),
-                    expected: Some("object".into()),
-                    options: ways,
-                }
-            }
             _ => Violation {
                 path: path.to_string(),
                 message: error.to_string(),
@@ -245,15 +246,10 @@ fn schema_at<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
 }
 
 /// The ways a `oneOf` of required-only branches allows ("value", "numerator and
-/// denominator"); empty for any other schema.
-fn either_ways(schema: Option<&Value>) -> Vec<String> {
-    let Some(branches) = schema
-        .and_then(|s| s.get("oneOf"))
-        .and_then(Value::as_array)
-    else {
-        return Vec::new();
-    };
-    let ways: Option<Vec<String>> = branches
+/// denominator"); `None` for any other schema.
+fn either_ways(schema: Option<&Value>) -> Option<Vec<String>> {
+    let branches = schema?.get("oneOf")?.as_array()?;
+    branches
         .iter()
         .map(|b| {
             let names: Vec<&str> = b
@@ -264,8 +260,8 @@ fn either_ways(schema: Option<&Value>) -> Vec<String> {
                 .collect();
             (!names.is_empty()).then(|| names.join(" and "))
         })
-        .collect();
-    ways.unwrap_or_default()
+        .collect::<Option<Vec<String>>>()
+        .filter(|ways| !ways.is_empty())
 }
 
 fn declared_type(schema: &Value) -> Option<String> {

@@ -12,7 +12,6 @@ use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::hooks::PreApproved;
 use deskmate_testkit::{Script, ScriptedServer, completion};
 use serde_json::json;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 fn everything() -> PathBuf {
@@ -61,37 +60,31 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
         .create_llm_model(&json!({"name": "Scripted", "base_url": model.base_url(),
             "model": "scripted", "streaming": false, "is_default": true}))
         .unwrap_or_else(|e| panic!("{e}"));
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    deskmate
-        .chat(
-            ChatTurn {
-                message: "Echo 'hello from the loop' with the everything server".into(),
-                model_id: None,
-                conversation_id: None,
-                tools: None,
-            },
-            &tx,
-            &CancellationToken::new(),
-        )
+    let (events, _) = deskmate
+        .chat_collected(ChatTurn {
+            message: "Echo 'hello from the loop' with the everything server".into(),
+            model_id: None,
+            conversation_id: None,
+            tools: None,
+        })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    drop(tx);
-    let mut results = Vec::new();
-    while let Some(event) = rx.recv().await {
-        if let AgentEvent::ToolResult {
-            name,
-            status,
-            result,
-            ..
-        } = event
-        {
-            results.push((
+    let results: Vec<_> = events
+        .into_iter()
+        .filter_map(|event| match event {
+            AgentEvent::ToolResult {
+                name,
+                status,
+                result,
+                ..
+            } => Some((
                 name,
                 status,
                 serde_json::to_value(result.as_ref()).unwrap_or_default(),
-            ));
-        }
-    }
+            )),
+            _ => None,
+        })
+        .collect();
     assert_eq!(results.len(), 1, "{results:?}");
     let (name, status, result) = &results[0];
     assert_eq!(name, "everything.echo");

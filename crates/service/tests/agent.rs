@@ -109,27 +109,15 @@ async fn turn(
     message: &str,
     conversation: Option<String>,
 ) -> (Vec<AgentEvent>, deskmate_service::agent::ChatOutcome) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let outcome = f
-        .deskmate
-        .chat(
-            ChatTurn {
-                message: message.into(),
-                model_id: None,
-                conversation_id: conversation,
-                tools: None,
-            },
-            &tx,
-            &CancellationToken::new(),
-        )
+    f.deskmate
+        .chat_collected(ChatTurn {
+            message: message.into(),
+            model_id: None,
+            conversation_id: conversation,
+            tools: None,
+        })
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    drop(tx);
-    let mut events = Vec::new();
-    while let Some(event) = rx.recv().await {
-        events.push(event);
-    }
-    (events, outcome)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn results(events: &[AgentEvent]) -> Vec<(String, CallStatus, Value)> {
@@ -543,24 +531,15 @@ async fn a_turn_limited_to_some_tools_runs_no_other() {
             ],
         )))
         .push(Script::Json(completion(Some("Only the sum."), &[])));
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    f.deskmate
-        .chat(
-            ChatTurn {
-                message: "add 5 and compute 2+2".into(),
-                tools: Some(vec!["calculator".into()]),
-                ..ChatTurn::default()
-            },
-            &tx,
-            &CancellationToken::new(),
-        )
+    let (events, _) = f
+        .deskmate
+        .chat_collected(ChatTurn {
+            message: "add 5 and compute 2+2".into(),
+            tools: Some(vec!["calculator".into()]),
+            ..ChatTurn::default()
+        })
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    drop(tx);
-    let mut events = Vec::new();
-    while let Some(event) = rx.recv().await {
-        events.push(event);
-    }
     let offered: Vec<String> = f.server.requests()[0]["tools"]
         .as_array()
         .map(|t| {

@@ -175,6 +175,8 @@ pub struct ChatOutcome {
     pub stop: StopReason,
 }
 
+/// Most tokens of a reply after tool results.
+const AFTER_RESULTS_MAX_TOKENS: u32 = 256;
 /// Most model requests in one turn.
 pub const MAX_STEPS: usize = 6;
 /// Earlier messages sent along.
@@ -306,6 +308,14 @@ impl Deskmate {
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
+                if !ran.is_empty() {
+                    // After results the reply is a sentence or two (or another call): a
+                    // model that loops stops here instead of at the model's own limit.
+                    request.max_tokens =
+                        Some(request.max_tokens.map_or(AFTER_RESULTS_MAX_TOKENS, |m| {
+                            m.min(AFTER_RESULTS_MAX_TOKENS)
+                        }));
+                }
                 request.stream = model.streaming;
                 let mut gate = TokenGate::new(events, protocol, !ran.is_empty());
                 let mut on_event = |e| gate.on(e);
@@ -342,13 +352,23 @@ impl Deskmate {
                         "model timings"
                     );
                 }
+                let cut = reply.finish_reason.as_deref() == Some("length");
                 let protocol::Read {
                     mut calls,
                     text,
                     extracted,
                 } = protocol::read(protocol, reply);
                 if calls.is_empty() {
-                    let (text, stop) = match reply::ungrounded(&text, &ran, &offered_ids) {
+                    let text = if ran.is_empty() {
+                        text
+                    } else {
+                        reply::tidy(&text, cut)
+                    };
+                    let why = reply::ungrounded(&text, &ran, &offered_ids).or_else(|| {
+                        (!ran.is_empty() && reply::in_other_language(&text, zh))
+                            .then_some("the reply is not in the language of the message")
+                    });
+                    let (text, stop) = match why {
                         None => (text, StopReason::Answered),
                         Some(why) => {
                             tracing::info!(why, reply = %text, "the model's reply was replaced by the results");
@@ -471,6 +491,22 @@ impl Deskmate {
             },
         );
         Ok(outcome)
+    }
+
+    /// Runs a turn for a caller that reads it once it is over instead of streaming it:
+    /// its events in order, and the outcome.
+    pub async fn chat_collected(
+        &self,
+        turn: ChatTurn,
+    ) -> Result<(Vec<AgentEvent>, ChatOutcome), ServiceError> {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let outcome = self.chat(turn, &tx, &CancellationToken::new()).await?;
+        drop(tx);
+        let mut events = Vec::new();
+        while let Ok(event) = rx.try_recv() {
+            events.push(event);
+        }
+        Ok((events, outcome))
     }
 
     /// The tools a turn offers: the enabled ones, or those of them named in `only`, in

@@ -189,11 +189,7 @@ fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
         }
         let mut text = format!("Tool results:\n{}", results.join("\n"));
         if last {
-            let language = if followup.zh {
-                "Chinese"
-            } else {
-                "the user's language"
-            };
+            let language = answer_language(followup.zh, request);
             text.push_str(&if followup.settled {
                 format!(
                     "\nA call could not be done on this computer or was refused: do not call \
@@ -247,6 +243,22 @@ that part only. Never repeat a call that is done."
     }
     flush(&mut results, &mut out, true);
     out
+}
+
+/// The language the answer must be in, named: the latest message decides, not the
+/// conversation (after a Chinese turn, a question in English was answered in Chinese).
+fn answer_language(zh: bool, request: &str) -> &'static str {
+    let latin = request
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .all(|c| c.is_ascii());
+    if zh {
+        "Chinese"
+    } else if latin {
+        "English"
+    } else {
+        "the language of the user's last message"
+    }
 }
 
 /// What a reply asks for: calls (with how they were found in text, if they were) and the
@@ -409,6 +421,19 @@ mod tests {
         let (head, _) = a.split_once("Tools:\n").unwrap_or_default();
         assert!(b.starts_with(&format!("{head}Tools:\n")), "{b}");
         assert!(b.ends_with("- increase_volume(): Does a thing."), "{b}");
+    }
+
+    #[test]
+    fn the_latest_message_decides_the_answers_language() {
+        assert_eq!(answer_language(true, "现在几点了？"), "Chinese");
+        assert_eq!(
+            answer_language(false, "What time is it in Tokyo?"),
+            "English"
+        );
+        assert_eq!(
+            answer_language(false, "Quelle heure est-il à Tokyo ?"),
+            "the language of the user's last message"
+        );
     }
 
     #[test]

@@ -24,6 +24,62 @@ pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Op
     disagrees(reply, all_ok, offered)
 }
 
+/// Whether a reply is in the other language than the person's message (`zh`: it was
+/// Chinese): mostly Chinese characters for an English message, or English words and no
+/// Chinese for a Chinese one. A small model follows the conversation's earlier language.
+pub(crate) fn in_other_language(reply: &str, zh: bool) -> bool {
+    let cjk = reply
+        .chars()
+        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+        .count();
+    let latin = reply.chars().filter(char::is_ascii_alphabetic).count();
+    if zh {
+        cjk == 0 && latin >= 8
+    } else {
+        cjk > latin
+    }
+}
+
+/// The reply as the person should read it: up to the first sentence it says again (a
+/// small model can loop until its token limit), and when the limit cut it (`cut`), up to
+/// its last complete sentence. Unchanged when nothing of it would be left.
+pub(crate) fn tidy(reply: &str, cut: bool) -> String {
+    let mut sentences: Vec<&str> = Vec::new();
+    let mut start = 0;
+    let mut chars = reply.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let end = at + c.len_utf8();
+        let boundary = match c {
+            '。' | '！' | '？' => true,
+            '.' | '!' | '?' => chars.peek().is_none_or(|(_, next)| next.is_whitespace()),
+            _ => false,
+        };
+        if boundary {
+            sentences.push(&reply[start..end]);
+            start = end;
+        }
+    }
+    let tail = &reply[start..];
+    if !cut && !tail.trim().is_empty() {
+        sentences.push(tail);
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    let mut kept = String::new();
+    for sentence in sentences {
+        let said = sentence.trim();
+        if !said.is_empty() && seen.contains(&said) {
+            break;
+        }
+        seen.push(said);
+        kept.push_str(sentence);
+    }
+    if kept.trim().is_empty() {
+        reply.trim().to_string()
+    } else {
+        kept.trim().to_string()
+    }
+}
+
 fn succeeded(outcome: &Outcome) -> bool {
     matches!(outcome.status, CallStatus::Done | CallStatus::Repeated)
 }
@@ -199,6 +255,28 @@ mod tests {
         let fixed = [failed[0].clone(), sum()];
         assert!(ungrounded("Sorry, I can't do that right now.", &fixed, &offered).is_some());
         assert_eq!(from_results(&fixed, false), "17% of 2,340 = 397.8.");
+    }
+
+    #[test]
+    fn a_looping_or_cut_reply_ends_at_its_last_new_complete_sentence() {
+        let looping =
+            "Placebo is oldest. High dose is next. Placebo is oldest. High dose is next. Plac";
+        assert_eq!(tidy(looping, true), "Placebo is oldest. High dose is next.");
+        assert_eq!(tidy("It is 3.5 kg. Done", false), "It is 3.5 kg. Done");
+        assert_eq!(tidy("均值是 75。均值是 75。", false), "均值是 75。");
+        assert_eq!(tidy("No full stop at all", true), "No full stop at all");
+    }
+
+    #[test]
+    fn a_reply_in_the_other_language_is_caught() {
+        assert!(in_other_language(
+            "现在是2026年12月2日01:38:03，东京时间。",
+            false
+        ));
+        assert!(!in_other_language("It is 01:38 in Tokyo (东京).", false));
+        assert!(in_other_language("The result is 345.", true));
+        assert!(!in_other_language("15乘以23等于345。", true));
+        assert!(!in_other_language("9801", true));
     }
 
     #[test]

@@ -93,6 +93,13 @@ const CONCEPTS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// Words that say which of a concept's variables is meant: the planned treatment is not
+/// the actual one.
+const QUALIFIERS: &[(&[&str], &[&str])] = &[
+    (&["planned", "计划"], &["TRT01P", "ARM", "TRTP"]),
+    (&["actual", "实际"], &["TRT01A", "ACTARM", "TRTA"]),
+];
+
 /// The variables of `columns` that `wanted` means, most usual first; empty when the
 /// words are not known or none of their variables is in the dataset.
 pub(super) fn meant<'a>(
@@ -119,6 +126,17 @@ pub(super) fn meant<'a>(
         // A phrase that matched ("age group") answers for the words inside it ("age").
         if !found.is_empty() {
             break;
+        }
+    }
+    for (words, preferred) in QUALIFIERS {
+        if words.iter().any(|w| mentions(&text, w)) {
+            // Stable: the preferred variables first, in their order, the rest after.
+            found.sort_by_key(|name| {
+                preferred
+                    .iter()
+                    .position(|p| name.eq_ignore_ascii_case(p))
+                    .unwrap_or(preferred.len())
+            });
         }
     }
     found
@@ -157,6 +175,15 @@ mod tests {
         assert_eq!(meant("Age", cols.clone()), ["AGE"]);
         assert_eq!(meant("body weight", cols.clone()), ["WEIGHTBL"]);
         assert_eq!(meant("treatments", cols.clone()), ["TRT01A", "TRT01P"]);
+        assert_eq!(
+            meant("planned treatment arm", cols.clone()),
+            ["TRT01P", "TRT01A"]
+        );
+        assert_eq!(
+            meant("planned_treatment_arm", cols.clone()),
+            ["TRT01P", "TRT01A"]
+        );
+        assert_eq!(meant("计划治疗组", cols.clone()), ["TRT01P", "TRT01A"]);
         assert_eq!(meant("受试者年龄", cols.clone()), ["AGE"]);
     }
 
