@@ -958,7 +958,11 @@ async fn chat_streams_tokens_tool_calls_results_and_done() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 
     let req = request("POST", "/api/v1/chat", Some(json!({})))
-        .body(Body::from(json!({"message": "what is 6*7?"}).to_string()))
+        // A question about the result, so the model answers after it (a bare product would
+        // be answered by the result's own line).
+        .body(Body::from(
+            json!({"message": "what is 6*7, and is it even?"}).to_string(),
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     let response = f
         .app
@@ -999,7 +1003,7 @@ async fn chat_streams_tokens_tool_calls_results_and_done() {
     // The conversation is listed and reads back as the chat showed it, card included.
     let (_, listed) = call(&f.app, "GET", "/api/v1/conversations", None).await;
     assert_eq!(listed["list"][0]["id"], json!(conversation), "{listed}");
-    assert_eq!(listed["list"][0]["title"], "what is 6*7?");
+    assert_eq!(listed["list"][0]["title"], "what is 6*7, and is it even?");
     let path = format!("/api/v1/conversations/{conversation}");
     let (status, detail) = call(&f.app, "GET", &path, None).await;
     assert_eq!(status, StatusCode::OK, "{detail}");
@@ -1108,9 +1112,7 @@ async fn eval_runs_a_suite_streams_cases_and_keeps_reports() {
             .push(deskmate_testkit::Script::Json(
                 deskmate_testkit::completion(None, &[("calculator", r#"{"expression": "6*7"}"#)]),
             ))
-            .push(deskmate_testkit::Script::Json(
-                deskmate_testkit::completion(Some("42."), &[]),
-            ))
+            // The product's own line is the answer: no model request after the result.
             .push(deskmate_testkit::Script::Json(
                 deskmate_testkit::completion(Some("You're welcome."), &[]),
             ));

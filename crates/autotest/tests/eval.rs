@@ -155,24 +155,23 @@ async fn every_metric_on_known_outputs() {
 
     let text = |t: &str| Script::Json(completion(Some(t), &[]));
     let calls = |c: &[(&str, &str)]| Script::Json(completion(None, c));
+    // A first step whose calls all succeeded with results that answer (volume, time)
+    // ends its case without another request; the call where none fits is not run (the
+    // message names no volume), and the model is then asked for an answer.
     server
         .push(calls(&[("increase_volume", r#"{"step": 20}"#)]))
-        .push(text("Done."))
         .push(calls(&[("increase_volume", r#"{"step": "20%"}"#)]))
-        .push(text("Done."))
         .push(calls(&[
             ("current_time", r#"{"timezone": "Europe/London"}"#),
             ("current_time", r#"{"timezone": "Asia/Tokyo"}"#),
         ]))
-        .push(text("Here."))
         .push(calls(&[
             ("increase_volume", r#"{"step": 20}"#),
             ("decrease_volume", r#"{"step": 5}"#),
         ]))
-        .push(text("Done."))
         .push(text("I would turn it up, but I won't."))
         .push(calls(&[("increase_volume", "{}")]))
-        .push(text("Done."))
+        .push(text("You're welcome."))
         .push(text("You're welcome!"))
         .push(calls(&[("set_master_volume", r#"{"level": 70}"#)]))
         .push(text("Sorry."))
@@ -241,7 +240,12 @@ async fn every_metric_on_known_outputs() {
     );
     assert_eq!(outcome("none"), (false, false, false));
     assert_eq!(by_id("none").reason.as_deref(), Some("no tool was called"));
-    assert_eq!(outcome("irrelevant-call"), (false, false, true));
+    // Nothing ran, so the person saw no stand-in action; raw, the model did call.
+    assert_eq!(outcome("irrelevant-call"), (true, false, true));
+    assert_eq!(
+        by_id("irrelevant-call").calls[0].status,
+        Some(deskmate_service::agent::CallStatus::NotAsked)
+    );
     assert_eq!(outcome("irrelevant-ok"), (true, true, false));
     assert_eq!(outcome("phantom"), (false, false, true));
     let recovered = by_id("recovery");
@@ -292,10 +296,11 @@ async fn every_metric_on_known_outputs() {
         (Some(1.0), Some(0.0))
     );
     assert_eq!(m.atomicity_measured, 2);
-    // Passed: exact, repaired, order, irrelevant-ok, recovery, atomic, atomic-retry = 7
-    // of 12; raw loses "repaired" (its call was not valid as emitted): 6 of 12.
+    // Passed: exact, repaired, order, irrelevant-call (nothing ran), irrelevant-ok,
+    // recovery, atomic, atomic-retry = 8 of 12; raw loses "repaired" (its call was not
+    // valid as emitted) and "irrelevant-call" (a call was made): 6 of 12.
     assert!(
-        (m.task_success - 7.0 / 12.0).abs() < 1e-9,
+        (m.task_success - 8.0 / 12.0).abs() < 1e-9,
         "{}",
         m.task_success
     );
@@ -304,7 +309,7 @@ async fn every_metric_on_known_outputs() {
         "{}",
         m.task_success_raw
     );
-    assert!((m.guard_lift_points - 100.0 / 12.0).abs() < 1e-9);
+    assert!((m.guard_lift_points - 200.0 / 12.0).abs() < 1e-9);
     assert!(m.latency_p95_ms >= 3000, "the stalled case is the slowest");
     let table = report.markdown();
     assert!(table.contains("| simple | 5 |"), "{table}");
@@ -320,7 +325,7 @@ async fn every_metric_on_known_outputs() {
         .list_eval_runs(1, 10)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(total, 1);
-    assert_eq!(runs[0].passed, 7);
+    assert_eq!(runs[0].passed, 8);
     assert!(
         runs[0].result["markdown"]
             .as_str()
@@ -339,7 +344,7 @@ async fn cases_can_offer_every_tool() {
     let all = case(
         "all",
         "simple",
-        "what is 6 times 7?",
+        "what is 6 times 7, and is it prime?",
         json!("all"),
         json!([{"tool": "calculator", "args": {"expression": ["6*7", "6 times 7"]}}]),
     );
@@ -362,11 +367,11 @@ async fn cases_can_offer_every_tool() {
             Some("I apologize, but I cannot help with that."),
             &[],
         )))
+        // The time's own line answers "time in Tokyo?": no request after it.
         .push(Script::Json(completion(
             None,
             &[("current_time", r#"{"timezone": "Asia/Tokyo"}"#)],
-        )))
-        .push(Script::Json(completion(Some("It is late in Tokyo."), &[])));
+        )));
     let (_dir, deskmate, model_id) = scripted_service(&server);
     let options = EvalOptions {
         case_timeout: Duration::from_secs(5),
@@ -381,6 +386,11 @@ async fn cases_can_offer_every_tool() {
     }
     assert_eq!(report.results[0].reply, "6*7 = 42.");
     let requests = server.requests();
+    assert_eq!(
+        requests.len(),
+        3,
+        "the model was asked after the product only"
+    );
     for request in [&requests[0], &requests[2]] {
         let offered = request["tools"].as_array().map_or(0, Vec::len);
         assert!(offered > 10, "every enabled tool offered: {offered}");

@@ -10,6 +10,12 @@ use serde_json::{Value, json};
 use crate::camera::Camera;
 use crate::volume::device_error;
 
+/// What the camera tools act on, as a person names it ([`deskmate_tools::Tool::subjects`]).
+pub const SUBJECTS: &[&str] = &[
+    "camera", "webcam", "cam", "video", "photo", "picture", "selfie", "摄像", "相机", "镜头",
+    "视频", "拍",
+];
+
 /// `turn_on_camera` on this camera.
 pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
     let checked = camera.clone();
@@ -36,6 +42,7 @@ pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
         }))
     })
     .with_self_check(move || camera_check(checked.clone()))
+    .with_subjects(SUBJECTS)
 }
 
 /// Both camera tools are checked by asking whether a camera is connected.
@@ -56,6 +63,7 @@ pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
         })
     })
     .with_self_check(move || camera_check(checked.clone()))
+    .with_subjects(SUBJECTS)
 }
 
 fn on_spec() -> ToolSpec {

@@ -22,22 +22,29 @@ pub struct InAppMessage {
     pub urgency: Urgency,
 }
 
+/// What the tool does, as a person asks for it ([`deskmate_tools::Tool::subjects`]):
+/// a notification, a message or a reminder on the screen.
+pub const SUBJECTS: &[&str] = &[
+    "notif", "remind", "message", "show", "pop", "display", "alert", "warn", "note", "banner",
+    "toast", "screen", "通知", "提醒", "消息", "弹", "显示", "提示", "屏幕",
+];
+
 /// The tool on a notifier and the app's message channel.
 pub fn text_msg_prompt(
     notifier: Arc<dyn Notifier>,
     in_app: broadcast::Sender<InAppMessage>,
 ) -> FnTool {
     let checked = notifier.clone();
-    FnTool::blocking(spec(), move |args| show(notifier.as_ref(), &in_app, args)).with_self_check(
-        move || {
+    FnTool::blocking(spec(), move |args| show(notifier.as_ref(), &in_app, args))
+        .with_self_check(move || {
             let notifier = checked.clone();
             crate::readiness::self_check("Notifications", move || {
                 notifier
                     .probe()
                     .map(|name| format!("notification server: {name}"))
             })
-        },
-    )
+        })
+        .with_subjects(SUBJECTS)
 }
 
 fn spec() -> ToolSpec {

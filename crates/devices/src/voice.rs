@@ -9,13 +9,36 @@ use serde_json::{Value, json};
 use crate::speaker::{Language, Speaker, Speech};
 use crate::volume::device_error;
 
+/// What the tool does, as a person asks for it ([`deskmate_tools::Tool::subjects`]):
+/// speaking, saying or reading something aloud.
+pub const SUBJECTS: &[&str] = &[
+    "say",
+    "speak",
+    "speech",
+    "aloud",
+    "out loud",
+    "read",
+    "voice",
+    "announce",
+    "pronounce",
+    "说",
+    "读",
+    "念",
+    "播",
+    "语音",
+    "朗读",
+    "喊",
+];
+
 /// The tool on a speaker.
 pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
     let checked = speaker.clone();
-    FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args)).with_self_check(move || {
-        let speaker = checked.clone();
-        crate::readiness::self_check("Speaker", move || speaker.probe())
-    })
+    FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args))
+        .with_self_check(move || {
+            let speaker = checked.clone();
+            crate::readiness::self_check("Speaker", move || speaker.probe())
+        })
+        .with_subjects(SUBJECTS)
 }
 
 fn spec() -> ToolSpec {

@@ -35,6 +35,32 @@ impl Direction {
     }
 }
 
+/// What the volume tools act on, as a person names it ([`deskmate_tools::Tool::subjects`]):
+/// the volume, sound and hearing, and an objectless "turn it up/down", which on a desktop
+/// means the volume.
+pub const SUBJECTS: &[&str] = &[
+    "volume",
+    "sound",
+    "audio",
+    "music",
+    "loud",
+    "quiet",
+    "softer",
+    "noise",
+    "noisy",
+    "hear",
+    "speaker",
+    "mute",
+    "crank",
+    "turn it up",
+    "turn it down",
+    "音",
+    "声",
+    "响",
+    "吵",
+    "听不",
+];
+
 /// `increase_volume` on this mixer.
 pub fn increase_volume(mixer: Arc<dyn Mixer>) -> FnTool {
     tool(Direction::Up, mixer)
@@ -54,6 +80,7 @@ fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
         let mixer = checked.clone();
         crate::readiness::self_check("Mixer", move || crate::readiness::mixer(mixer.as_ref()))
     })
+    .with_subjects(SUBJECTS)
 }
 
 fn spec(direction: Direction) -> ToolSpec {

@@ -168,13 +168,15 @@ async fn a_structured_call_runs_and_its_result_goes_back_to_the_model() {
             &[("calculator", r#"{"expression": "17% of 2,340"}"#)],
         )))
         .push(Script::Json(completion(
-            Some("17% of 2,340 is 397.8."),
+            Some("17% of 2,340 is 397.8, just under 400."),
             &[],
         )));
-    let (events, outcome) = turn(&f, "what's 17% of 2,340?", None).await;
+    // A question about the result: the model answers it (a bare sum would be answered
+    // by the result's own line).
+    let (events, outcome) = turn(&f, "what's 17% of 2,340, and is it over 400?", None).await;
     assert_eq!(outcome.stop, StopReason::Answered);
     assert_eq!(outcome.steps, 2);
-    assert_eq!(outcome.reply, "17% of 2,340 is 397.8.");
+    assert_eq!(outcome.reply, "17% of 2,340 is 397.8, just under 400.");
     let results = results(&events);
     assert_eq!(results.len(), 1);
     assert_eq!(
@@ -182,7 +184,7 @@ async fn a_structured_call_runs_and_its_result_goes_back_to_the_model() {
         ("calculator", CallStatus::Done)
     );
     assert_eq!(results[0].2["data"]["result"], json!(397.8));
-    assert_eq!(tokens(&events), "17% of 2,340 is 397.8.");
+    assert_eq!(tokens(&events), "17% of 2,340 is 397.8, just under 400.");
     assert!(matches!(events.last(), Some(AgentEvent::Done { .. })));
 
     // The second request carries the call and its result, tied by id; the tools were offered.
@@ -254,7 +256,7 @@ async fn a_call_written_as_text_is_extracted_recorded_and_not_shown_as_text() {
         json!({"choices": [{"delta": {"content": "= 4"}, "finish_reason": "stop"}]}),
     ];
     f.server.push(Script::sse(sse_body(&answer)));
-    let (events, outcome) = turn(&f, "2+2?", None).await;
+    let (events, outcome) = turn(&f, "2+2? and is it even?", None).await;
     assert_eq!(outcome.reply, "2+2 = 4");
     assert_eq!(
         tokens(&events),
@@ -369,7 +371,7 @@ async fn a_model_error_and_the_step_limit_end_the_turn_with_a_message() {
             &[("calculator", arguments.as_str())],
         )));
     }
-    let (_, outcome) = turn(&f, "keep adding", None).await;
+    let (_, outcome) = turn(&f, "keep adding, then tell me the total", None).await;
     assert_eq!(outcome.stop, StopReason::StepLimit);
     assert_eq!(outcome.steps, deskmate_service::agent::MAX_STEPS);
 }
@@ -609,7 +611,7 @@ async fn a_step_of_only_repeated_calls_ends_the_turn_with_the_results() {
         None,
         &[("calculator", r#"{"expression": "17% of 2,340"}"#)],
     )));
-    let (_, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    let (_, outcome) = turn(&f, "What is 17% of 2,340, and is that a lot?", None).await;
     assert_eq!(outcome.stop, StopReason::FromResults);
     assert_eq!(outcome.steps, 2);
     assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
@@ -719,9 +721,14 @@ async fn a_refusal_after_a_successful_call_is_replaced_by_the_result() {
             json!({"choices": [{"delta": {"content": "I apologize, but I "}}]}),
             json!({"choices": [{"delta": {"content": "cannot assist with that request."}, "finish_reason": "stop"}]}),
         ])));
-    let (events, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    let (events, outcome) = turn(&f, "What is 17% of 2,340, and is that a lot?", None).await;
     assert_eq!(outcome.stop, StopReason::FromResults);
     assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+    assert_eq!(
+        f.server.requests().len(),
+        2,
+        "the model was asked after the result"
+    );
     assert_eq!(
         tokens(&events),
         outcome.reply,
@@ -739,7 +746,7 @@ async fn a_refusal_after_a_successful_call_is_replaced_by_the_result() {
             "<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2+3\"}}\n</tool_call>"
         }, "finish_reason": "stop"}]})])))
         .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"content": "抱歉，我无法协助。"}, "finish_reason": "stop"}]})])));
-    let (_, zh) = turn(&f, "算一下 2+3", None).await;
+    let (_, zh) = turn(&f, "算一下 2+3，然后说说是不是奇数", None).await;
     assert_eq!(zh.stop, StopReason::FromResults);
     assert_eq!(zh.reply, "2+3 = 5。");
 }
@@ -847,12 +854,10 @@ async fn an_audit_event_without_a_key_gets_one_from_the_turn() {
             )],
         ))
     };
-    f.server
-        .push(call())
-        .push(Script::Json(completion(Some("Recorded."), &[])))
-        .push(call())
-        .push(Script::Json(completion(Some("Recorded again."), &[])));
+    // The audit record's line is the whole answer: each turn is one model request.
+    f.server.push(call());
     let (first, outcome) = turn(&f, "log that I ran QC on adsl", None).await;
+    f.server.push(call());
     let (second, _) = turn(
         &f,
         "log it again please",
@@ -981,4 +986,96 @@ async fn many_user_tools_are_preselected_by_relevance() {
     assert!(!catalog.contains("ledger_entry"), "{catalog}");
     let grammar = request["grammar"].as_str().unwrap_or_default();
     assert!(grammar.contains("city_weather") && !grammar.contains("ledger_entry"));
+}
+
+/// A call of a tool whose subject the person's message does not name is not run (the
+/// model chose it as a stand-in for what was asked), and the model may then only answer;
+/// a follow-up that names no subject itself runs when the message before it named one.
+#[tokio::test]
+async fn a_tool_the_person_did_not_ask_for_is_not_run() {
+    let lamp = Arc::new(AtomicI64::new(0));
+    let bump = lamp.clone();
+    let dimmer: Arc<dyn Tool> = Arc::new(
+        FnTool::inline(write_spec("dim_screen", None), move |_: &Value| {
+            Ok(json!({"level": bump.fetch_add(1, Ordering::SeqCst) + 1}))
+        })
+        .with_subjects(&["screen", "brightness", "屏幕"]),
+    );
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![dimmer]).await;
+    let call = r#"{"calls":[{"name":"dim_screen","arguments":{}}]}"#;
+    f.server.push(content(call)).push(content(
+        r#"{"answer":"I can't switch lights; I have no tool for them."}"#,
+    ));
+    let (events, outcome) = turn(&f, "switch off the kitchen lights", None).await;
+    assert_eq!(lamp.load(Ordering::SeqCst), 0, "nothing ran");
+    assert_eq!(
+        statuses(&events),
+        [("dim_screen".to_string(), CallStatus::NotAsked)]
+    );
+    assert_eq!(
+        outcome.reply,
+        "I can't switch lights; I have no tool for them."
+    );
+    let requests = f.server.requests();
+    let second = requests[1]["grammar"].as_str().unwrap_or_default();
+    assert!(second.starts_with("root ::= answer"), "{second}");
+    let told = requests[1]["messages"].to_string();
+    assert!(
+        told.contains("not run: the user did not ask for this"),
+        "{told}"
+    );
+    assert!(told.contains("reply to the user's message"), "{told}");
+
+    // Named (any case), it runs; a follow-up that names nothing runs on the one before.
+    f.server
+        .push(content(call))
+        .push(content(r#"{"answer":"Dimmed."}"#))
+        .push(content(call))
+        .push(content(r#"{"answer":"Dimmed again."}"#));
+    let (events, outcome) = turn(&f, "dim the SCREEN", outcome.conversation_id.into()).await;
+    assert_eq!(
+        statuses(&events),
+        [("dim_screen".to_string(), CallStatus::Done)]
+    );
+    let (events, _) = turn(&f, "a bit more", outcome.conversation_id.into()).await;
+    assert_eq!(
+        statuses(&events),
+        [("dim_screen".to_string(), CallStatus::Done)]
+    );
+    assert_eq!(lamp.load(Ordering::SeqCst), 2);
+}
+
+/// When the first step's calls all succeeded and their lines say it all (a sum), the turn
+/// ends with those lines and asks the model nothing more; a message that may ask for more
+/// than one call did still goes back to the model, which calls the rest.
+#[tokio::test]
+async fn results_that_answer_the_request_end_the_turn_without_another_request() {
+    let f = constrained_fixture(false).await;
+    f.server.push(content(
+        r#"{"calls":[{"name":"calculator","arguments":{"expression":"17% of 2,340"}}]}"#,
+    ));
+    let (_, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    assert_eq!(f.server.requests().len(), 1);
+
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"counter_add","arguments":{"delta":2}}]}"#,
+        ))
+        .push(content(r#"{"answer":"12*7 is 84, and I added 2."}"#));
+    let (events, outcome) = turn(&f, "compute 12*7 and add 2 to the counter", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("calculator".to_string(), CallStatus::Done),
+            ("counter_add".to_string(), CallStatus::Done)
+        ]
+    );
+    assert_eq!(outcome.reply, "12*7 is 84, and I added 2.");
+    assert_eq!(f.server.requests().len(), 4);
 }

@@ -26,6 +26,7 @@ pub mod http_tool;
 pub mod numfmt;
 pub mod sas_round_rate;
 pub mod self_check;
+pub mod words;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -66,6 +67,16 @@ pub trait Tool: Send + Sync + fmt::Debug {
     fn open_world(&self) -> bool {
         false
     }
+
+    /// What the tool acts on, as a person names it (lowercase English words, which match
+    /// where a word starts, so "loud" matches "louder", and Chinese words): the chat runs
+    /// a model's call of the tool only when the person's message, or their message
+    /// before it, names one, so a request for something else ("switch off the lights")
+    /// never turns into a stand-in ("turn off the camera"). Empty, the default: not
+    /// checked. Calls over the API and MCP name their tool themselves and are not checked.
+    fn subjects(&self) -> &[&'static str] {
+        &[]
+    }
 }
 
 /// The work of a tool that is one synchronous function of its arguments.
@@ -79,6 +90,7 @@ pub struct FnTool {
     work: Arc<Work>,
     blocking: bool,
     self_check: Option<Arc<dyn Fn() -> SelfCheck + Send + Sync>>,
+    subjects: &'static [&'static str],
 }
 
 impl FnTool {
@@ -92,6 +104,7 @@ impl FnTool {
             work: Arc::new(work),
             blocking: false,
             self_check: None,
+            subjects: &[],
         }
     }
 
@@ -105,6 +118,7 @@ impl FnTool {
             work: Arc::new(work),
             blocking: true,
             self_check: None,
+            subjects: &[],
         }
     }
 
@@ -115,6 +129,13 @@ impl FnTool {
         check: impl Fn() -> SelfCheck + Send + Sync + 'static,
     ) -> Self {
         self.self_check = Some(Arc::new(check));
+        self
+    }
+
+    /// Declares what the tool acts on, as a person names it ([`Tool::subjects`]).
+    #[must_use]
+    pub fn with_subjects(mut self, subjects: &'static [&'static str]) -> Self {
+        self.subjects = subjects;
         self
     }
 }
@@ -139,6 +160,10 @@ impl Tool for FnTool {
             Some(check) => check(),
             None => SelfCheck::Skip("the tool declares no harmless sample call".into()),
         }
+    }
+
+    fn subjects(&self) -> &[&'static str] {
+        self.subjects
     }
 
     async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {

@@ -175,6 +175,10 @@ impl Tool for FailFirst {
         self.inner.spec()
     }
 
+    fn subjects(&self) -> &[&'static str] {
+        self.inner.subjects()
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
         if self.fired.swap(true, Ordering::SeqCst) {
             return self.inner.run(args, ctx).await;
@@ -491,16 +495,28 @@ pub async fn run_case(
     judge_calls(&mut calls, &offered, &bench.deskmate.specs());
     result.reply = turn.reply;
     result.failure_fired = bench.fired.load(Ordering::SeqCst);
-    result.hallucinated = calls.iter().any(|c| c.tool.is_none())
-        || (case.category == CaseCategory::Irrelevance && !calls.is_empty());
+    // A call Deskmate did not run because the person's message does not name what its
+    // tool acts on changed nothing for the person: task success with the guard judges
+    // what ran; the raw figure (below) and the hallucination rate, every call the model made.
+    let ran: Vec<&CallRecord> = calls
+        .iter()
+        .filter(|c| c.status != Some(CallStatus::NotAsked))
+        .collect();
+    let offered_only = calls.iter().all(|c| c.tool.is_some());
+    result.hallucinated =
+        !offered_only || (case.category == CaseCategory::Irrelevance && !calls.is_empty());
 
-    let judged = judge(case, &calls);
-    result.passed = judged.is_ok() && !result.hallucinated;
+    let judged = if case.category == CaseCategory::Irrelevance {
+        judge_irrelevance(&ran)
+    } else {
+        judge(case, &calls)
+    };
+    result.passed = judged.is_ok() && offered_only;
     result.reason = match (&judged, timed_out, outcome) {
         (_, true, _) => Some(format!("the turn timed out after {} s", timeout.as_secs())),
         (_, _, Ok(Err(e))) => Some(format!("the turn could not run: {e}")),
         (Err(why), ..) => Some(why.clone()),
-        (Ok(()), ..) if result.hallucinated => Some("called a tool that was not offered".into()),
+        (Ok(()), ..) if !offered_only => Some("called a tool that was not offered".into()),
         _ => None,
     };
     if result.reason.is_none()
@@ -531,7 +547,8 @@ pub async fn run_case(
     result.passed_raw = result.passed
         && calls
             .iter()
-            .all(|c| c.valid_as_emitted || scripted(case, c));
+            .all(|c| c.valid_as_emitted || scripted(case, c))
+        && (case.category != CaseCategory::Irrelevance || calls.is_empty());
     result.passed_plain = result.passed_raw && calls.iter().all(|c| c.extracted.is_none());
 
     if case.category == CaseCategory::Atomicity && result.failure_fired {
@@ -573,23 +590,19 @@ fn scripted(case: &Case, call: &CallRecord) -> bool {
     })
 }
 
+/// An irrelevance case passes when no call ran.
+fn judge_irrelevance(ran: &[&CallRecord]) -> Result<(), String> {
+    if ran.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = ran.iter().map(|c| c.name.as_str()).collect();
+    Err(format!("called {} where no tool fits", names.join(", ")))
+}
+
 /// Task success from the calls, by category.
 fn judge(case: &Case, calls: &[CallRecord]) -> Result<(), String> {
     match case.category {
-        CaseCategory::Irrelevance => {
-            if calls.is_empty() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "called {} where no tool fits",
-                    calls
-                        .iter()
-                        .map(|c| c.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-            }
-        }
+        CaseCategory::Irrelevance => judge_irrelevance(&calls.iter().collect::<Vec<_>>()),
         // The group as first asked for: every call of the step the failure hit.
         CaseCategory::Atomicity => {
             let first_step = calls.first().map_or(0, |c| c.step);

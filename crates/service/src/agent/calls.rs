@@ -28,6 +28,9 @@ pub(crate) struct TurnContext<'a> {
     pub turn_id: &'a str,
     /// The person writes Chinese: summaries in Chinese.
     pub zh: bool,
+    /// What the person asked: their message of this turn and the one before it (a
+    /// follow-up such as "a bit more" names its subject in the earlier one).
+    pub asked: &'a [String],
     /// Where the calls are reported.
     pub events: &'a UnboundedSender<AgentEvent>,
 }
@@ -50,12 +53,13 @@ impl Outcome {
     /// (not found, with no valid values to choose from instead) or a person or a policy
     /// refused the call. After one, the model may only answer.
     pub(crate) fn settles(&self) -> bool {
-        self.status == CallStatus::Failed
-            && match self.result.error_type {
-                Some(ErrorType::Denied) => true,
-                Some(ErrorType::NotFound) => self.result.options.is_empty(),
-                _ => false,
-            }
+        self.status == CallStatus::NotAsked
+            || self.status == CallStatus::Failed
+                && match self.result.error_type {
+                    Some(ErrorType::Denied) => true,
+                    Some(ErrorType::NotFound) => self.result.options.is_empty(),
+                    _ => false,
+                }
     }
 }
 
@@ -127,12 +131,13 @@ impl Deskmate {
             conversation_id,
             turn_id,
             zh,
+            asked,
             events,
         } = *turn;
         let registry = self.registry();
         let guard = registry.guard();
         // A tool the turn did not offer is not run, whatever the registry has.
-        let refused: Vec<Option<ToolError>> = calls
+        let mut refused: Vec<Option<(CallStatus, ToolError)>> = calls
             .iter()
             .map(|call| {
                 let ids = offered?;
@@ -141,6 +146,7 @@ impl Deskmate {
                     ids.iter().map(String::as_str),
                 )
                 .err()
+                .map(|error| (CallStatus::Failed, error))
             })
             .collect();
         let mut planned = Vec::new();
@@ -184,6 +190,20 @@ impl Deskmate {
                 tool,
                 key,
             });
+        }
+
+        // Nor a tool whose subject the person did not name (a stand-in for what they
+        // asked: the camera for the lights, the volume for the screen's brightness).
+        for (i, p) in planned.iter().enumerate() {
+            if refused[i].is_none()
+                && let Some(subjects) = registry.tool(&p.tool).map(|t| t.subjects())
+                && !subjects.is_empty()
+                && !asked
+                    .iter()
+                    .any(|m| deskmate_tools::words::mentions_any(m, subjects))
+            {
+                refused[i] = Some((CallStatus::NotAsked, not_asked(&p.tool, subjects)));
+            }
         }
 
         let reuse: Vec<Option<Reuse>> = planned
@@ -263,7 +283,7 @@ impl Deskmate {
             .iter()
             .map(|r| {
                 r.clone()
-                    .map(|error| (CallStatus::Failed, ToolResult::failure(error)))
+                    .map(|(status, error)| (status, ToolResult::failure(error)))
             })
             .collect();
         let reads = planned
@@ -377,6 +397,22 @@ impl Deskmate {
     }
 }
 
+/// Why a call of a tool whose subject the person did not name is not run.
+fn not_asked(tool: &str, subjects: &[&str]) -> ToolError {
+    let named: Vec<&str> = subjects.iter().take(4).copied().collect();
+    ToolError::new(
+        ErrorType::Denied,
+        format!(
+            "not run: the user did not ask for this. {tool} is only for requests about {}, \
+             and the user's message mentions none of that",
+            named.join(", ")
+        ),
+    )
+    .with_hint(
+        "do not call it; answer the user directly, and if no tool does what they asked, say so",
+    )
+}
+
 /// Reports a call's end and wraps it up.
 fn finish(
     events: &UnboundedSender<AgentEvent>,
@@ -392,7 +428,7 @@ fn finish(
             id: call.id.clone(),
             name: call.function.name.clone(),
             status,
-            summary: super::summary::summarize(tool, &result, zh),
+            summary: super::summary::line(tool, status, &result, zh),
             result: Box::new(result.clone()),
         },
     );

@@ -56,6 +56,9 @@ pub enum CallStatus {
     /// It was not run because the same call already succeeded in this turn; the result
     /// is the earlier call's.
     Repeated,
+    /// It was not run because the person's message does not name what the tool acts on
+    /// (the model chose it as a stand-in for something else).
+    NotAsked,
 }
 
 impl CallStatus {
@@ -67,6 +70,7 @@ impl CallStatus {
             Self::Compensated => "compensated",
             Self::Skipped => "skipped",
             Self::Repeated => "repeated",
+            Self::NotAsked => "not_asked",
         }
     }
 }
@@ -78,7 +82,8 @@ pub enum StopReason {
     /// The model answered without calling a tool.
     Answered,
     /// The reply was built from the tool results: the model's own disagreed with them
-    /// (a refusal, an apology, a call written as text) or it only repeated calls.
+    /// (a refusal, an apology, a call written as text), it only repeated calls, or the
+    /// first step's results said all there was to say (no model request after them).
     FromResults,
     /// The same call failed twice.
     RepeatedFailure,
@@ -262,11 +267,20 @@ impl Deskmate {
             .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
             .collect();
         let turn_id = uuid::Uuid::new_v4().simple().to_string();
+        // What the person asked: this message and their one before it.
+        let asked: Vec<String> = messages
+            .iter()
+            .rev()
+            .filter(|m| m.role == "user")
+            .filter_map(|m| m.content.clone())
+            .take(2)
+            .collect();
         let context = TurnContext {
             offered,
             conversation_id: &conversation_id,
             turn_id: &turn_id,
             zh,
+            asked: &asked,
             events,
         };
         let mut failures: HashMap<String, usize> = HashMap::new();
@@ -275,6 +289,7 @@ impl Deskmate {
         let mut ran: Vec<Outcome> = Vec::new();
         let mut last_failed = false;
         let mut settled = false;
+        let mut unasked = false;
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -302,6 +317,7 @@ impl Deskmate {
                     zh,
                     failed: last_failed,
                     settled,
+                    unasked,
                 };
                 let mut request =
                     protocol::request(protocol, &model.model, &messages, &tools, followup);
@@ -421,8 +437,11 @@ impl Deskmate {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
+                // The first step's results can be the whole answer (reply::results_answer).
+                let answered = steps == 1 && reply::results_answer(&outcomes, &message);
                 last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 settled |= outcomes.iter().any(Outcome::settles);
+                unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);
                 if let Some(error) = repeated {
                     let reply = if zh {
@@ -441,7 +460,7 @@ impl Deskmate {
                 }
                 // A model that only repeats what is done will not stop by itself: the
                 // results are the answer.
-                if only_repeats {
+                if only_repeats || answered {
                     let reply = reply::from_results(&ran, zh);
                     break 'turn (
                         closing(events, &mut new_messages, reply),
@@ -614,7 +633,7 @@ fn closing(
 fn card(outcome: &Outcome, zh: bool) -> Value {
     serde_json::json!({
         "status": outcome.status.as_str(),
-        "summary": summary::summarize(&outcome.tool, &outcome.result, zh),
+        "summary": summary::line(&outcome.tool, outcome.status, &outcome.result, zh),
         "result": outcome.result,
     })
 }

@@ -138,6 +138,9 @@ pub(crate) struct Followup {
     /// A call of the latest step failed in a way no other call can fix (the device is
     /// missing, the person refused): the model may only answer now.
     pub settled: bool,
+    /// A call of the latest step was not run because the person did not ask for what its
+    /// tool does: the model should answer their message itself.
+    pub unasked: bool,
 }
 
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
@@ -190,7 +193,13 @@ fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
         let mut text = format!("Tool results:\n{}", results.join("\n"));
         if last {
             let language = answer_language(followup.zh, request);
-            text.push_str(&if followup.settled {
+            text.push_str(&if followup.unasked {
+                format!(
+                    "\nThese calls were not run: the user did not ask for them. Do not call tools \
+now; reply to the user's message {request:?} itself, in {language}, briefly (if they asked for \
+something no tool does, say so)."
+                )
+            } else if followup.settled {
                 format!(
                     "\nA call could not be done on this computer or was refused: do not call \
 it again; tell the user in {language}, briefly, what was done and what was not."
@@ -456,8 +465,7 @@ mod tests {
             &messages,
             Followup {
                 zh: true,
-                failed: false,
-                settled: false,
+                ..Followup::default()
             },
         );
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();

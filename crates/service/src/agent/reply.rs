@@ -8,7 +8,7 @@
 
 use super::CallStatus;
 use super::calls::Outcome;
-use super::summary::summarize;
+use super::summary::line;
 
 /// Why a model's reply cannot stand after the turn's calls; `None` when it can.
 pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Option<&'static str> {
@@ -148,6 +148,25 @@ fn refuses(text: &str) -> bool {
     EN.iter().any(|p| lower.contains(p)) || ZH.iter().any(|p| text.contains(p))
 }
 
+/// Whether the first step's results are the answer, with no model request after them:
+/// every call succeeded and each result's line says all there is to say (the sum, the
+/// time, the new volume — a model would only rephrase it, and on the local model that
+/// is a third of the turn), unless the message may ask for more than one call did
+/// (a single call for a message joined by "and", "then", "然后", a comma…: the model is
+/// asked, and calls the rest).
+pub(crate) fn results_answer(outcomes: &[Outcome], message: &str) -> bool {
+    const JOINED: [&str; 17] = [
+        " and ", " then ", " also ", " plus ", " as well", ", ", "; ", "和", "跟", "及", "并",
+        "再", "还", "然后", "同时", "，", "、",
+    ];
+    let all_answer = !outcomes.is_empty()
+        && outcomes
+            .iter()
+            .all(|o| o.status == CallStatus::Done && super::summary::answers(&o.tool));
+    let lower = message.to_lowercase();
+    all_answer && (outcomes.len() > 1 || !JOINED.iter().any(|j| lower.contains(j)))
+}
+
 /// The reply made of the results: one line per distinct outcome, in the model's order.
 pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
     let mut lines: Vec<String> = Vec::new();
@@ -160,7 +179,7 @@ pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
             CallStatus::Skipped => format!("{} was not run", outcome.tool),
             CallStatus::Compensated if zh => format!("{} 已撤销", outcome.tool),
             CallStatus::Compensated => format!("{} was undone", outcome.tool),
-            _ => summarize(&outcome.tool, &outcome.result, zh),
+            _ => line(&outcome.tool, outcome.status, &outcome.result, zh),
         };
         if !lines.contains(&line) {
             lines.push(line);
@@ -211,6 +230,31 @@ mod tests {
                 json!({"expression": "17% of 2,340", "result": 397.8, "text": "397.8"}),
             ),
         )
+    }
+
+    #[test]
+    fn results_that_say_it_all_are_the_answer_unless_more_may_be_asked() {
+        let table = outcome(
+            "summarize_by_group",
+            CallStatus::Done,
+            ToolResult::success(json!({"dataset": "adsl"})),
+        );
+        let failed = outcome(
+            "calculator",
+            CallStatus::Failed,
+            ToolResult::failure(ToolError::validation("bad expression")),
+        );
+        assert!(results_answer(&[sum()], "What is 17% of 2,340?"));
+        assert!(results_answer(&[sum()], "17%乘以2340是多少"));
+        assert!(results_answer(&[sum(), sum()], "12*7 and 2^10?"));
+        assert!(!results_answer(
+            &[sum()],
+            "what is 12*7 and what time is it?"
+        ));
+        assert!(!results_answer(&[sum()], "算一下 12*7，然后告诉我现在几点"));
+        assert!(!results_answer(&[table], "Summarize AGE by SEX"));
+        assert!(!results_answer(&[failed], "What is 1/0?"));
+        assert!(!results_answer(&[], "hello"));
     }
 
     #[test]

@@ -5,9 +5,24 @@
 //! any other tool (HTTP, imported, a test's) gets a generic line from its first fields.
 
 use deskmate_core::ToolResult;
+
+use super::CallStatus;
 use serde_json::Value;
 
-/// The line for one call, in Chinese when `zh`.
+/// The line for one call that ended with `status`, in Chinese when `zh`.
+pub(crate) fn line(tool: &str, status: CallStatus, result: &ToolResult, zh: bool) -> String {
+    match (status, zh) {
+        (CallStatus::NotAsked, true) => {
+            format!("没有执行 {tool}：你的消息没有提到它做的事。")
+        }
+        (CallStatus::NotAsked, false) => {
+            format!("{tool} was not run: your message did not ask for what it does.")
+        }
+        _ => summarize(tool, result, zh),
+    }
+}
+
+/// The line for one call's result, in Chinese when `zh`.
 pub fn summarize(tool: &str, result: &ToolResult, zh: bool) -> String {
     if !result.ok {
         let error = result.error.as_deref().unwrap_or("the call failed");
@@ -32,6 +47,29 @@ fn text(value: &Value) -> Option<String> {
 
 fn field(data: &Value, key: &str) -> Option<String> {
     data.get(key).and_then(text)
+}
+
+/// The tools whose line is the whole answer to a request for them: the sum, the time,
+/// the new volume, the camera's state, the message shown or spoken, the rounded value,
+/// the audit record. Not the dataset tools (a table, whose line only counts its rows),
+/// the code interpreter (its output may need explaining) or the choice prompts (a choice
+/// is usually asked for to act on it).
+const ANSWERING: [&str; 10] = [
+    "calculator",
+    "current_time",
+    "increase_volume",
+    "decrease_volume",
+    "turn_on_camera",
+    "turn_off_camera",
+    "text_msg_prompt",
+    "voice_msg_prompt",
+    "sas_round_rate",
+    "append_audit",
+];
+
+/// Whether `tool`'s line for a success is the whole answer to a request for it.
+pub(crate) fn answers(tool: &str) -> bool {
+    ANSWERING.contains(&tool)
 }
 
 /// The sentence of a built-in tool; `None` when the data lacks what it needs.

@@ -112,7 +112,7 @@ pub(super) fn meant<'a>(
     }
     let mut found: Vec<String> = Vec::new();
     for (words, variables) in CONCEPTS {
-        if !words.iter().any(|w| mentions(&text, w)) {
+        if !words.iter().any(|w| crate::words::mentions(&text, w)) {
             continue;
         }
         for variable in *variables {
@@ -129,7 +129,7 @@ pub(super) fn meant<'a>(
         }
     }
     for (words, preferred) in QUALIFIERS {
-        if words.iter().any(|w| mentions(&text, w)) {
+        if words.iter().any(|w| crate::words::mentions(&text, w)) {
             // Stable: the preferred variables first, in their order, the rest after.
             found.sort_by_key(|name| {
                 preferred
@@ -140,20 +140,6 @@ pub(super) fn meant<'a>(
         }
     }
     found
-}
-
-/// Whether `text` has `word`: a Chinese word anywhere, an English one where a word starts
-/// ("arms" and "discontinued" count; "average" does not mention "age").
-fn mentions(text: &str, word: &str) -> bool {
-    if !word.is_ascii() {
-        return text.contains(word);
-    }
-    text.match_indices(word).any(|(at, _)| {
-        text[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric() || !c.is_ascii())
-    })
 }
 
 #[cfg(test)]
