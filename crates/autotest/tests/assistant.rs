@@ -94,16 +94,9 @@ async fn ask(
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let calls = events
-        .into_iter()
-        .filter_map(|event| match event {
-            AgentEvent::ToolResult {
-                name,
-                status,
-                result,
-                ..
-            } => Some((name, status, result.data)),
-            _ => None,
-        })
+        .iter()
+        .filter_map(AgentEvent::tool_result)
+        .map(|(name, status, result)| (name.to_string(), status, result.data.clone()))
         .collect();
     (calls, outcome.reply, outcome.conversation_id)
 }

@@ -70,19 +70,14 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let results: Vec<_> = events
-        .into_iter()
-        .filter_map(|event| match event {
-            AgentEvent::ToolResult {
-                name,
+        .iter()
+        .filter_map(AgentEvent::tool_result)
+        .map(|(name, status, result)| {
+            (
+                name.to_string(),
                 status,
-                result,
-                ..
-            } => Some((
-                name,
-                status,
-                serde_json::to_value(result.as_ref()).unwrap_or_default(),
-            )),
-            _ => None,
+                serde_json::to_value(result).unwrap_or_default(),
+            )
         })
         .collect();
     assert_eq!(results.len(), 1, "{results:?}");

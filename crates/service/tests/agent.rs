@@ -123,18 +123,13 @@ async fn turn(
 fn results(events: &[AgentEvent]) -> Vec<(String, CallStatus, Value)> {
     events
         .iter()
-        .filter_map(|e| match e {
-            AgentEvent::ToolResult {
-                name,
+        .filter_map(AgentEvent::tool_result)
+        .map(|(name, status, result)| {
+            (
+                name.to_string(),
                 status,
-                result,
-                ..
-            } => Some((
-                name.clone(),
-                *status,
-                serde_json::to_value(result.as_ref()).unwrap_or_default(),
-            )),
-            _ => None,
+                serde_json::to_value(result).unwrap_or_default(),
+            )
         })
         .collect()
 }

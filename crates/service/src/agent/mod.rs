@@ -165,6 +165,19 @@ impl AgentEvent {
             Self::Done { .. } => "done",
         }
     }
+
+    /// A call's end: the tool as the model named it, how it ended, and its result.
+    pub fn tool_result(&self) -> Option<(&str, CallStatus, &ToolResult)> {
+        match self {
+            Self::ToolResult {
+                name,
+                status,
+                result,
+                ..
+            } => Some((name, *status, result)),
+            _ => None,
+        }
+    }
 }
 
 /// The turn's outcome (also sent as the `done` event).
