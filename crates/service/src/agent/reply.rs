@@ -162,7 +162,7 @@ pub(crate) fn results_answer(outcomes: &[Outcome], message: &str) -> bool {
     let all_answer = !outcomes.is_empty()
         && outcomes
             .iter()
-            .all(|o| o.status == CallStatus::Done && super::summary::answers(&o.tool));
+            .all(|o| o.status == CallStatus::Done && super::summary::answers(&o.tool, &o.result));
     let lower = message.to_lowercase();
     all_answer && (outcomes.len() > 1 || !JOINED.iter().any(|j| lower.contains(j)))
 }

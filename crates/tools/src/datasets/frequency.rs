@@ -6,6 +6,7 @@ use std::sync::Arc;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
+use super::grouping::MAX_GROUPS;
 use super::{
     Column, DatasetDir, MISSING_LABEL, group_rows, subjects_parameter, variable_parameter,
 };
@@ -60,7 +61,7 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             "properties": {
                 "dataset": datasets.parameter(),
                 "variable": variable_parameter("The variable to count, e.g. 'SEX' or 'RACE'."),
-                "by": variable_parameter("Optional grouping variable, e.g. 'TRT01A'; percentages are then within each group."),
+                "by": variable_parameter(&format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows.")),
                 "subjects": subjects_parameter()
             }
         }),
@@ -75,9 +76,9 @@ fn frequency(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
     let data = datasets.load(args["dataset"].as_str().unwrap_or_default())?;
     let variable = data.column(args["variable"].as_str().unwrap_or_default())?;
     let rows = data.subject_rows(args.get("subjects"))?;
-    let (by, table) = match args.get("by").and_then(Value::as_str) {
-        Some(name) => {
-            let by = data.column(name)?;
+    let grouping = data.grouping("by", args.get("by").and_then(Value::as_str), variable)?;
+    let (by, table) = match grouping.column() {
+        Some(by) => {
             let mut table = Vec::new();
             for (group, members) in group_rows(by, &rows) {
                 for mut row in count(variable, &members) {
@@ -89,13 +90,17 @@ fn frequency(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
         }
         None => (None, count(variable, &rows)),
     };
-    Ok(json!({
+    let mut answer = json!({
         "dataset": data.name,
         "variable": variable.name,
         "by": by,
         "total": rows.len(),
         "rows": table,
-    }))
+    });
+    if let Some(note) = grouping.note("by") {
+        answer["note"] = Value::String(note);
+    }
+    Ok(answer)
 }
 
 /// Counts the values of `column` over `rows`: sorted by value (numerically for numeric

@@ -8,6 +8,7 @@
 mod concepts;
 pub mod describe_dataset;
 pub mod frequency;
+mod grouping;
 pub mod run_qc_checks;
 pub mod summarize_by_group;
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
 use serde_json::{Value, json};
 
+use super::grouping::MAX_GROUPS;
 use super::{Column, DatasetDir, group_rows, subjects_parameter, variable_parameter};
 use crate::numfmt::round_half_away_text;
 use crate::{FnTool, Verdict};
@@ -65,7 +66,7 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             "properties": {
                 "dataset": datasets.parameter(),
                 "variable": variable_parameter("The numeric variable to summarize, e.g. 'AGE'."),
-                "group_by": variable_parameter("The grouping variable, e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
+                "group_by": variable_parameter(&format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary.")),
                 "subjects": subjects_parameter()
             }
         }),
@@ -81,9 +82,13 @@ fn summarize(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
     let variable = data.numeric_column(args["variable"].as_str().unwrap_or_default())?;
     let rows = data.subject_rows(args.get("subjects"))?;
     let mut table = Vec::new();
-    let group_by = match args.get("group_by").and_then(Value::as_str) {
-        Some(name) => {
-            let by = data.column(name)?;
+    let grouping = data.grouping(
+        "group_by",
+        args.get("group_by").and_then(Value::as_str),
+        variable,
+    )?;
+    let group_by = match grouping.column() {
+        Some(by) => {
             for (group, members) in group_rows(by, &rows) {
                 table.push(stats_row(&group, variable, &members));
             }
@@ -96,13 +101,17 @@ fn summarize(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
         .iter()
         .filter(|&&r| variable.values[r].is_none())
         .count();
-    Ok(json!({
+    let mut answer = json!({
         "dataset": data.name,
         "variable": variable.name,
         "group_by": group_by,
         "rows": table,
         "missing": missing,
-    }))
+    });
+    if let Some(note) = grouping.note("group_by") {
+        answer["note"] = Value::String(note);
+    }
+    Ok(answer)
 }
 
 /// Summary statistics of a sample.

@@ -4,6 +4,8 @@
 //! The built-in tools' results have known shapes and read best with their own sentence;
 //! any other tool (HTTP, imported, a test's) gets a generic line from its first fields.
 
+mod datasets;
+
 use deskmate_core::ToolResult;
 
 use super::CallStatus;
@@ -33,7 +35,10 @@ pub fn summarize(tool: &str, result: &ToolResult, zh: bool) -> String {
         };
     }
     let data = &result.data;
-    builtin(tool, data, zh).unwrap_or_else(|| generic(tool, data, zh))
+    datasets::line(tool, data, zh)
+        .map(|(line, _)| line)
+        .or_else(|| builtin(tool, data, zh))
+        .unwrap_or_else(|| generic(tool, data, zh))
 }
 
 fn text(value: &Value) -> Option<String> {
@@ -51,9 +56,9 @@ fn field(data: &Value, key: &str) -> Option<String> {
 
 /// The tools whose line is the whole answer to a request for them: the sum, the time,
 /// the new volume, the camera's state, the message shown or spoken, the rounded value,
-/// the audit record. Not the dataset tools (a table, whose line only counts its rows),
-/// the code interpreter (its output may need explaining) or the choice prompts (a choice
-/// is usually asked for to act on it).
+/// the audit record. Not the code interpreter (its output may need explaining) or the
+/// choice prompts (a choice is usually asked for to act on it); the dataset tools'
+/// line answers when it holds the whole table (see `datasets`).
 const ANSWERING: [&str; 10] = [
     "calculator",
     "current_time",
@@ -67,9 +72,11 @@ const ANSWERING: [&str; 10] = [
     "append_audit",
 ];
 
-/// Whether `tool`'s line for a success is the whole answer to a request for it.
-pub(crate) fn answers(tool: &str) -> bool {
+/// Whether `tool`'s line for its successful `result` is the whole answer to a request
+/// for it.
+pub(crate) fn answers(tool: &str, result: &ToolResult) -> bool {
     ANSWERING.contains(&tool)
+        || datasets::line(tool, &result.data, false).is_some_and(|(_, whole)| whole)
 }
 
 /// The sentence of a built-in tool; `None` when the data lacks what it needs.
@@ -137,41 +144,6 @@ fn builtin(tool: &str, data: &Value, zh: bool) -> Option<String> {
                 format!("选择了“{choice}”")
             } else {
                 format!("Chosen: \"{choice}\"")
-            }
-        }
-        "summarize_by_group" | "frequency" => {
-            let dataset = field(data, "dataset")?;
-            let variable = field(data, "variable")?;
-            let by = field(data, "group_by").or_else(|| field(data, "by"));
-            let rows = data
-                .get("rows")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            match (zh, by) {
-                (true, Some(by)) => format!("{dataset}：按 {by} 汇总 {variable}，{rows} 行"),
-                (true, None) => format!("{dataset}：{variable} 的汇总，{rows} 行"),
-                (false, Some(by)) => format!("{dataset}: {variable} by {by}, {rows} rows"),
-                (false, None) => format!("{dataset}: {variable}, {rows} rows"),
-            }
-        }
-        "describe_dataset" => {
-            let dataset = field(data, "dataset")?;
-            let rows = field(data, "rows")?;
-            let columns = field(data, "columns")?;
-            if zh {
-                format!("{dataset}：{rows} 行，{columns} 列")
-            } else {
-                format!("{dataset}: {rows} rows, {columns} columns")
-            }
-        }
-        "run_qc_checks" => {
-            let dataset = field(data, "dataset")?;
-            let errors = field(&data["summary"], "errors")?;
-            let warnings = field(&data["summary"], "warnings")?;
-            if zh {
-                format!("{dataset} 质控：{errors} 个错误，{warnings} 个警告")
-            } else {
-                format!("QC of {dataset}: {errors} errors, {warnings} warnings")
             }
         }
         "sas_round_rate" => {
@@ -267,12 +239,6 @@ mod tests {
                 json!({"timezone": "Asia/Tokyo", "date": "2026-12-01", "time": "11:40:00"}),
                 false,
                 "It is 11:40:00 on 2026-12-01 (Asia/Tokyo)",
-            ),
-            (
-                "summarize_by_group",
-                json!({"dataset": "adsl", "variable": "AGE", "group_by": "TRT01A", "rows": [1, 2, 3, 4]}),
-                false,
-                "adsl: AGE by TRT01A, 4 rows",
             ),
         ];
         for (tool, data, zh, want) in cases {
