@@ -20,6 +20,7 @@ use crate::extract::ApiQuery;
 
 /// The API contract's query parameters of a full run.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RunQuery {
     /// LLM model id (default: the default model).
     llm_model_id: Option<String>,
@@ -162,6 +163,7 @@ pub async fn asr(
 
 /// The API contract's test-message parameters.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TestMessageQuery {
     /// LLM model id.
     llm_model_id: String,
@@ -192,6 +194,7 @@ pub async fn test_message(
 
 /// Paging of the run history.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RunsQuery {
     /// 1-based page (default 1).
     page: Option<u32>,
@@ -253,6 +256,7 @@ pub(crate) fn list_runs(
 
 /// How a stored run is answered.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RunFormat {
     /// `json` (default) or `junit` (JUnit XML, for CI systems).
     format: Option<RunFormatName>,
@@ -320,6 +324,7 @@ pub async fn run_detail(
 
 /// With which run to compare.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CompareQuery {
     /// Another run's id (default: the previous run of the same kind and scope).
     with: Option<String>,

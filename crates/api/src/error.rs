@@ -1,11 +1,11 @@
-//! Every error the API answers is JSON: `{"detail": "...", "hint"?, "errors"?}`.
+//! Every error the API answers is JSON, an [`ErrorBody`]: `{"detail": "...", "hint"?, "errors"?}`.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use deskmate_service::ServiceError;
 use deskmate_service::resources::FieldError;
-use serde_json::json;
+use serde::Serialize;
 
 /// An API error: a status and a JSON body.
 #[derive(Debug, thiserror::Error)]
@@ -69,42 +69,80 @@ impl From<ServiceError> for AppError {
     }
 }
 
+/// The body of every error answer.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, in one sentence.
+    pub detail: String,
+    /// How to fix it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// For a 422: one entry per problem, at a JSON pointer into the request body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<FieldError>>,
+}
+
+impl ErrorBody {
+    fn new(detail: impl Into<String>, hint: Option<&str>) -> Self {
+        Self {
+            detail: detail.into(),
+            hint: hint.map(str::to_string),
+            errors: None,
+        }
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (status, body) = match &self {
-            Self::BadRequest(detail) => (StatusCode::BAD_REQUEST, json!({"detail": detail})),
+            Self::BadRequest(detail) => (StatusCode::BAD_REQUEST, ErrorBody::new(detail, None)),
             Self::MethodNotAllowed => (
                 StatusCode::METHOD_NOT_ALLOWED,
-                json!({"detail": "method not allowed for this path", "hint": "the Allow header lists the methods this path answers"}),
+                ErrorBody::new(
+                    "method not allowed for this path",
+                    Some("the Allow header lists the methods this path answers"),
+                ),
             ),
             Self::Unauthorized => (
                 StatusCode::UNAUTHORIZED,
-                json!({"detail": "missing or invalid bearer token", "hint": "send Authorization: Bearer <token>; the token is in the data dir's api-token file"}),
+                ErrorBody::new(
+                    "missing or invalid bearer token",
+                    Some(
+                        "send Authorization: Bearer <token>; the token is in the data dir's api-token file",
+                    ),
+                ),
             ),
-            Self::Forbidden(detail) => (StatusCode::FORBIDDEN, json!({"detail": detail})),
-            Self::NotFound(detail) => (StatusCode::NOT_FOUND, json!({"detail": detail})),
+            Self::Forbidden(detail) => (StatusCode::FORBIDDEN, ErrorBody::new(detail, None)),
+            Self::NotFound(detail) => (StatusCode::NOT_FOUND, ErrorBody::new(detail, None)),
             Self::TooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
-                json!({"detail": "request body too large", "hint": "bodies are limited to 1 MiB"}),
+                ErrorBody::new(
+                    "request body too large",
+                    Some("bodies are limited to 1 MiB"),
+                ),
             ),
             Self::UnsupportedMediaType(detail) => (
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                json!({"detail": detail, "hint": "send Content-Type: application/json"}),
+                ErrorBody::new(detail, Some("send Content-Type: application/json")),
             ),
             Self::Invalid(errors) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                json!({"detail": "invalid input", "errors": errors, "hint": errors.first().map(|e| e.hint.clone())}),
+                ErrorBody {
+                    detail: "invalid input".into(),
+                    hint: errors.first().map(|e| e.hint.clone()),
+                    errors: Some(errors.clone()),
+                },
             ),
-            Self::Conflict(detail) => (StatusCode::CONFLICT, json!({"detail": detail})),
+            Self::Conflict(detail) => (StatusCode::CONFLICT, ErrorBody::new(detail, None)),
             Self::Unavailable(detail) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                json!({"detail": detail, "hint": "try again in a moment"}),
+                ErrorBody::new(detail, Some("try again in a moment")),
             ),
             Self::Internal(cause) => {
                 tracing::error!(%cause, "internal error answering a request");
                 (
                     StatusCode::INTERNAL_SERVER_ERROR,
-                    json!({"detail": "internal error", "hint": "see the server log"}),
+                    ErrorBody::new("internal error", Some("see the server log")),
                 )
             }
         };

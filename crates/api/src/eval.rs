@@ -116,6 +116,7 @@ pub async fn runs(
 
 /// How to show a report.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ReportQuery {
     /// `json` (default) or `markdown`.
     format: Option<String>,

@@ -11,6 +11,7 @@ pub mod chat;
 pub mod conversations;
 pub mod devices;
 pub mod error;
+mod error_docs;
 pub mod eval;
 pub mod events;
 pub mod extract;

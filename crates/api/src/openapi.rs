@@ -5,6 +5,8 @@ use axum::Json;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::error_docs::ErrorResponses;
+
 use crate::{
     audit, autotest, chat, conversations, devices, eval, events, kb, mcp_servers, models, prompts,
     resources, secrets, settings, tools, voice,
@@ -29,7 +31,8 @@ use crate::{
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,
         document
     ),
-    modifiers(&BearerToken),
+    components(schemas(crate::error::ErrorBody)),
+    modifiers(&BearerToken, &ErrorResponses),
     security(("bearer" = []))
 )]
 pub struct ApiDoc;

@@ -60,13 +60,13 @@ pub async fn start(State(state): State<AppState>) -> Result<Json<Value>, AppErro
 }
 
 /// `POST /api/v1/voice/stop`.
-#[utoipa::path(post, path = "/api/v1/voice/stop", tag = "devices", responses((status = 200, description = "{text, seconds}; text is empty when nothing was said", body = Object), (status = 409, description = "Not recording", body = Object), (status = 503, description = "The microphone or the ASR failed", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/voice/stop", tag = "devices", responses((status = 200, description = "{text, seconds}; text is empty when nothing was said", body = Object), (status = 404, description = "No microphone in this app", body = Object), (status = 409, description = "Not recording", body = Object), (status = 503, description = "The microphone or the ASR failed", body = Object)))]
 pub async fn stop(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
     Ok(Json(voice(&state)?.stop().await?))
 }
 
 /// `POST /api/v1/voice/cancel`.
-#[utoipa::path(post, path = "/api/v1/voice/cancel", tag = "devices", responses((status = 200, description = "{recording: false}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/voice/cancel", tag = "devices", responses((status = 200, description = "{recording: false}", body = Object), (status = 404, description = "No microphone in this app", body = Object)))]
 pub async fn cancel(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
     voice(&state)?.cancel();
     Ok(Json(json!({"recording": false})))

@@ -1570,7 +1570,7 @@ async fn the_openapi_document_matches_what_is_served() {
     let paths = doc["paths"].as_object().cloned().unwrap_or_default();
     let mut operations = 0;
     for (path, item) in &paths {
-        for (method, _) in item.as_object().cloned().unwrap_or_default() {
+        for (method, operation) in item.as_object().cloned().unwrap_or_default() {
             operations += 1;
             // Fill path parameters; a served route answers anything but the router's own
             // fallbacks ("Not found" for unknown paths, "method not allowed").
@@ -1604,8 +1604,40 @@ async fn the_openapi_document_matches_what_is_served() {
                 detail != "Not found" && detail != "method not allowed for this path",
                 "{method} {path}: {status} {answer}"
             );
+            // The status is one the document declares for the operation, and an error
+            // answer has the declared error body.
+            let declared = &operation["responses"][status.as_str()];
+            assert!(
+                declared.is_object(),
+                "{method} {path} answered an undeclared {status}: {answer}"
+            );
+            if status.is_client_error() || status.is_server_error() {
+                assert!(!detail.is_empty(), "{method} {path}: {status} {answer}");
+                assert_eq!(
+                    declared["content"]["application/json"]["schema"]["$ref"],
+                    json!("#/components/schemas/ErrorBody"),
+                    "{method} {path}: {status}"
+                );
+            }
         }
     }
+    // Every operation that takes a token says it answers 401 without one; every one
+    // with a body, 422 with the problems.
+    for (path, item) in &paths {
+        for (method, operation) in item.as_object().cloned().unwrap_or_default() {
+            let public = operation["security"] == json!([{}]);
+            assert_eq!(
+                operation["responses"]["401"].is_object(),
+                !public,
+                "{method} {path}"
+            );
+            if operation["requestBody"].is_object() {
+                assert!(operation["responses"]["422"].is_object(), "{method} {path}");
+            }
+        }
+    }
+    assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+    assert!(doc["components"]["schemas"]["FieldError"].is_object());
     assert_eq!(operations, 61, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],

@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 pub const MAX_RESPONSE_BYTES: usize = 2 * 1024 * 1024;
 
 /// One problem with a resource, at a JSON pointer into the request body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct FieldError {
     /// Where (`/http_url`, `/parameter_defaults/days`).
     pub path: String,

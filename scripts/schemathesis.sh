@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs schemathesis (an outside tool that knows only the OpenAPI document) against a
+# fresh `deskmate serve`: every operation that finishes in bounded time, every check.
+#   scripts/schemathesis.sh [EXAMPLES] [SEED]   (defaults: 10 examples, seed 1)
+# The test command runs it short; a longer run is `scripts/schemathesis.sh 200 <seed>`.
+# Exits non-zero on any failure of any check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/common.sh
+EXAMPLES="${1:-10}"
+SEED="${2:-1}"
+VENV="${SCHEMATHESIS_VENV:-$DESKMATE_CACHE/schemathesis-4.32.5}"
+if [ ! -x "$VENV/bin/schemathesis" ]; then
+  python3 -m venv "$VENV.tmp"
+  "$VENV.tmp/bin/pip" install -q schemathesis==4.32.5
+  rm -rf "$VENV" && mv "$VENV.tmp" "$VENV"
+fi
+BIN="$CARGO_TARGET_DIR/debug/deskmate"
+[ -x "$BIN" ] || cargo build -q -p deskmate-cli --locked
+DATA="$(mktemp -d)"
+OUT="$(mktemp)"
+cleanup() {
+  [ -n "${SERVER:-}" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
+  rm -rf "$DATA" "$OUT"
+}
+trap cleanup EXIT
+# No local model servers: the operations below do not need a model.
+"$BIN" --data-dir "$DATA" serve --addr 127.0.0.1:0 --local-models off >"$OUT" 2>"$DATA.log" &
+SERVER=$!
+for _ in $(seq 100); do
+  URL="$(head -n1 "$OUT" 2>/dev/null || true)"
+  [ -n "$URL" ] && break
+  sleep 0.1
+done
+[ -n "$URL" ] || { echo "deskmate serve did not start" >&2; cat "$DATA.log" >&2; exit 1; }
+TOKEN="$(cat "$DATA/api-token")"
+# The banner's URL is the API's (…/api/v1); the document's paths start at the root.
+ROOT="${URL%/api/v1}"
+# Chat, autotest, eval, voice and the event stream wait on models, devices or the
+# person: not in bounded time, so left out.
+"$VENV/bin/schemathesis" run "$ROOT/api/v1/openapi.json" \
+  --url "$ROOT" \
+  -H "Authorization: Bearer $TOKEN" \
+  --checks all \
+  --max-examples "$EXAMPLES" \
+  --seed "$SEED" \
+  --exclude-path-regex '/api/v1/(chat|tools/autotest|tools/test-message|eval|voice|events|devices/camera)' \
+  --no-color
