@@ -668,10 +668,8 @@ fn asking_the_local_model_turns_the_volume_up() {
         json!([{"element-6066-11e4-a52e-4f735466cecf": card.0}]),
     );
     assert_eq!(status, json!("done"), "{}", app.wd.text(&card));
-    // The card leads with one line a person reads; the arguments and raw result are
-    // folded away under "Details".
+    // The arguments and raw result are folded away under "Details".
     let text = app.wd.text(&card);
-    assert!(text.contains("Volume 40% →"), "{text}");
     let folded = app.wd.execute(
         "const d = arguments[0].querySelector('details'); return !!d && !d.open;",
         json!([{"element-6066-11e4-a52e-4f735466cecf": card.0}]),
@@ -693,6 +691,18 @@ fn asking_the_local_model_turns_the_volume_up() {
         json!([]),
     );
     let reply = reply.as_str().unwrap_or_default().to_lowercase();
+    // One line a person reads says what happened: the card leads with it, or the reply
+    // is made of it (then the card does not repeat it).
+    let card_line = app.wd.execute(
+        "const p = document.querySelector('.tool-card[data-tool=\"increase_volume\"] p.summary'); \
+         return p ? p.innerText : '';",
+        json!([]),
+    );
+    let card_line = card_line.as_str().unwrap_or_default().to_lowercase();
+    assert!(
+        card_line.contains("volume 40% →") != reply.contains("volume 40% →"),
+        "said once, in the card or the reply: card {card_line:?}, reply {reply:?}"
+    );
     assert!(
         !reply.is_empty()
             && reply.len() < 400
@@ -723,10 +733,16 @@ fn asking_the_local_model_turns_the_volume_up() {
         ".tool-card[data-tool=\"increase_volume\"][data-status=\"done\"]",
         Duration::from_secs(10),
     );
-    let text = app.wd.text(&card);
-    assert!(
-        text.contains("Volume 40% →"),
-        "the card reopens with its summary: {text}"
+    let text = app.wd.execute(
+        "return document.querySelector('#messages').innerText;",
+        json!([]),
+    );
+    let reopened = text.as_str().unwrap_or_default();
+    assert_eq!(
+        reopened.matches("Volume 40% →").count(),
+        1,
+        "the conversation reopens with what happened, said once: {reopened} (card: {})",
+        app.wd.text(&card)
     );
     // A new conversation empties the chat; the old one reopens from the list.
     app.wd.click_on("#chat-new");

@@ -66,6 +66,30 @@ export function itemsOf(entries: Entry[]): Item[] {
   );
 }
 
+/// The tool cards whose summary line the reply after them repeats (a reply built from
+/// the results is made of those lines): the card then leads with its name only, so the
+/// person does not read each result twice.
+export function summariesInReply(items: Item[]): Set<number> {
+  const said = new Set<number>();
+  const bare = (line: string) => line.trim().replace(/[.。]$/u, "");
+  let cards: number[] = [];
+  items.forEach((item, i) => {
+    if (item.kind === "tool") {
+      cards.push(i);
+    } else if (item.kind === "assistant") {
+      const lines = new Set(item.text.split("\n").map(bare));
+      for (const card of cards) {
+        const summary = (items[card] as { summary?: string }).summary;
+        if (summary && lines.has(bare(summary))) said.add(card);
+      }
+      cards = [];
+    } else if (item.kind === "user") {
+      cards = [];
+    }
+  });
+  return said;
+}
+
 function parsedArgs(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -100,6 +124,7 @@ export function Chat() {
     return () => clearInterval(timer);
   }, [started]);
   const seconds = started === null ? 0 : Math.max(0, Math.round((now - started) / 1000));
+  const said = summariesInReply(items);
   const when = (at: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(at));
 
@@ -349,7 +374,7 @@ export function Chat() {
                   {item.status ? t(`chat.status.${item.status}`) : t("chat.running")}
                 </span>
               </header>
-              {item.summary && <p className="summary">{item.summary}</p>}
+              {item.summary && !said.has(i) && <p className="summary">{item.summary}</p>}
               <details>
                 <summary>{t("chat.details")}</summary>
                 {item.extracted && <p className="muted">{t("chat.extracted", { how: t(`extractedHow.${item.extracted}`, { defaultValue: item.extracted }) })}</p>}
