@@ -16,12 +16,27 @@ use crate::extract::ApiQuery;
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
     tool: Option<String>,
-    /// `ok` or `error`.
-    outcome: Option<String>,
+    /// Only calls that succeeded, or only those that failed.
+    #[param(inline)]
+    outcome: Option<Outcome>,
     /// RFC 3339 time; events at or after it.
     since: Option<String>,
+    /// Page number, from 1.
+    #[param(minimum = 1, maximum = 1000000)]
     page: Option<u32>,
+    /// Items per page (default 50).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<u32>,
+}
+
+/// A call's outcome.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// It succeeded.
+    Ok,
+    /// It failed.
+    Error,
 }
 
 /// `GET /api/v1/audit`.
@@ -30,18 +45,8 @@ pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<AuditQuery>,
 ) -> Result<Json<Value>, AppError> {
-    let ok = match q.outcome.as_deref() {
-        None => None,
-        Some("ok") => Some(true),
-        Some("error") => Some(false),
-        Some(other) => {
-            return Err(AppError::BadRequest(format!(
-                "outcome must be 'ok' or 'error', not '{other}'"
-            )));
-        }
-    };
-    let page = q.page.unwrap_or(1).max(1);
-    let limit = q.limit.unwrap_or(50).clamp(1, 1000);
+    let ok = q.outcome.map(|o| matches!(o, Outcome::Ok));
+    let (page, limit) = crate::paging::paging(q.page, q.limit, 50)?;
     let store = state
         .deskmate
         .store()

@@ -15,7 +15,8 @@ use crate::extract::{ApiJson, ApiQuery};
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// At most this many (1-1000, default 200).
+    /// At most this many (default 200).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<u32>,
 }
 
@@ -27,7 +28,7 @@ pub async fn list(
 ) -> Result<Json<Value>, AppError> {
     let list = state
         .deskmate
-        .list_conversations(q.limit.unwrap_or(200).clamp(1, 1000))?;
+        .list_conversations(crate::paging::paging(None, q.limit, 200)?.1)?;
     Ok(Json(json!({ "list": list })))
 }
 

@@ -18,7 +18,11 @@ use crate::extract::{ApiJson, ApiQuery};
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     kb_id: Option<String>,
+    /// Page number, from 1.
+    #[param(minimum = 1, maximum = 1000000)]
     page: Option<u32>,
+    /// Items per page (default 50).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<u32>,
 }
 
@@ -28,8 +32,7 @@ pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<Value>, AppError> {
-    let page = q.page.unwrap_or(1).max(1);
-    let limit = q.limit.unwrap_or(50).clamp(1, 1000);
+    let (page, limit) = crate::paging::paging(q.page, q.limit, 50)?;
     let (total, list) = state
         .deskmate
         .list_documents(q.kb_id.as_deref(), page, limit)?;

@@ -19,6 +19,7 @@ pub mod kb;
 pub mod mcp_servers;
 pub mod models;
 pub mod openapi;
+pub mod paging;
 pub mod prompts;
 pub mod resources;
 pub mod running;

@@ -16,11 +16,27 @@ use crate::extract::{ApiJson, ApiQuery};
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    category: Option<String>,
+    /// Only HTTP tools (`query`) or only built-in ones (`system`).
+    #[param(inline)]
+    category: Option<ListedCategory>,
     enabled: Option<bool>,
     include_system: Option<bool>,
+    /// Page number, from 1.
+    #[param(minimum = 1, maximum = 1000000)]
     page: Option<u32>,
+    /// Items per page (default 100).
+    #[param(minimum = 1, maximum = 1000)]
     limit: Option<u32>,
+}
+
+/// The categories a listing filters by.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ListedCategory {
+    /// HTTP tools.
+    Query,
+    /// Built-in tools.
+    System,
 }
 
 /// `GET /api/v1/tools/resources`.
@@ -29,17 +45,12 @@ pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<Value>, AppError> {
-    if let Some(category) = &q.category
-        && !matches!(category.as_str(), "query" | "system")
-    {
-        return Err(AppError::BadRequest(
-            "category must be 'query' or 'system'".into(),
-        ));
-    }
-    let page = q.page.unwrap_or(1).max(1);
-    let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+    let (page, limit) = crate::paging::paging(q.page, q.limit, 100)?;
     let filter = ResourceFilter {
-        category: q.category,
+        category: q.category.map(|c| match c {
+            ListedCategory::Query => "query".to_string(),
+            ListedCategory::System => "system".to_string(),
+        }),
         enabled: q.enabled,
         include_system: q.include_system.unwrap_or(true),
         page,
