@@ -45,8 +45,14 @@ pub async fn list(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewDocument {
+    /// Knowledge base id: 1-64 letters, digits, `_` or `-`.
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$")]
     kb_id: String,
+    /// 1 to 200 characters, not only spaces.
+    #[schema(min_length = 1, max_length = 200, pattern = "\\S")]
     title: String,
+    /// The text: not only spaces, at most 1 MiB (counted in UTF-8 bytes).
+    #[schema(min_length = 1, max_length = 1048576, pattern = "\\S")]
     body: String,
     source: Option<String>,
 }
@@ -95,6 +101,8 @@ pub async fn delete(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Import {
+    /// Knowledge base id: 1-64 letters, digits, `_` or `-`.
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$")]
     kb_id: String,
     /// A folder on this computer.
     #[schema(value_type = String)]

@@ -34,11 +34,13 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SecretValue {
+    /// The secret: one line, at most 8192 bytes (UTF-8).
+    #[schema(min_length = 1, max_length = 8192, pattern = "^[^\\r\\n]+$")]
     value: String,
 }
 
 /// `PUT /api/v1/secrets/{name}` with `{"value": "…"}`.
-#[utoipa::path(put, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name")), request_body = SecretValue, responses((status = 200, description = "{name, set}", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name: 1-64 letters, digits, `_`, `.` or `-`", pattern = "^[A-Za-z0-9_.-]{1,64}$")), request_body = SecretValue, responses((status = 200, description = "{name, set}", body = Object)))]
 pub async fn set(
     State(state): State<AppState>,
     Path(name): Path<String>,
@@ -65,7 +67,7 @@ pub async fn set(
 }
 
 /// `DELETE /api/v1/secrets/{name}`.
-#[utoipa::path(delete, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name")), responses((status = 200, description = "{name, deleted}", body = Object), (status = 404, description = "Not set", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name: 1-64 letters, digits, `_`, `.` or `-`", pattern = "^[A-Za-z0-9_.-]{1,64}$")), responses((status = 200, description = "{name, deleted}", body = Object), (status = 404, description = "Not set", body = Object)))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(name): Path<String>,

@@ -71,7 +71,8 @@ pub struct CallBody {
     /// Object or JSON text.
     #[serde(default)]
     pub arguments: Value,
-    /// Run at most once per key.
+    /// Run at most once per key: 1 to 200 characters.
+    #[schema(min_length = 1, max_length = 200)]
     pub idem_key: Option<String>,
     /// The conversation the call belongs to.
     pub conversation_id: Option<String>,
@@ -87,7 +88,7 @@ pub async fn call(
     if body
         .idem_key
         .as_ref()
-        .is_some_and(|k| k.is_empty() || k.len() > 200)
+        .is_some_and(|k| k.is_empty() || k.chars().count() > 200)
     {
         return Err(AppError::BadRequest(
             "idem_key must have 1 to 200 characters".into(),
