@@ -1073,4 +1073,25 @@ async fn results_that_answer_the_request_end_the_turn_without_another_request() 
     );
     assert_eq!(outcome.reply, "12*7 is 84, and I added 2.");
     assert_eq!(f.server.requests().len(), 4);
+
+    // A step that corrects the failed call before it answers the same way: its results
+    // are the reply, the failure that was fixed is not in it, no third request.
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"17% of"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"17% of 2,340"}}]}"#,
+        ));
+    let (events, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("calculator".to_string(), CallStatus::Failed),
+            ("calculator".to_string(), CallStatus::Done)
+        ]
+    );
+    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    assert_eq!(f.server.requests().len(), 6);
 }

@@ -450,8 +450,10 @@ impl Deskmate {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
-                // The first step's results can be the whole answer (reply::results_answer).
-                let answered = steps == 1 && reply::results_answer(&outcomes, &message);
+                // A step's results can be the whole answer (reply::results_answer): the
+                // first step's, or a later step's that corrected every failed call before it.
+                let answered =
+                    reply::corrects(&ran, &outcomes) && reply::results_answer(&outcomes, &message);
                 last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 settled |= outcomes.iter().any(Outcome::settles);
                 unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);

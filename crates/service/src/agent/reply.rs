@@ -148,7 +148,17 @@ fn refuses(text: &str) -> bool {
     EN.iter().any(|p| lower.contains(p)) || ZH.iter().any(|p| text.contains(p))
 }
 
-/// Whether the first step's results are the answer, with no model request after them:
+/// Whether `step` follows nothing but failed calls it corrects: every call before it
+/// failed, and its tool succeeded in `step`. True for the first step (nothing before).
+/// Only then can `step`'s results alone be the answer; after a success or a call left
+/// failed, the model writes the reply.
+pub(crate) fn corrects(before: &[Outcome], step: &[Outcome]) -> bool {
+    before.iter().all(|earlier| {
+        !succeeded(earlier) && step.iter().any(|o| o.tool == earlier.tool && succeeded(o))
+    })
+}
+
+/// Whether a step's results are the answer, with no model request after them:
 /// every call succeeded and each result's line says all there is to say (the sum, the
 /// time, the new volume — a model would only rephrase it, and on the local model that
 /// is a third of the turn), unless the message may ask for more than one call did

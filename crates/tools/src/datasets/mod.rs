@@ -319,7 +319,12 @@ impl Dataset {
         if let [only] = matches.as_slice() {
             return Ok(only);
         }
-        let names = self.columns.iter().map(|c| c.name.as_str());
+        // An unnamed column (a CSV's index) cannot be named in a call: never an option.
+        let names = self
+            .columns
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|n| !n.is_empty());
         let meant = concepts::meant(wanted, names.clone());
         let hint = match meant.first() {
             Some(first) => format!(
@@ -524,7 +529,7 @@ mod tests {
 
     #[test]
     fn a_missing_variable_is_answered_with_the_column_its_words_mean() {
-        let dir = dir_with(&[("dm.csv", "USUBJID,AGE,SEX,GENRE\n1,70,F,x\n")]);
+        let dir = dir_with(&[("dm.csv", ",USUBJID,AGE,SEX,GENRE\n0,1,70,F,x\n")]);
         let data = DatasetDir::scan(dir.path())
             .load("dm")
             .unwrap_or_else(|e| panic!("{e}"));
@@ -547,6 +552,12 @@ mod tests {
             .err()
             .unwrap_or_else(|| panic!("found"));
         assert!(!err.hint.as_deref().unwrap_or_default().contains("probably"));
+        // The unnamed index column is never offered: a call cannot name it.
+        assert!(
+            !err.options.iter().any(String::is_empty),
+            "{:?}",
+            err.options
+        );
     }
 
     #[test]
