@@ -180,7 +180,7 @@ async fn every_metric_on_known_outputs() {
             "current_time",
             r#"{"timezone": "Asia/Shanghai"}"#,
         )]))
-        .push(text("It is noon."))
+        // (The corrected call's result is the reply: no model request after it.)
         .push(calls(&[
             ("increase_volume", r#"{"step": 20}"#),
             ("turn_on_camera", "{}"),
@@ -194,7 +194,7 @@ async fn every_metric_on_known_outputs() {
             ("turn_on_camera", "{}"),
             ("increase_volume", r#"{"step": 20}"#),
         ]))
-        .push(text("Both done."))
+        // (The redone calls' results are the reply.)
         .push(Script::Stall);
 
     let (_dir, deskmate, model_id) = scripted_service(&server);
