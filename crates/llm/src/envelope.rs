@@ -32,8 +32,24 @@ const MAX_BOUND: u64 = 64;
 /// Most calls in one reply.
 const MAX_CALLS: usize = 8;
 
+/// What a constrained reply may answer instead of calling tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Any text for the person.
+    Text,
+    /// Only `{"answer":""}`: nothing more to do. For a question whose answer is already
+    /// in hand (the results of a step), where the model only decides whether calls are
+    /// left; an empty answer costs a handful of generated tokens instead of a sentence.
+    Nothing,
+}
+
 /// The `response_format` of a request offering `tools`.
 pub fn response_format(tools: &[ToolDef]) -> Value {
+    response_format_with(tools, Answer::Text)
+}
+
+/// The `response_format` of a request offering `tools`, whose answer is `answer`.
+pub fn response_format_with(tools: &[ToolDef], answer: Answer) -> Value {
     let calls: Vec<Value> = tools
         .iter()
         .map(|t| {
@@ -48,14 +64,17 @@ pub fn response_format(tools: &[ToolDef]) -> Value {
             })
         })
         .collect();
-    let answer = json!({
+    let answer_only = json!({
         "type": "object",
-        "properties": {"answer": {"type": "string"}},
+        "properties": {"answer": match answer {
+            Answer::Text => json!({"type": "string"}),
+            Answer::Nothing => json!({"const": ""}),
+        }},
         "required": ["answer"],
         "additionalProperties": false,
     });
     let schema = if calls.is_empty() {
-        answer
+        answer_only
     } else {
         json!({"anyOf": [
             {
@@ -65,7 +84,7 @@ pub fn response_format(tools: &[ToolDef]) -> Value {
                 "required": ["calls"],
                 "additionalProperties": false,
             },
-            answer,
+            answer_only,
         ]})
     };
     json!({"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}})
@@ -76,11 +95,19 @@ pub fn response_format(tools: &[ToolDef]) -> Value {
 /// generated tokens. With no tools the reply can only be an answer. `None` when a tool's
 /// schema has a keyword the grammar cannot express; use [`response_format`] then.
 pub fn grammar(tools: &[ToolDef]) -> Option<String> {
+    grammar_with(tools, Answer::Text)
+}
+
+/// [`grammar`] whose answer is `answer`.
+pub fn grammar_with(tools: &[ToolDef], answer: Answer) -> Option<String> {
     let mut g = Grammar::new();
-    let answer = g.rule(
-        "answer",
-        format!("{} string \"}}\"", literal("{\"answer\":")),
-    );
+    let answer = match answer {
+        Answer::Text => g.rule(
+            "answer",
+            format!("{} string \"}}\"", literal("{\"answer\":")),
+        ),
+        Answer::Nothing => g.rule("answer", literal("{\"answer\":\"\"}")),
+    };
     if tools.is_empty() {
         return Some(g.finish(&answer));
     }

@@ -170,7 +170,10 @@ impl Deskmate {
                 base_url: "http://127.0.0.1/v1".into(),
                 model: server.model.clone(),
                 api_key_ref: None,
-                temperature: 0.2,
+                // Greedy decoding: a small model calling tools should take its most
+                // likely tool and argument, not sample another (measured on the bundled
+                // suite: fewer wrong calls, no runaway replies, the same figures twice).
+                temperature: 0.0,
                 top_p: 0.9,
                 max_tokens: 512,
                 streaming: true,

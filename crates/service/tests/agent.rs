@@ -1094,4 +1094,50 @@ async fn results_that_answer_the_request_end_the_turn_without_another_request() 
     assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
     assert_eq!(outcome.stop, StopReason::FromResults);
     assert_eq!(f.server.requests().len(), 6);
+
+    // One call for a message that may ask for more: the model is only asked what is left,
+    // under a grammar whose answer can only be empty; an empty answer leaves the results
+    // as the reply.
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(r#"{"answer":""}"#));
+    let (_, outcome) = turn(&f, "ok, what is 12*7?", None).await;
+    assert_eq!(outcome.reply, "12*7 = 84.");
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 8);
+    let grammar = requests[7]["grammar"].as_str().unwrap_or_default();
+    assert!(
+        grammar.contains(r#"answer ::= "{\"answer\":\"\"}""#),
+        "{grammar}"
+    );
+    // ... and reads the answering results as their lines, not their data.
+    let prompt: String = requests[7]["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert!(prompt.contains("did not do"), "{prompt}");
+    assert!(prompt.contains("calculator: 12*7 = 84"), "{prompt}");
+    assert!(!prompt.contains("\"result\":"), "{prompt}");
+
+    // What it calls then completes the answer when its lines say it all too.
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"current_time","arguments":{}}]}"#,
+        ));
+    let (_, outcome) = turn(&f, "what is 12*7, and the time?", None).await;
+    assert!(
+        outcome.reply.starts_with("12*7 = 84.\nIt is "),
+        "{}",
+        outcome.reply
+    );
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    assert_eq!(f.server.requests().len(), 10);
 }

@@ -303,6 +303,7 @@ impl Deskmate {
         let mut last_failed = false;
         let mut settled = false;
         let mut unasked = false;
+        let mut rest = false;
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -331,9 +332,18 @@ impl Deskmate {
                     failed: last_failed,
                     settled,
                     unasked,
+                    rest,
+                };
+                // What is left is decided from what was done: the answering results are
+                // shown as their lines, not their data (a dataset's description is
+                // hundreds of prompt tokens the model does not need for that).
+                let shown = if rest {
+                    std::borrow::Cow::Owned(as_lines(&messages, &ran, zh))
+                } else {
+                    std::borrow::Cow::Borrowed(&messages[..])
                 };
                 let mut request =
-                    protocol::request(protocol, &model.model, &messages, &tools, followup);
+                    protocol::request(protocol, &model.model, &shown, &tools, followup);
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
@@ -387,6 +397,14 @@ impl Deskmate {
                     text,
                     extracted,
                 } = protocol::read(protocol, reply);
+                if calls.is_empty() && rest && text.trim().is_empty() {
+                    // Nothing was left to do: the results are the answer.
+                    let reply = reply::from_results(&ran, zh);
+                    break 'turn (
+                        closing(events, &mut new_messages, reply),
+                        StopReason::FromResults,
+                    );
+                }
                 if calls.is_empty() {
                     let text = if ran.is_empty() {
                         text
@@ -452,8 +470,17 @@ impl Deskmate {
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
                 // A step's results can be the whole answer (reply::results_answer): the
                 // first step's, or a later step's that corrected every failed call before it.
-                let answered =
-                    reply::corrects(&ran, &outcomes) && reply::results_answer(&outcomes, &message);
+                // After a step whose results answered, the model was only asked what is
+                // left (`rest`): what it called then completes the answer when its lines
+                // say all there is to say too.
+                let correcting = reply::corrects(&ran, &outcomes);
+                let answered = (correcting && reply::results_answer(&outcomes, &message))
+                    || (rest && reply::lines_answer(&outcomes));
+                rest = protocol == Protocol::Constrained
+                    && !answered
+                    && !rest
+                    && correcting
+                    && reply::lines_answer(&outcomes);
                 last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 settled |= outcomes.iter().any(Outcome::settles);
                 unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
@@ -642,6 +669,28 @@ fn closing(
     );
     new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
     reply
+}
+
+/// `messages` with the result of each call in `ran` whose line answers replaced by
+/// that line.
+fn as_lines(messages: &[Message], ran: &[Outcome], zh: bool) -> Vec<Message> {
+    messages
+        .iter()
+        .map(|m| {
+            let line = m.tool_call_id.as_ref().and_then(|id| {
+                ran.iter()
+                    .find(|o| &o.call.id == id)
+                    .filter(|o| {
+                        o.status == CallStatus::Done && summary::answers(&o.tool, &o.result)
+                    })
+                    .map(|o| summary::line(&o.tool, o.status, &o.result, zh))
+            });
+            match line {
+                Some(line) => Message::tool(m.tool_call_id.clone().unwrap_or_default(), line),
+                None => m.clone(),
+            }
+        })
+        .collect()
 }
 
 /// What the chat's card showed for a call, kept with the saved tool message.

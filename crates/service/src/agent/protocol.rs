@@ -141,6 +141,10 @@ pub(crate) struct Followup {
     /// A call of the latest step was not run because the person did not ask for what its
     /// tool does: the model should answer their message itself.
     pub unasked: bool,
+    /// The latest step's results say all there is to say about what its calls did, but
+    /// the message may ask for more: the model only calls what is left, or answers
+    /// nothing (the reply is made of the results). Constrained turns only.
+    pub rest: bool,
 }
 
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
@@ -163,9 +167,14 @@ pub(crate) fn request(
         Protocol::Constrained => {
             let mut request = ChatRequest::new(model, as_written(messages, followup));
             let allowed = if followup.settled { &[][..] } else { tools };
-            request.grammar = envelope::grammar(allowed);
+            let answer = if followup.rest && !followup.settled {
+                envelope::Answer::Nothing
+            } else {
+                envelope::Answer::Text
+            };
+            request.grammar = envelope::grammar_with(allowed, answer);
             if request.grammar.is_none() {
-                request.response_format = Some(envelope::response_format(allowed));
+                request.response_format = Some(envelope::response_format_with(allowed, answer));
             }
             request
         }
@@ -203,6 +212,12 @@ something no tool does, say so)."
                 format!(
                     "\nA call could not be done on this computer or was refused: do not call \
 it again; tell the user in {language}, briefly, what was done and what was not."
+                )
+            } else if followup.rest {
+                format!(
+                    "\nThe user sees these results. If their request {request:?} asks for \
+something these calls did not do, call tools for that part only (never repeat a call that is \
+done); otherwise reply {{\"answer\":\"\"}}."
                 )
             } else if followup.failed {
                 format!(

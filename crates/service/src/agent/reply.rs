@@ -165,16 +165,31 @@ pub(crate) fn corrects(before: &[Outcome], step: &[Outcome]) -> bool {
 /// (a single call for a message joined by "and", "then", "然后", a comma…: the model is
 /// asked, and calls the rest).
 pub(crate) fn results_answer(outcomes: &[Outcome], message: &str) -> bool {
+    lines_answer(outcomes) && !may_ask_more(outcomes, message)
+}
+
+/// Whether every call of a step succeeded (or was a repeat of one that had) and each
+/// result's line says all there is to say about it.
+pub(crate) fn lines_answer(outcomes: &[Outcome]) -> bool {
+    !outcomes.is_empty()
+        && outcomes
+            .iter()
+            .all(|o| succeeded(o) && super::summary::answers(&o.tool, &o.result))
+}
+
+/// Whether `message` may ask for more than `outcomes` did: a result it may go on to act
+/// on (a choice, code's output), or a single call for a message joined by "and", "then",
+/// "然后", a comma…
+pub(crate) fn may_ask_more(outcomes: &[Outcome], message: &str) -> bool {
+    if outcomes.iter().any(|o| super::summary::leads_on(&o.tool)) {
+        return true;
+    }
     const JOINED: [&str; 17] = [
         " and ", " then ", " also ", " plus ", " as well", ", ", "; ", "和", "跟", "及", "并",
         "再", "还", "然后", "同时", "，", "、",
     ];
-    let all_answer = !outcomes.is_empty()
-        && outcomes
-            .iter()
-            .all(|o| o.status == CallStatus::Done && super::summary::answers(&o.tool, &o.result));
     let lower = message.to_lowercase();
-    all_answer && (outcomes.len() > 1 || !JOINED.iter().any(|j| lower.contains(j)))
+    outcomes.len() == 1 && JOINED.iter().any(|j| lower.contains(j))
 }
 
 /// The reply made of the results: one line per distinct outcome, in the model's order.
@@ -263,6 +278,14 @@ mod tests {
         ));
         assert!(!results_answer(&[sum()], "算一下 12*7，然后告诉我现在几点"));
         assert!(!results_answer(&[table], "Summarize AGE by SEX"));
+        // A choice answers, but a request may go on to act on it: the model is asked.
+        let chosen = outcome(
+            "text_choice_prompt",
+            CallStatus::Done,
+            ToolResult::success(json!({"choice": "Yes", "index": 0})),
+        );
+        assert!(lines_answer(std::slice::from_ref(&chosen)));
+        assert!(!results_answer(&[chosen], "ask me whether to go on"));
         assert!(!results_answer(&[failed], "What is 1/0?"));
         assert!(!results_answer(&[], "hello"));
     }

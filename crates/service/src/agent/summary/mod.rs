@@ -56,9 +56,8 @@ fn field(data: &Value, key: &str) -> Option<String> {
 
 /// The tools whose line is the whole answer to a request for them: the sum, the time,
 /// the new volume, the camera's state, the message shown or spoken, the rounded value,
-/// the audit record. Not the code interpreter (its output may need explaining) or the
-/// choice prompts (a choice is usually asked for to act on it); the dataset tools'
-/// line answers when it holds the whole table (see `datasets`).
+/// the audit record. The dataset tools' line answers when it holds the whole table (see
+/// `datasets`).
 const ANSWERING: [&str; 10] = [
     "calculator",
     "current_time",
@@ -72,11 +71,40 @@ const ANSWERING: [&str; 10] = [
     "append_audit",
 ];
 
+/// The tools whose line answers too, but whose result a request may go on to act on: a
+/// choice is often asked for to do something with it, and code is run as a step of
+/// something larger. After them the model is always asked what is left.
+const LEADING: [&str; 3] = [
+    "text_choice_prompt",
+    "voice_choice_prompt",
+    "code_interpreter",
+];
+
+/// Most characters of code output a line shows whole.
+const CODE_SHOWN: usize = 120;
+
 /// Whether `tool`'s line for its successful `result` is the whole answer to a request
 /// for it.
 pub(crate) fn answers(tool: &str, result: &ToolResult) -> bool {
+    if tool == "code_interpreter" {
+        return code_shown(&result.data).is_some_and(|s| s.chars().count() <= CODE_SHOWN);
+    }
     ANSWERING.contains(&tool)
+        || LEADING.contains(&tool)
         || datasets::line(tool, &result.data, false).is_some_and(|(_, whole)| whole)
+}
+
+/// Whether a request may go on to act on `tool`'s result (see [`LEADING`]).
+pub(crate) fn leads_on(tool: &str) -> bool {
+    LEADING.contains(&tool)
+}
+
+/// What a code run printed or returned, trimmed; `None` when it gave nothing.
+fn code_shown(data: &Value) -> Option<String> {
+    field(data, "result")
+        .filter(|r| !r.is_empty() && r != "None")
+        .or_else(|| field(data, "stdout").map(|s| s.trim().to_string()))
+        .filter(|s| !s.is_empty())
 }
 
 /// The sentence of a built-in tool; `None` when the data lacks what it needs.
@@ -163,11 +191,7 @@ fn builtin(tool: &str, data: &Value, zh: bool) -> Option<String> {
             (false, _) => "Audit event recorded".into(),
         },
         "code_interpreter" => {
-            let shown = field(data, "result")
-                .filter(|r| !r.is_empty() && r != "None")
-                .or_else(|| field(data, "stdout").map(|s| s.trim().to_string()))
-                .unwrap_or_default();
-            let shown = clip(&shown, 120);
+            let shown = clip(&code_shown(data).unwrap_or_default(), CODE_SHOWN);
             if zh {
                 format!("代码已运行：{shown}")
             } else {
@@ -179,12 +203,19 @@ fn builtin(tool: &str, data: &Value, zh: bool) -> Option<String> {
     Some(line)
 }
 
-/// `tool: key value, key value` from the first scalar fields, clipped.
+/// `tool: key value, key value` from the first scalar fields, clipped. A success flag
+/// and the tool's own name say nothing the line does not: `{"ok": true, "tool":
+/// "lock_screen"}` reads "lock_screen done".
 fn generic(tool: &str, data: &Value, zh: bool) -> String {
+    let said = |k: &str, v: &Value| {
+        k == "undo"
+            || (matches!(k, "ok" | "success") && v == &Value::Bool(true))
+            || v.as_str() == Some(tool)
+    };
     let body = match data {
         Value::Object(map) => map
             .iter()
-            .filter(|(k, _)| k.as_str() != "undo")
+            .filter(|(k, v)| !said(k, v))
             .filter_map(|(k, v)| text(v).map(|v| format!("{k} {}", clip(&v, 40))))
             .take(4)
             .collect::<Vec<_>>()
@@ -253,6 +284,9 @@ mod tests {
             summarize("get_weather", &weather, false),
             "get_weather: city Paris, temp_c 18"
         );
+        let flag = ToolResult::success(json!({"ok": true, "tool": "lock_screen"}));
+        assert_eq!(summarize("lock_screen", &flag, false), "lock_screen done");
+        assert_eq!(summarize("lock_screen", &flag, true), "lock_screen 已完成");
         let failed = ToolResult::failure(ToolError::validation("unknown dataset 'x'"));
         assert_eq!(
             summarize("describe_dataset", &failed, true),
