@@ -397,6 +397,9 @@ impl Deskmate {
                     text,
                     extracted,
                 } = protocol::read(protocol, reply);
+                if protocol == Protocol::Native {
+                    protocol::from_wire(&mut calls, &tools);
+                }
                 if calls.is_empty() && rest && text.trim().is_empty() {
                     // Nothing was left to do: the results are the answer.
                     let reply = reply::from_results(&ran, zh);

@@ -158,8 +158,19 @@ pub(crate) fn request(
 ) -> ChatRequest {
     match protocol {
         Protocol::Native => {
-            let mut request = ChatRequest::new(model, messages.to_vec());
-            request.tools = tools.to_vec();
+            let mut messages = messages.to_vec();
+            for call in messages.iter_mut().flat_map(|m| m.tool_calls.iter_mut()) {
+                call.function.name = wire_name(&call.function.name);
+            }
+            let mut request = ChatRequest::new(model, messages);
+            request.tools = tools
+                .iter()
+                .map(|t| {
+                    let mut t = t.clone();
+                    t.function.name = wire_name(&t.function.name);
+                    t
+                })
+                .collect();
             let choice = if followup.settled { "none" } else { "auto" };
             request.tool_choice = (!tools.is_empty()).then(|| json!(choice));
             request
@@ -177,6 +188,27 @@ pub(crate) fn request(
                 request.response_format = Some(envelope::response_format_with(allowed, answer));
             }
             request
+        }
+    }
+}
+
+/// A tool's name as OpenAI's function-name rule (`^[a-zA-Z0-9_-]{1,64}$`, which some
+/// servers enforce) takes it: an imported tool's `server.tool` is sent as `server-tool`.
+/// The length is the same, and it reads back unambiguously ([`from_wire`]): Deskmate's
+/// own ids and server names have no `-`, so the first `-` of a name is the dot.
+fn wire_name(name: &str) -> String {
+    name.replacen('.', "-", 1)
+}
+
+/// Native calls named as sent ([`wire_name`]) renamed back to the offered tools' ids.
+pub(crate) fn from_wire(calls: &mut [ToolCall], tools: &[ToolDef]) {
+    for call in calls {
+        let sent = &call.function.name;
+        if tools.iter().any(|t| &t.function.name == sent) {
+            continue;
+        }
+        if let Some(tool) = tools.iter().find(|t| wire_name(&t.function.name) == *sent) {
+            call.function.name = tool.function.name.clone();
         }
     }
 }
@@ -445,6 +477,44 @@ mod tests {
         let (head, _) = a.split_once("Tools:\n").unwrap_or_default();
         assert!(b.starts_with(&format!("{head}Tools:\n")), "{b}");
         assert!(b.ends_with("- increase_volume(): Does a thing."), "{b}");
+    }
+
+    #[test]
+    fn imported_tools_reach_a_native_server_under_openai_function_names() {
+        let tools = [tool("files.read_file"), tool("calculator")];
+        let call = |name: &str| ToolCall {
+            id: "call_1".into(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: name.into(),
+                arguments: "{}".into(),
+            },
+        };
+        let messages = [
+            Message::system("s"),
+            Message::assistant(None, vec![call("files.read_file")]),
+        ];
+        let sent = request(
+            Protocol::Native,
+            "m",
+            &messages,
+            &tools,
+            Followup::default(),
+        );
+        let names: Vec<&str> = sent
+            .tools
+            .iter()
+            .map(|t| t.function.name.as_str())
+            .collect();
+        assert_eq!(names, ["files-read_file", "calculator"]);
+        assert_eq!(
+            sent.messages[1].tool_calls[0].function.name,
+            "files-read_file"
+        );
+        let mut calls = [call("files-read_file"), call("calculator"), call("nope-x")];
+        from_wire(&mut calls, &tools);
+        let back: Vec<&str> = calls.iter().map(|c| c.function.name.as_str()).collect();
+        assert_eq!(back, ["files.read_file", "calculator", "nope-x"]);
     }
 
     #[test]

@@ -179,7 +179,8 @@ pub(crate) fn lines_answer(outcomes: &[Outcome]) -> bool {
 
 /// Whether `message` may ask for more than `outcomes` did: a result it may go on to act
 /// on (a choice, code's output), or a single call for a message joined by "and", "then",
-/// "然后", a comma…
+/// "然后", a comma… outside what the call carries (the text of a message to show or
+/// speak, a title: "say: hello, welcome" asks for one thing).
 pub(crate) fn may_ask_more(outcomes: &[Outcome], message: &str) -> bool {
     if outcomes.iter().any(|o| super::summary::leads_on(&o.tool)) {
         return true;
@@ -188,8 +189,28 @@ pub(crate) fn may_ask_more(outcomes: &[Outcome], message: &str) -> bool {
         " and ", " then ", " also ", " plus ", " as well", ", ", "; ", "和", "跟", "及", "并",
         "再", "还", "然后", "同时", "，", "、",
     ];
-    let lower = message.to_lowercase();
-    outcomes.len() == 1 && JOINED.iter().any(|j| lower.contains(j))
+    let mut rest = message.to_lowercase();
+    for outcome in outcomes {
+        let arguments: serde_json::Value =
+            serde_json::from_str(&outcome.call.function.arguments).unwrap_or_default();
+        for carried in strings(&arguments) {
+            let carried = carried.trim().to_lowercase();
+            if carried.chars().count() >= 2 {
+                rest = rest.replace(&carried, " ");
+            }
+        }
+    }
+    outcomes.len() == 1 && JOINED.iter().any(|j| rest.contains(j))
+}
+
+/// Every string in `value`, at any depth.
+fn strings(value: &serde_json::Value) -> Vec<&str> {
+    match value {
+        serde_json::Value::String(s) => vec![s.as_str()],
+        serde_json::Value::Array(items) => items.iter().flat_map(strings).collect(),
+        serde_json::Value::Object(map) => map.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The reply made of the results: one line per distinct outcome, in the model's order.
@@ -278,6 +299,18 @@ mod tests {
         ));
         assert!(!results_answer(&[sum()], "算一下 12*7，然后告诉我现在几点"));
         assert!(!results_answer(&[table], "Summarize AGE by SEX"));
+        // A joiner inside what the call carries joins nothing.
+        let mut spoken = outcome(
+            "voice_msg_prompt",
+            CallStatus::Done,
+            ToolResult::success(json!({"duration_ms": 900})),
+        );
+        spoken.call.function.arguments = r#"{"message":"大家好，欢迎光临"}"#.into();
+        assert!(results_answer(
+            std::slice::from_ref(&spoken),
+            "大声说一句：大家好，欢迎光临"
+        ));
+        assert!(!results_answer(&[spoken], "说一句大家好，然后把音量调大"));
         // A choice answers, but a request may go on to act on it: the model is asked.
         let chosen = outcome(
             "text_choice_prompt",
