@@ -87,3 +87,36 @@ setup_mcp_peers() {
     (cd "$MCP_PEERS/npm" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
   fi
 }
+
+# Deletes build outputs a newer build replaced. Every build of a workspace crate with
+# other inputs leaves its test binaries (hundreds of MB each) in the shared target dir,
+# and a warm machine filled its disk with them (64 GB). Keeps the two newest of each
+# test binary and the three newest of each workspace library.
+prune_target() {
+  local deps="$CARGO_TARGET_DIR/debug/deps"
+  [ -d "$deps" ] || return 0
+  python3 - "$deps" <<'PY'
+import collections, os, re, stat, sys
+deps = sys.argv[1]
+groups = collections.defaultdict(list)
+for name in os.listdir(deps):
+    path = os.path.join(deps, name)
+    m = re.match(r"(.*?)-([0-9a-f]{16})(\.[a-z]+)?$", name)
+    if not m or not os.path.isfile(path):
+        continue
+    binary = m.group(3) is None and os.stat(path).st_mode & stat.S_IXUSR
+    ours = re.match(r"(lib)?deskmate_", name)
+    if binary:
+        groups[(m.group(1), "", 2)].append(path)
+    elif ours:
+        groups[(m.group(1), m.group(3), 3)].append(path)
+freed = 0
+for (_, _, keep), paths in groups.items():
+    paths.sort(key=os.path.getmtime, reverse=True)
+    for path in paths[keep:]:
+        freed += os.path.getsize(path)
+        os.remove(path)
+if freed:
+    print(f"prune_target: {freed / 2**30:.1f} GiB of replaced build outputs deleted")
+PY
+}

@@ -16,6 +16,7 @@ apt_install build-essential pkg-config python3 python3-venv libpulse-dev libasou
   dbus dbus-x11 xvfb xauth dunst libnotify-bin gnome-keyring libglib2.0-bin \
   "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps
 require_cargo
+prune_target
 # The real local servers the tests start: llama-server (built once, cached) with
 # SmolLM2-135M and Qwen2.5-Coder-1.5B (the desktop test's chat calls a tool), and
 # faster-whisper-server with whisper-base. A no-op when cached.
@@ -35,4 +36,7 @@ cargo test --workspace --locked
 # A short fuzzing smoke run of each target (nightly + cargo-fuzz, installed on first use);
 # scripts/fuzz.sh 600 is the long run whose figures are in docs/BENCHMARKS.md.
 ./scripts/fuzz.sh 15
+# The REST API against its own OpenAPI document, by an outside tool (schemathesis, in a
+# cached venv): every check, 10 examples per operation, a fixed seed; any failure fails.
+./scripts/schemathesis.sh 10 1
 echo "desktop end-to-end screenshots: ${DESKMATE_ARTIFACTS:-$CARGO_TARGET_DIR/tmp/e2e-screenshots}"
