@@ -282,10 +282,12 @@ async fn connect(
                     .stderr(stderr)
                     .spawn()
                     .map_err(|e| format!("cannot start '{command}': {e}"))?;
-                importer
-                    .serve(process)
-                    .await
-                    .map_err(|e| format!("'{command}' did not start as an MCP server: {e}"))
+                importer.serve(process).await.map_err(|e| {
+                    format!(
+                        "'{command}' did not start as an MCP server: {}",
+                        readable(&e)
+                    )
+                })
             }
             Transport::Http { url, headers } => {
                 let _ = rustls::crypto::ring::default_provider().install_default();
@@ -304,7 +306,7 @@ async fn connect(
                 importer
                     .serve(transport)
                     .await
-                    .map_err(|e| format!("{url} did not answer as an MCP server: {e}"))
+                    .map_err(|e| format!("{url} did not answer as an MCP server: {}", readable(&e)))
             }
         }
     };
@@ -317,6 +319,27 @@ async fn connect(
                 timeout.as_secs()
             )
         })?
+}
+
+/// An SDK error as a person reads it: without the Rust type names rmcp's messages carry
+/// ("Transport [rmcp::transport::worker::WorkerTransport<…>] error: …").
+fn readable(error: &impl std::fmt::Display) -> String {
+    let text = error.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find('[') {
+        let Some(len) = rest[start..].find(']') else {
+            break;
+        };
+        let inside = &rest[start + 1..start + len];
+        out.push_str(&rest[..start]);
+        if !inside.contains("::") {
+            out.push_str(&rest[start..=start + len]);
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 async fn connect_and_serve(
@@ -623,6 +646,20 @@ impl Tool for McpTool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sdk_errors_lose_their_rust_type_names() {
+        let sdk = "Send message error Transport [rmcp::transport::worker::WorkerTransport<\
+                   rmcp::transport::streamable_http_client::StreamableHttpClientWorker<\
+                   reqwest::async_impl::client::Client>>] error: Client error: error sending \
+                   request for url (http://a/mcp), when send initialize request";
+        assert_eq!(
+            super::readable(&sdk),
+            "Send message error Transport error: Client error: error sending request for url \
+             (http://a/mcp), when send initialize request"
+        );
+        assert_eq!(super::readable(&"list [1, 2]"), "list [1, 2]");
+    }
+
     use super::*;
 
     #[test]
