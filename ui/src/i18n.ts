@@ -72,6 +72,10 @@ export const en = {
     error: "Error", ok: "ok", failed: "error", empty: "No call matches", refresh: "Refresh",
     details: "Details", result: "Result", repairs: "Repairs by the guard", noRepairs: "none",
     openConversation: "Open the conversation", truncated: "(cut: only the start of the result is kept)",
+    origins: {
+      api: "API", gui: "App window (try it)", llm: "Assistant", mcp: "MCP client", cli: "Command line",
+      compensation: "Undo after a failed step", autotest: "Autotest",
+    },
   },
   repair: {
     parse_json_string: "arguments sent as a JSON string were read",
@@ -181,6 +185,10 @@ export const zhCN: typeof en = {
     error: "错误", ok: "成功", failed: "失败", empty: "没有匹配的调用", refresh: "刷新",
     details: "详情", result: "结果", repairs: "守卫所做的修正", noRepairs: "无",
     openConversation: "打开对应的对话", truncated: "（已截断：只保留结果的开头）",
+    origins: {
+      api: "API", gui: "应用窗口（试用）", llm: "助手", mcp: "MCP 客户端", cli: "命令行",
+      compensation: "失败后的撤销", autotest: "自动测试",
+    },
   },
   repair: {
     parse_json_string: "以 JSON 字符串发送的参数已解析",

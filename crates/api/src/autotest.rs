@@ -259,6 +259,7 @@ pub(crate) fn list_runs(
 #[into_params(parameter_in = Query)]
 pub struct RunFormat {
     /// `json` (default) or `junit` (JUnit XML, for CI systems).
+    #[param(inline)]
     format: Option<RunFormatName>,
 }
 

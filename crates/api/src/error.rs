@@ -38,6 +38,9 @@ pub enum AppError {
     /// 409: the request does not fit the current state (recording while recording).
     #[error("{0}")]
     Conflict(String),
+    /// 409: the id or name is already used, one entry per field.
+    #[error("already used")]
+    Taken(Vec<FieldError>),
     /// 503: a device or server is busy or failed; trying again later may work.
     #[error("{0}")]
     Unavailable(String),
@@ -58,6 +61,7 @@ impl From<ServiceError> for AppError {
                 Self::NotFound(format!("{detail} not found"))
             }
             ServiceError::Invalid(errors) => Self::Invalid(errors),
+            ServiceError::Taken(errors) => Self::Taken(errors),
             ServiceError::Forbidden(message) => Self::Forbidden(message),
             ServiceError::Model(e) => Self::Unavailable(e.to_string()),
             // The OS keyring refused or is locked: trying again (after unlocking) may work.
@@ -134,6 +138,14 @@ impl IntoResponse for AppError {
                 },
             ),
             Self::Conflict(detail) => (StatusCode::CONFLICT, ErrorBody::new(detail, None)),
+            Self::Taken(errors) => (
+                StatusCode::CONFLICT,
+                ErrorBody {
+                    detail: "already used".into(),
+                    hint: errors.first().map(|e| e.hint.clone()),
+                    errors: Some(errors.clone()),
+                },
+            ),
             Self::Unavailable(detail) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 ErrorBody::new(detail, Some("try again in a moment")),

@@ -110,7 +110,7 @@ pub struct Import {
 }
 
 /// `POST /api/v1/kb/import`: imports the .md/.txt files of a folder.
-#[utoipa::path(post, path = "/api/v1/kb/import", tag = "knowledge", request_body = Import, responses((status = 200, description = "{imported, skipped}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/kb/import", tag = "knowledge", description = "Imports the text files of a folder on this machine. Whether the folder exists is not in the request: a well-formed path that names no readable folder gets a 422 at `/folder`.", request_body = Import, responses((status = 200, description = "{imported, skipped}", body = Object)))]
 pub async fn import(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<Import>,

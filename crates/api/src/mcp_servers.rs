@@ -39,7 +39,7 @@ pub async fn detail(
 }
 
 /// `POST /api/v1/mcp/servers` → 201 with the stored server.
-#[utoipa::path(post, path = "/api/v1/mcp/servers", tag = "mcp", request_body = Object, responses((status = 201, description = "The stored server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/mcp/servers", tag = "mcp", request_body = deskmate_service::mcp_input::NewMcpServer, responses((status = 201, description = "The stored server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object), (status = 409, description = "A server with this name exists: `errors` names the field", body = Object)))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
@@ -50,7 +50,7 @@ pub async fn create(
 }
 
 /// `PUT /api/v1/mcp/servers/{name}`: the whole entry again.
-#[utoipa::path(put, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), request_body = Object, responses((status = 200, description = "The stored server", body = Object), (status = 404, description = "No such server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), request_body = deskmate_service::mcp_input::McpServerChange, responses((status = 200, description = "The stored server", body = Object), (status = 404, description = "No such server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
 pub async fn update(
     State(state): State<AppState>,
     Path(name): Path<String>,
@@ -76,7 +76,7 @@ pub async fn delete(
 
 /// `POST /api/v1/mcp/import`: a Claude Desktop configuration (`{"mcpServers": {…}}`);
 /// every server is added, or none.
-#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = Object, responses((status = 201, description = "{list: [server]}", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = deskmate_service::mcp_input::McpImport, responses((status = 201, description = "{list: [server]}", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object), (status = 409, description = "A server of this name exists: `errors` names the field", body = Object)))]
 pub async fn import(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,

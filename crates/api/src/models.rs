@@ -33,7 +33,7 @@ pub async fn list_llm(State(state): State<AppState>) -> Result<Json<Value>, AppE
 }
 
 /// `POST /api/v1/models/llm` → 201.
-#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = Object, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = deskmate_service::model_input::NewLlmModel, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object), (status = 409, description = "A model with this id exists: `errors` names the field", body = Object)))]
 pub async fn create_llm(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
@@ -52,7 +52,7 @@ pub async fn get_llm(
 }
 
 /// `PUT /api/v1/models/llm/{id}`: changes the fields given.
-#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = Object, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::LlmModelChange, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
 pub async fn update_llm(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -81,7 +81,7 @@ pub async fn list_asr(State(state): State<AppState>) -> Result<Json<Value>, AppE
 }
 
 /// `POST /api/v1/models/asr` → 201.
-#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = Object, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = deskmate_service::model_input::NewAsrModel, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object), (status = 409, description = "A model with this id exists: `errors` names the field", body = Object)))]
 pub async fn create_asr(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
@@ -100,7 +100,7 @@ pub async fn get_asr(
 }
 
 /// `PUT /api/v1/models/asr/{id}`: changes the fields given.
-#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = Object, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::AsrModelChange, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
 pub async fn update_asr(
     State(state): State<AppState>,
     Path(id): Path<String>,

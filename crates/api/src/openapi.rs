@@ -32,12 +32,45 @@ use crate::{
         document
     ),
     components(schemas(crate::error::ErrorBody)),
-    modifiers(&BearerToken, &ErrorResponses),
+    modifiers(&BearerToken, &ErrorResponses, &OperationIds),
     security(("bearer" = []))
 )]
 pub struct ApiDoc;
 
 struct BearerToken;
+
+/// Makes every `operationId` unique (clients generate a function per operation): the
+/// handler's name, which repeats across modules (`list`, `detail`…), prefixed with the
+/// operation's tag: `knowledge_list`, `mcp_list`.
+struct OperationIds;
+
+impl Modify for OperationIds {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                let tag = operation
+                    .tags
+                    .as_ref()
+                    .and_then(|t| t.first())
+                    .cloned()
+                    .unwrap_or_default();
+                if let Some(id) = &mut operation.operation_id
+                    && !tag.is_empty()
+                    && !id.starts_with(&format!("{tag}_"))
+                {
+                    *id = format!("{tag}_{id}");
+                }
+            }
+        }
+    }
+}
 
 impl Modify for BearerToken {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {

@@ -75,7 +75,7 @@ pub async fn detail(
 }
 
 /// `POST /api/v1/tools/resources` → 201 with the stored resource.
-#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", request_body = Object, responses((status = 201, description = "The stored resource", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", request_body = deskmate_service::resource_input::ResourceInput, responses((status = 201, description = "The stored resource", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
@@ -91,7 +91,7 @@ pub async fn create(
 }
 
 /// `PUT /api/v1/tools/resources/{id}`.
-#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), request_body = Object, responses((status = 200, description = "The stored resource", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", params(("id" = String, Path, description = "Resource id")), request_body = deskmate_service::resource_input::ResourceInput, responses((status = 200, description = "The stored resource", body = Object), (status = 422, description = "Invalid input", body = Object)))]
 pub async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,

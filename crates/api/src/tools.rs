@@ -76,6 +76,21 @@ pub struct CallBody {
     pub idem_key: Option<String>,
     /// The conversation the call belongs to.
     pub conversation_id: Option<String>,
+    /// Who asks, for the audit log: `gui` when the person tries a tool in the app's
+    /// window, `api` (the default) for any other client.
+    #[serde(default)]
+    pub origin: CallOrigin,
+}
+
+/// Who made a call over the API, as the audit log records it.
+#[derive(Debug, Default, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CallOrigin {
+    /// A program using the API.
+    #[default]
+    Api,
+    /// The person, trying a tool in the app's window.
+    Gui,
 }
 
 /// `POST /api/v1/tools/call`: one call through the guard; the answer is the result shape
@@ -100,7 +115,11 @@ pub async fn call(
         idem_key: body.idem_key,
         conversation_id: body.conversation_id,
         turn_id: None,
-        origin: "api".into(),
+        origin: match body.origin {
+            CallOrigin::Api => "api",
+            CallOrigin::Gui => "gui",
+        }
+        .into(),
         client: None,
         repairs: Vec::new(),
         confirmed: false,

@@ -865,6 +865,19 @@ async fn models_crud_keeps_keys_secret() {
     let (_, listed) = call(&f.app, "GET", "/api/v1/models/llm", None).await;
     assert_eq!(listed["total"], 1, "nothing half-written");
 
+    // An id that is used already: 409, at the field, and nothing changed.
+    let (status, taken) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(json!({"id": id, "name": "Other", "base_url": "http://127.0.0.1:1/v1", "model": "m"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{taken}");
+    assert_eq!(taken["errors"][0]["path"], "/id", "{taken}");
+    let (_, kept) = call(&f.app, "GET", &format!("/api/v1/models/llm/{id}"), None).await;
+    assert_eq!(kept["name"], "Cloud");
+
     let (status, body) = call(&f.app, "GET", "/api/v1/models/llm/nope", None).await;
     assert_eq!(
         (status, body["detail"].clone()),
@@ -889,7 +902,7 @@ async fn models_crud_keeps_keys_secret() {
         Some(json!({"id": "whisper", "name": "W", "base_url": "http://h/v1", "model": "m"})),
     )
     .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "duplicate id");
+    assert_eq!(status, StatusCode::CONFLICT, "duplicate id");
     let (status, _) = call(&f.app, "DELETE", "/api/v1/models/asr/whisper", None).await;
     assert_eq!(status, StatusCode::OK);
     let (status, body) = call(&f.app, "DELETE", "/api/v1/models/asr/whisper", None).await;
@@ -1621,6 +1634,25 @@ async fn the_openapi_document_matches_what_is_served() {
             }
         }
     }
+    // Every reference resolves: a schema a parameter or body names is in the document.
+    let text = doc.to_string();
+    for name in text.split("#/components/schemas/").skip(1) {
+        let name: String = name.chars().take_while(|c| *c != '"').collect();
+        assert!(
+            doc["components"]["schemas"][&name].is_object(),
+            "#/components/schemas/{name} is referenced but not in the document"
+        );
+    }
+    // Every operation has its own operationId (clients generate a function from it).
+    let mut ids: Vec<&str> = paths
+        .values()
+        .flat_map(|item| item.as_object().into_iter().flat_map(|o| o.values()))
+        .filter_map(|operation| operation["operationId"].as_str())
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!((ids.len(), count), (operations, operations), "{ids:?}");
     // Every operation that takes a token says it answers 401 without one; every one
     // with a body, 422 with the problems.
     for (path, item) in &paths {

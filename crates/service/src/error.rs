@@ -44,6 +44,9 @@ pub enum ServiceError {
     /// The input breaks the rules; one entry per field.
     #[error("invalid input: {}", .0.iter().map(|e| format!("{}: {}", e.path, e.message)).collect::<Vec<_>>().join("; "))]
     Invalid(Vec<crate::resources::FieldError>),
+    /// The id or name asked for is already used; one entry per field.
+    #[error("already used: {}", .0.iter().map(|e| format!("{}: {}", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    Taken(Vec<crate::resources::FieldError>),
     /// The change is never allowed (deleting a built-in tool).
     #[error("{0}")]
     Forbidden(String),

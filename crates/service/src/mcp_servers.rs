@@ -13,11 +13,12 @@ use deskmate_tools::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::mcp_input::{
+    ARGS_MAX, ENV_NAME_PATTERN, HEADER_NAME_PATTERN, MASK, TEXT_MAX, name_ok, url_ok,
+};
+use crate::model_input::blank;
 use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
-
-/// How a stored value reads back.
-const MASK: &str = "••••";
 
 /// The fields a server entry may have.
 const FIELDS: [&str; 7] = [
@@ -165,7 +166,7 @@ fn validate(
             path.to_string()
         }
         (_, Some(path)) => path.to_string(),
-        (Some(Value::String(n)), None) => n.clone(),
+        (Some(Value::String(n)), None) if !n.is_empty() => n.clone(),
         (Some(_), None) | (None, None) => {
             errors.push(field(
                 "/name",
@@ -187,14 +188,14 @@ fn validate(
     }
     let text = |key: &str, errors: &mut Vec<FieldError>| match object.get(key) {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !s.trim().is_empty() && s.len() <= 2000 => {
+        Some(Value::String(s)) if !blank(s) && s.chars().count() <= TEXT_MAX => {
             Some(s.trim().to_string())
         }
         Some(_) => {
             errors.push(field(
                 &format!("/{key}"),
                 format!("{key} must be a non-empty string"),
-                "at most 2000 characters",
+                format!("at most {TEXT_MAX} characters"),
             ));
             None
         }
@@ -215,8 +216,13 @@ fn validate(
         _ => {}
     }
     if let Some(url) = &url {
+        let raw = object
+            .get("url")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         match url::Url::parse(url) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {}
+            Ok(u)
+                if matches!(u.scheme(), "http" | "https") && u.host().is_some() && url_ok(raw) => {}
             _ => errors.push(field(
                 "/url",
                 format!("'{url}' is not an http(s) URL"),
@@ -238,8 +244,12 @@ fn validate(
                     )),
                 }
             }
-            if items.len() > 64 {
-                errors.push(field("/args", "at most 64 arguments", "fewer arguments"));
+            if items.len() > ARGS_MAX {
+                errors.push(field(
+                    "/args",
+                    format!("at most {ARGS_MAX} arguments"),
+                    "fewer arguments",
+                ));
             }
             args
         }
@@ -263,7 +273,7 @@ fn validate(
             Some(Value::Object(map)) if with => {
                 for (k, v) in map {
                     let path = format!("/{key}/{k}");
-                    if !valid(k) || k.len() > 64 {
+                    if !valid(k) {
                         errors.push(field(
                             &path,
                             format!("'{k}' is not a valid name"),
@@ -280,7 +290,7 @@ fn validate(
                                 "send the value itself",
                             )),
                         },
-                        Some(value) if !value.trim().is_empty() => {
+                        Some(value) if !blank(value) => {
                             names.push(k.clone());
                             secrets.push((
                                 secret_name(&name, if key == "env" { "env" } else { "header" }, k),
@@ -313,20 +323,13 @@ fn validate(
     let env = pairs(
         "env",
         command.is_some() || url.is_none(),
-        |k| {
-            k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && !k.starts_with(|c: char| c.is_ascii_digit())
-        },
+        |k| name_ok(ENV_NAME_PATTERN, k),
         &mut errors,
     );
     let headers = pairs(
         "headers",
         url.is_some(),
-        |k| {
-            k.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-                && !k.is_empty()
-        },
+        |k| name_ok(HEADER_NAME_PATTERN, k),
         &mut errors,
     );
     let enabled = match object.get("enabled") {
@@ -360,6 +363,22 @@ fn validate(
 
 fn names_of<'a>(row: &'a McpServerRow, key: &str) -> &'a [String] {
     if key == "env" { &row.env } else { &row.headers }
+}
+
+/// `name`, or the first of `name_2`, `name_3`… (kept within 24 characters) that `used`
+/// does not hold.
+fn numbered(name: &str, used: impl Fn(&str) -> bool) -> String {
+    if !used(name) {
+        return name.to_string();
+    }
+    (2..)
+        .map(|n| {
+            let suffix = format!("_{n}");
+            let keep = name.len().min(24 - suffix.len());
+            format!("{}{suffix}", &name[..keep])
+        })
+        .find(|candidate| !used(candidate))
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// A valid server name close to `name` (for a hint).
@@ -454,7 +473,7 @@ impl Deskmate {
         let store = self.store().ok_or(ServiceError::NoStore)?;
         let (row, secrets) = validate(body, None, None).map_err(ServiceError::Invalid)?;
         if store.mcp_server(&row.name)?.is_some() {
-            return Err(ServiceError::Invalid(vec![field(
+            return Err(ServiceError::Taken(vec![field(
                 "/name",
                 format!("a server named '{}' exists", row.name),
                 "choose another name, or update that server with PUT",
@@ -533,26 +552,30 @@ impl Deskmate {
         };
         let mut checked = Vec::new();
         let mut errors = Vec::new();
+        let mut taken = Vec::new();
         let mut names = BTreeMap::new();
         for (given, entry) in servers {
-            let name = suggested_name(given);
+            // Two entries whose names read the same ("Files" and "files") keep both:
+            // the later one is numbered, in the configuration's order.
+            let name = numbered(&suggested_name(given), |n| names.contains_key(n));
             let mut body = entry.clone();
             if let Some(object) = body.as_object_mut() {
                 object.insert("name".into(), json!(name));
                 // Claude Desktop's own keys that Deskmate has no use for.
                 object.remove("type");
-                if let Some(disabled) = object.remove("disabled") {
-                    let enabled = !disabled.as_bool().unwrap_or(false);
-                    object.insert("enabled".into(), json!(enabled));
+                // Claude Desktop's switch, unless the entry says `enabled` itself.
+                if let Some(Value::Bool(disabled)) = object.remove("disabled")
+                    && !object.contains_key("enabled")
+                {
+                    object.insert("enabled".into(), json!(!disabled));
                 }
             }
-            if names.insert(name.clone(), given.clone()).is_some()
-                || store.mcp_server(&name)?.is_some()
-            {
-                errors.push(field(
+            names.insert(name.clone(), given.clone());
+            if store.mcp_server(&name)?.is_some() {
+                taken.push(field(
                     &format!("/mcpServers/{given}"),
-                    format!("the name '{name}' is taken"),
-                    "rename it in the configuration",
+                    format!("a server named '{name}' exists"),
+                    "rename it in the configuration, or delete the stored server first",
                 ));
                 continue;
             }
@@ -566,6 +589,9 @@ impl Deskmate {
         }
         if !errors.is_empty() {
             return Err(ServiceError::Invalid(errors));
+        }
+        if !taken.is_empty() {
+            return Err(ServiceError::Taken(taken));
         }
         checked
             .into_iter()
@@ -746,6 +772,56 @@ impl Deskmate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_is_valid_as_declared_exactly_when_the_server_takes_it() {
+        let new = crate::model_input::declared::<crate::mcp_input::NewMcpServer>();
+        let bodies = [
+            json!({"name": "files", "command": "npx", "args": ["-y", "server"]}),
+            json!({"name": "files", "url": "http://127.0.0.1:3000/mcp?key=1"}),
+            json!({"name": "files", "url": "http://127.0.0.1:3000/mcp#part"}),
+            json!({"name": "files", "url": "file:///tmp/mcp"}),
+            json!({"name": "Files", "command": "npx"}),
+            json!({"name": "a_very_long_server_name_25", "command": "npx"}),
+            json!({"name": "f", "command": "x", "url": "http://a/mcp"}),
+            json!({"name": "f"}),
+            json!({"command": "x"}),
+            json!({"name": "f", "command": "  "}),
+            json!({"name": "f", "command": "x", "env": {"TOKEN": "abc"}}),
+            json!({"name": "f", "command": "x", "env": {"1TOKEN": "abc"}}),
+            json!({"name": "f", "command": "x", "env": {"": "abc"}}),
+            json!({"name": "f", "command": "x", "env": {"T": MASK}}),
+            json!({"name": "f", "command": "x", "env": {"T": " "}}),
+            json!({"name": "f", "command": "x", "env": {"T": 1}}),
+            json!({"name": "f", "command": "x", "headers": {"A": "b"}}),
+            json!({"name": "f", "url": "http://a/mcp", "headers": {"X-Key": "b"}}),
+            json!({"name": "f", "url": "http://a/mcp", "env": {"A": "b"}}),
+            json!({"name": "f", "url": "http://a/mcp", "args": ["x"]}),
+            json!({"name": "f", "command": "x", "headers": null, "url": null, "enabled": null}),
+            json!({"name": "f", "command": "x", "args": vec!["a"; 65]}),
+            json!({"name": "f", "command": "x", "args": [1]}),
+            json!({"name": "f", "command": "x", "extra": 1}),
+            json!({"name": "f", "command": "x", "enabled": "yes"}),
+            json!({"name": "", "url": "http://a/mcp"}),
+            json!([]),
+        ];
+        for body in bodies {
+            let server = validate(&body, None, None).is_ok();
+            assert_eq!(new.is_valid(&body), server, "{body}");
+        }
+    }
+
+    #[test]
+    fn imported_names_that_read_the_same_are_numbered() {
+        let used = ["files", "files_2"];
+        assert_eq!(numbered("files", |n| used.contains(&n)), "files_3");
+        assert_eq!(numbered("other", |n| used.contains(&n)), "other");
+        let long = "a".repeat(24);
+        assert_eq!(
+            numbered(&long, |n| n == long),
+            format!("{}_2", "a".repeat(22))
+        );
+    }
 
     #[test]
     fn an_entry_is_checked_field_by_field() {

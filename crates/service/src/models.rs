@@ -5,6 +5,10 @@ use deskmate_core::mask::MASK;
 use deskmate_store::models::{AsrModel, LlmModel};
 use serde_json::{Map, Value, json};
 
+use crate::model_input::{
+    API_KEY_MAX, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES, MODEL_MAX, NAME_MAX,
+    base_url_ok, blank,
+};
 use crate::resources::FieldError;
 
 /// The secret that holds a model's API key.
@@ -79,7 +83,7 @@ impl<'a> Fields<'a> {
     fn text(&mut self, key: &str, current: Option<String>, max: usize) -> Option<String> {
         match self.body.get(key) {
             None => current,
-            Some(Value::String(s)) if !s.trim().is_empty() && s.trim().chars().count() <= max => {
+            Some(Value::String(s)) if !blank(s) && s.chars().count() <= max => {
                 Some(s.trim().to_string())
             }
             Some(_) => {
@@ -132,7 +136,7 @@ impl<'a> Fields<'a> {
             Some(Value::String(s)) if s.is_empty() => KeyChange::Remove,
             Some(Value::String(s)) if s == MASK => KeyChange::Keep,
             // Spaces alone are not a key, and not a clear request to remove one either.
-            Some(Value::String(s)) if s.trim().is_empty() => {
+            Some(Value::String(s)) if blank(s) => {
                 self.errors.push(field(
                     "/api_key",
                     "api_key is only whitespace",
@@ -140,13 +144,15 @@ impl<'a> Fields<'a> {
                 ));
                 KeyChange::Keep
             }
-            Some(Value::String(s)) if s.len() <= 8192 && !s.contains(['\r', '\n']) => {
+            Some(Value::String(s))
+                if s.chars().count() <= API_KEY_MAX && !s.contains(['\r', '\n']) =>
+            {
                 KeyChange::Set(s.trim().to_string())
             }
             Some(_) => {
                 self.errors.push(field(
                     "/api_key",
-                    "api_key must be a string on one line (at most 8192 bytes), or null to remove it",
+                    format!("api_key must be a string on one line (at most {API_KEY_MAX} characters), or null to remove it"),
                     "paste the key as given by the provider",
                 ));
                 KeyChange::Keep
@@ -155,11 +161,26 @@ impl<'a> Fields<'a> {
     }
 
     fn base_url(&mut self, current: Option<String>) -> Option<String> {
-        let url = self.text("base_url", current, 2048)?;
-        if let Err(e) = deskmate_llm::Endpoint::new(&url, None) {
+        let url = self.text("base_url", current, BASE_URL_MAX)?;
+        // As sent: spaces around it are not part of a URL the API declares.
+        let sent = self
+            .body
+            .get("base_url")
+            .and_then(Value::as_str)
+            .unwrap_or(&url);
+        let parsed = deskmate_llm::Endpoint::new(&url, None).map_err(|e| e.to_string());
+        let why = match parsed {
+            Err(why) => Some(why),
+            Ok(_) if !base_url_ok(sent) => Some(format!(
+                "'{url}' is not a base URL Deskmate takes: http(s), a host name or IPv4 address \
+                 (or [::1]), an optional port and a path of letters, digits and . _ ~ -"
+            )),
+            Ok(_) => None,
+        };
+        if let Some(why) = why {
             self.errors.push(field(
                 "/base_url",
-                e.to_string(),
+                why,
                 "an OpenAI-style base URL, e.g. http://127.0.0.1:8080/v1",
             ));
         }
@@ -189,9 +210,17 @@ impl<'a> Fields<'a> {
             }
             (None, None) => new_id(kind),
         };
-        let name = self.text("name", existing.as_ref().map(|e| e.name.to_string()), 100);
+        let name = self.text(
+            "name",
+            existing.as_ref().map(|e| e.name.to_string()),
+            NAME_MAX,
+        );
         let base_url = self.base_url(existing.as_ref().map(|e| e.base_url.to_string()));
-        let model = self.text("model", existing.as_ref().map(|e| e.model.to_string()), 200);
+        let model = self.text(
+            "model",
+            existing.as_ref().map(|e| e.model.to_string()),
+            MODEL_MAX,
+        );
         for (key, present) in [
             ("name", name.is_some()),
             ("base_url", base_url.is_some()),
@@ -366,11 +395,11 @@ pub fn asr_input(
     let language = match f.body.get("language") {
         None => existing.and_then(|e| e.language.clone()),
         Some(Value::Null) => None,
-        Some(Value::String(code)) if valid_language(code) => Some(code.to_ascii_lowercase()),
+        Some(Value::String(code)) if LANGUAGES.contains(&code.as_str()) => Some(code.clone()),
         Some(v) => {
             f.errors.push(field(
                 "/language",
-                format!("language must be an ISO-639-1 code like zh or en, got {v}"),
+                format!("language must be an ISO-639-1 code in lower case, like zh or en, got {v}"),
                 "use a two-letter code, or null to let the server detect it",
             ));
             None
@@ -379,19 +408,20 @@ pub fn asr_input(
     let hotwords = match f.body.get("hotwords") {
         None => existing.map(|e| e.hotwords.clone()).unwrap_or_default(),
         Some(Value::Array(items))
-            if items.len() <= 100
+            if items.len() <= HOTWORDS_MAX
                 && items.iter().all(|i| {
                     i.as_str()
-                        .is_some_and(|s| !s.trim().is_empty() && s.chars().count() <= 64)
+                        .is_some_and(|s| !blank(s) && s.chars().count() <= HOTWORD_MAX)
                 }) =>
         {
             unique(items.iter().filter_map(Value::as_str))
         }
-        Some(Value::String(text)) => unique(text.split([',', '，', ';', '、', '\n'])),
         Some(_) => {
             f.errors.push(field(
                 "/hotwords",
-                "hotwords must be a list of at most 100 words of 1-64 characters",
+                format!(
+                    "hotwords must be a list of at most {HOTWORDS_MAX} words of 1-{HOTWORD_MAX} characters"
+                ),
                 "e.g. [\"Deskmate\", \"CDISC\"]",
             ));
             Vec::new()
@@ -428,12 +458,7 @@ fn unique<'a>(words: impl Iterator<Item = &'a str>) -> Vec<String> {
 
 /// ISO-639-1 codes Whisper knows (two letters), plus `yue` and `haw` (three).
 pub fn valid_language(code: &str) -> bool {
-    const CODES: &str = "af am ar as az ba be bg bn bo br bs ca cs cy da de el en es et eu fa fi fo fr gl gu \
-        ha he hi hr ht hu hy id is it ja jw ka kk km kn ko la lb ln lo lt lv mg mi mk ml mn mr ms mt my ne nl \
-        nn no oc pa pl ps pt ro ru sa sd si sk sl sn so sq sr su sv sw ta te tg th tk tl tr tt uk ur uz vi yi \
-        yo zh yue haw";
-    let code = code.to_ascii_lowercase();
-    CODES.split_whitespace().any(|c| c == code)
+    LANGUAGES.contains(&code.to_ascii_lowercase().as_str())
 }
 
 /// An LLM model as the API shows it: the key masked.
@@ -521,15 +546,18 @@ mod tests {
     fn asr_language_and_hotwords() {
         let (model, _) = asr_input(
             &json!({"name": "W", "base_url": "http://127.0.0.1:9000/v1", "model": "whisper-base",
-                    "language": "ZH", "hotwords": "Deskmate, 音量、Deskmate"}),
+                    "language": "zh", "hotwords": ["Deskmate", " 音量 ", "Deskmate"]}),
             None,
         )
         .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(model.language.as_deref(), Some("zh"));
         assert_eq!(model.hotwords, ["Deskmate", "音量"]);
+        // As declared: codes in lower case, hotwords as a list.
         for bad in [
             json!({"language": "xx"}),
+            json!({"language": "ZH"}),
             json!({"hotwords": [1]}),
+            json!({"hotwords": "Deskmate, CDISC"}),
             json!({"language": 5}),
         ] {
             assert!(asr_input(&bad, Some(&model)).is_err(), "{bad}");
@@ -706,7 +734,7 @@ impl Deskmate {
         let store = &self.stored()?.store;
         let (mut model, key) = llm_input(input, None).map_err(ServiceError::Invalid)?;
         if store.llm_model(&model.id)?.is_some() {
-            return Err(ServiceError::Invalid(vec![field(
+            return Err(ServiceError::Taken(vec![field(
                 "/id",
                 format!("a model with id '{}' exists", model.id),
                 "choose another id, or update that model",
@@ -757,7 +785,7 @@ impl Deskmate {
         let store = &self.stored()?.store;
         let (mut model, key) = asr_input(input, None).map_err(ServiceError::Invalid)?;
         if store.asr_model(&model.id)?.is_some() {
-            return Err(ServiceError::Invalid(vec![field(
+            return Err(ServiceError::Taken(vec![field(
                 "/id",
                 format!("a model with id '{}' exists", model.id),
                 "choose another id, or update that model",

@@ -113,7 +113,7 @@ export function Audit() {
               <td><code>{e.tool}</code></td>
               <td className={e.ok ? "ok-text" : "error-text"}>{e.ok ? t("audit.ok") : `${t("audit.failed")}: ${e.error_type ?? ""}`}</td>
               <td>{e.duration_ms} ms</td>
-              <td>{e.client ? `${e.origin} · ${e.client}` : e.origin}</td>
+              <td>{[t(`audit.origins.${e.origin}`, { defaultValue: e.origin }), e.client].filter(Boolean).join(" · ")}</td>
               <td>
                 <details className="audit-details">
                   <summary>{t("audit.details")}</summary>

@@ -3,10 +3,15 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api";
+import type { components } from "../api-types";
 import { ErrorBox, Field } from "../components";
 import { ServingState, StateBadge } from "../modelState";
 
 type Kind = "llm" | "asr";
+type Schemas = components["schemas"];
+/** A model's body as the API declares it: what an add and a change both take. */
+type LlmBody = Schemas["NewLlmModel"] & Schemas["LlmModelChange"];
+type AsrBody = Schemas["NewAsrModel"] & Schemas["AsrModelChange"];
 
 interface Model {
   id: string;
@@ -124,15 +129,14 @@ function ModelEditor({ kind, model, onDone }: { kind: Kind; model: Model | null;
   const [isDefault, setIsDefault] = useState(model?.is_default ?? false);
   const [error, setError] = useState<unknown>(null);
   const save = async () => {
-    const body: Record<string, unknown> = { name, base_url: baseUrl, model: modelName, is_default: isDefault };
-    if (apiKey) body.api_key = apiKey;
-    if (kind === "llm") {
-      body.temperature = Number(temperature);
-      body.max_tokens = Number(maxTokens);
-    } else {
-      body.language = language || null;
-      body.hotwords = hotwords.split(/[,，]/).map((w) => w.trim()).filter(Boolean);
-    }
+    const common = { name, base_url: baseUrl, model: modelName, is_default: isDefault, ...(apiKey ? { api_key: apiKey } : {}) };
+    const body: LlmBody | AsrBody = kind === "llm"
+      ? { ...common, temperature: Number(temperature), max_tokens: Number(maxTokens) }
+      : {
+        ...common,
+        language: (language || null) as AsrBody["language"],
+        hotwords: hotwords.split(/[,，]/).map((w) => w.trim()).filter(Boolean),
+      };
     try {
       if (model) await api("PUT", `/models/${kind}/${encodeURIComponent(model.id)}`, body);
       else await api("POST", `/models/${kind}`, body);

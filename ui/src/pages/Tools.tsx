@@ -207,7 +207,7 @@ function TryIt({ resource }: { resource: Resource }) {
     setResult(null);
     setError(null);
     try {
-      setResult(await api<ToolResult>("POST", "/tools/call", { tool: resource.id, arguments: data ?? {} }));
+      setResult(await api<ToolResult>("POST", "/tools/call", { tool: resource.id, arguments: data ?? {}, origin: "gui" }));
     } catch (e) {
       setError(e);
     } finally {

@@ -1,0 +1,88 @@
+//! The body of the HTTP-tool endpoints as API clients see them. It declares each field's
+//! type and the values the server takes, but not the rules between fields a JSON Schema
+//! cannot state (every `{name}` placeholder of `http_url` is a required or defaulted
+//! parameter of `parameter_schema`, the defaults satisfy that schema, a `{secret:NAME}`
+//! names a stored secret): `resources.rs` checks those and answers 422 with the field.
+//! A field sent as `null` is a field not sent.
+
+use serde::Deserialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// What a call does to the world: reads, changes something, or changes it for good.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SideEffect {
+    Read,
+    Write,
+    Irreversible,
+}
+
+/// When a call is confirmed: `always` runs, `ask` asks the person, `never` refuses.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    Always,
+    Ask,
+    Never,
+}
+
+/// Which kind of tool a person may add: an HTTP query (the built-in tools are `system`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Query,
+}
+
+/// An HTTP tool to add or change. On a change the fields left out keep their values; on
+/// create `name`, `category` and `http_url` are needed.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceInput {
+    /// The function name the model sees: 1–64 of a-z, 0-9 and `_`; made from the name
+    /// when left out. It cannot change.
+    pub id: Option<String>,
+    /// A short display name, at most 100 characters.
+    pub name: Option<String>,
+    /// What the tool does, for the model and the person.
+    pub description: Option<String>,
+    pub category: Option<Category>,
+    /// An icon name for the GUI.
+    pub icon: Option<String>,
+    /// GET, POST, PUT, PATCH or DELETE (any case; default GET).
+    pub http_method: Option<String>,
+    /// An absolute http(s) URL; `{name}` placeholders in its path are filled from the
+    /// arguments.
+    pub http_url: Option<String>,
+    /// Header names and one-line values; `{secret:NAME}` inserts a stored secret.
+    #[schema(value_type = Option<std::collections::HashMap<String, String>>)]
+    pub http_headers: Option<Value>,
+    /// 100 to 120000 (default 10000).
+    pub http_timeout_ms: Option<i64>,
+    /// A JSON Schema 2020-12 object schema of the arguments.
+    #[schema(value_type = Option<Object>)]
+    pub parameter_schema: Option<Value>,
+    /// Values for arguments the model leaves out.
+    #[schema(value_type = Option<Object>)]
+    pub parameter_defaults: Option<Value>,
+    /// Only `false`: an HTTP tool always waits for its service's answer.
+    pub wait_for_response: Option<bool>,
+    /// Whether the model is offered the tool.
+    pub enabled: Option<bool>,
+    /// Default: read for GET, write otherwise.
+    pub side_effect: Option<SideEffect>,
+    /// `null` for the side effect's default.
+    pub policy: Option<Policy>,
+    /// Read-only, sent back from a GET: ignored.
+    #[schema(value_type = Option<Value>)]
+    pub user_id: Option<Value>,
+    /// Read-only: ignored.
+    #[schema(value_type = Option<Value>)]
+    pub is_system: Option<Value>,
+    /// Read-only: ignored.
+    #[schema(value_type = Option<Value>)]
+    pub created_at: Option<Value>,
+    /// Read-only: ignored.
+    #[schema(value_type = Option<Value>)]
+    pub updated_at: Option<Value>,
+}
