@@ -924,7 +924,7 @@ export interface components {
                     args?: string[] | null;
                     /** @description e.g. npx */
                     command: string;
-                    /** @description Claude Desktop's switch: true adds the server disabled */
+                    /** @description Claude Desktop's switch: true adds the server disabled (unless `enabled` is given); other values are ignored */
                     disabled?: unknown;
                     /** @description Start it with the app (default true) */
                     enabled?: boolean | null;
@@ -941,7 +941,7 @@ export interface components {
                 } | {
                     args?: null;
                     command?: null;
-                    /** @description Claude Desktop's switch: true adds the server disabled */
+                    /** @description Claude Desktop's switch: true adds the server disabled (unless `enabled` is given); other values are ignored */
                     disabled?: unknown;
                     /** @description Start it with the app (default true) */
                     enabled?: boolean | null;
