@@ -50,7 +50,9 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
     model
         .push(Script::Json(completion(
             None,
-            &[("everything.echo", r#"{"message": "hello from the loop"}"#)],
+            // The name as the model was offered it (OpenAI's function-name rule has no
+            // dot): the loop reads it back as the imported tool's id.
+            &[("everything-echo", r#"{"message": "hello from the loop"}"#)],
         )))
         .push(Script::Json(completion(
             Some("The server echoed: hello from the loop."),
@@ -88,10 +90,12 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
         result["data"]["text"], "Echo: hello from the loop",
         "{result}"
     );
-    // The imported tool was offered to the model, and its answer went back.
+    // The imported tool was offered to the model under a name OpenAI's rule takes, and
+    // its answer went back.
     let requests = model.requests();
     let offered = requests[0]["tools"].to_string();
-    assert!(offered.contains("everything.echo"), "{offered}");
+    assert!(offered.contains("\"everything-echo\""), "{offered}");
+    assert!(!offered.contains("everything.echo"), "{offered}");
     assert!(
         requests[1]["messages"]
             .to_string()
