@@ -13,10 +13,13 @@ REPO="$PWD"
 EXAMPLES="${1:-10}"
 SEED="${2:-1}"
 VENV="${SCHEMATHESIS_VENV:-$DESKMATE_CACHE/schemathesis-4.32.5}"
-if [ ! -x "$VENV/bin/schemathesis" ]; then
-  python3 -m venv "$VENV.tmp"
-  "$VENV.tmp/bin/pip" install -q schemathesis==4.32.5
-  rm -rf "$VENV" && mv "$VENV.tmp" "$VENV"
+# Made in place (a venv's scripts name their own path, so it cannot be moved); the stamp
+# is written last, so a half-made venv is made again.
+if [ ! -f "$VENV/.complete" ]; then
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q schemathesis==4.32.5
+  touch "$VENV/.complete"
 fi
 BIN="$CARGO_TARGET_DIR/debug/deskmate"
 [ -x "$BIN" ] || cargo build -q -p deskmate-cli --locked
