@@ -20,19 +20,23 @@ pub(crate) struct ErrorResponses;
 
 impl Modify for ErrorResponses {
     fn modify(&self, openapi: &mut OpenApi) {
-        for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ];
-            for operation in operations.into_iter().flatten() {
-                declare(operation);
-            }
-        }
+        operations(openapi).for_each(declare);
     }
+}
+
+/// Every operation of the document, to change.
+pub(crate) fn operations(openapi: &mut OpenApi) -> impl Iterator<Item = &mut Operation> {
+    openapi.paths.paths.values_mut().flat_map(|item| {
+        [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ]
+        .into_iter()
+        .flatten()
+    })
 }
 
 /// The statuses `operation` can answer without its handler, by what it takes.

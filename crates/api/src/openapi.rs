@@ -46,27 +46,18 @@ struct OperationIds;
 
 impl Modify for OperationIds {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ];
-            for operation in operations.into_iter().flatten() {
-                let tag = operation
-                    .tags
-                    .as_ref()
-                    .and_then(|t| t.first())
-                    .cloned()
-                    .unwrap_or_default();
-                if let Some(id) = &mut operation.operation_id
-                    && !tag.is_empty()
-                    && !id.starts_with(&format!("{tag}_"))
-                {
-                    *id = format!("{tag}_{id}");
-                }
+        for operation in crate::error_docs::operations(openapi) {
+            let tag = operation
+                .tags
+                .as_ref()
+                .and_then(|t| t.first())
+                .cloned()
+                .unwrap_or_default();
+            if let Some(id) = &mut operation.operation_id
+                && !tag.is_empty()
+                && !id.starts_with(&format!("{tag}_"))
+            {
+                *id = format!("{tag}_{id}");
             }
         }
     }
