@@ -33,9 +33,18 @@ pub(crate) fn url_ok(url: &str) -> bool {
     url.chars().count() <= TEXT_MAX && PATTERN.is_match(url)
 }
 
-/// Whether `name` matches `pattern` (one of this module's name patterns).
-pub(crate) fn name_ok(pattern: &str, name: &str) -> bool {
-    compiled(pattern).is_match(name)
+/// Whether `name` is an environment variable's name the server takes.
+pub(crate) fn env_name_ok(name: &str) -> bool {
+    static PATTERN: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| compiled(ENV_NAME_PATTERN));
+    PATTERN.is_match(name)
+}
+
+/// Whether `name` is a header's name the server takes.
+pub(crate) fn header_name_ok(name: &str) -> bool {
+    static PATTERN: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| compiled(HEADER_NAME_PATTERN));
+    PATTERN.is_match(name)
 }
 
 /// `builder`'s type, or `null`.

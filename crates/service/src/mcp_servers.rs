@@ -13,9 +13,7 @@ use deskmate_tools::Tool;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::mcp_input::{
-    ARGS_MAX, ENV_NAME_PATTERN, HEADER_NAME_PATTERN, MASK, TEXT_MAX, name_ok, url_ok,
-};
+use crate::mcp_input::{ARGS_MAX, MASK, TEXT_MAX, env_name_ok, header_name_ok, url_ok};
 use crate::model_input::blank;
 use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
@@ -323,15 +321,10 @@ fn validate(
     let env = pairs(
         "env",
         command.is_some() || url.is_none(),
-        |k| name_ok(ENV_NAME_PATTERN, k),
+        env_name_ok,
         &mut errors,
     );
-    let headers = pairs(
-        "headers",
-        url.is_some(),
-        |k| name_ok(HEADER_NAME_PATTERN, k),
-        &mut errors,
-    );
+    let headers = pairs("headers", url.is_some(), header_name_ok, &mut errors);
     let enabled = match object.get("enabled") {
         None | Some(Value::Null) => existing.is_none_or(|e| e.enabled),
         Some(Value::Bool(b)) => *b,
