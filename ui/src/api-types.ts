@@ -852,6 +852,21 @@ export interface components {
             /** @description The LLM model; the default model when absent. */
             model_id?: string | null;
         };
+        /** @description A tool's name and one-sentence description for people, in zh-CN and en. */
+        DisplayInput: {
+            description: components["schemas"]["DisplayText"];
+            name: components["schemas"]["DisplayName"];
+        };
+        /** @description A display name in both languages: 1–100 characters each, not only spaces. */
+        DisplayName: {
+            en: string;
+            zh: string;
+        };
+        /** @description A sentence in both languages, at most 1,000 characters each. */
+        DisplayText: {
+            en: string;
+            zh: string;
+        };
         /** @description The body of every error answer. */
         ErrorBody: {
             /** @description What went wrong, in one sentence. */
@@ -1086,6 +1101,7 @@ export interface components {
             created_at?: unknown;
             /** @description What the tool does, for the model and the person. */
             description?: string | null;
+            display?: null | components["schemas"]["DisplayInput"];
             /** @description Whether the model is offered the tool. */
             enabled?: boolean | null;
             /** @description Header names and one-line values; `{secret:NAME}` inserts a stored secret. */

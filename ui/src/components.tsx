@@ -1,6 +1,7 @@
 import { Component, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, ToolResult } from "./api";
+import { isZh } from "./display";
 
 export function Json({ value }: { value: unknown }) {
   return <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
@@ -36,12 +37,8 @@ export function ResultView({ result }: { result: ToolResult }) {
         <Json value={result.data} />
       ) : (
         <div className="error-text">
-          <strong>{result.error_type}</strong>: {result.error}
-          {result.hint && (
-            <p>
-              {t("chat.hint")}: {result.hint}
-            </p>
-          )}
+          <strong className="error-type">{t(`errorType.${result.error_type}`, { defaultValue: result.error_type ?? "" })}</strong>
+          <GuardText error={result.error} hint={result.hint} />
           {result.options.length > 0 && (
             <p>
               {t("chat.options")}: {result.options.join(", ")}
@@ -63,6 +60,33 @@ export function ResultView({ result }: { result: ToolResult }) {
       )}
       <p className="muted">{result.duration_ms} ms · {result.call_id}</p>
     </div>
+  );
+}
+
+/**
+ * The guard's own words (written in English for the model): shown as they are in English,
+ * folded under a label in Chinese, whose headline is the error kind's own translation.
+ */
+export function GuardText({ error, hint }: { error?: string | null; hint?: string | null }) {
+  const { t, i18n } = useTranslation();
+  if (!error && !hint) return null;
+  const text = (
+    <>
+      {error && <p className="guard-error">{error}</p>}
+      {hint && (
+        <p>
+          {t("chat.hint")}: {hint}
+        </p>
+      )}
+    </>
+  );
+  return isZh(i18n.language) ? (
+    <details className="guard-text">
+      <summary>{t("chat.guardWords")}</summary>
+      {text}
+    </details>
+  ) : (
+    text
   );
 }
 

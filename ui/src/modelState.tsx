@@ -54,7 +54,7 @@ export function HeaderModel() {
   if (!model) return <span className="header-model muted" id="header-model">{t("models.none")}</span>;
   return (
     <span className="header-model" id="header-model" data-state={model.state}>
-      {model.name} <StateBadge model={model} />
+      <span data-user>{model.name}</span> <StateBadge model={model} />
       {model.state === "stopped" && <small className="muted"> {t("models.stoppedHint")}</small>}
     </span>
   );

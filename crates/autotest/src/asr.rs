@@ -7,8 +7,10 @@ use deskmate_llm::{AsrClient, AsrRequest, Endpoint};
 use deskmate_service::Deskmate;
 use deskmate_service::models::valid_language;
 
+use deskmate_core::{Localized, said};
+
 use crate::llm::explain;
-use crate::{Group, Limits};
+use crate::{Group, Limits, not_run};
 
 /// The ASR checks, in the order a run lists them.
 pub(crate) const CHECKS: [&str; 4] = [
@@ -73,17 +75,21 @@ pub(crate) async fn check(
         .iter()
         .filter(|w| w.trim().is_empty() || w.chars().count() > 64)
         .collect();
-    let hotwords = if model.hotwords.len() > 100 {
-        Err(format!(
-            "{} hotwords: at most 100 are sent",
-            model.hotwords.len()
+    let count = model.hotwords.len();
+    let hotwords = if count > 100 {
+        Err(said!(
+            "{count} 个热词：最多发送 100 个",
+            "{count} hotwords: at most 100 are sent"
         ))
     } else if !bad.is_empty() {
-        Err(format!("hotwords must have 1–64 characters: {bad:?}"))
+        Err(said!(
+            "每个热词须为 1–64 个字符：{bad:?}",
+            "hotwords must have 1–64 characters: {bad:?}"
+        ))
     } else if model.hotwords.is_empty() {
-        Ok("Hotwords: none configured".to_string())
+        Ok(said!("热词：未配置", "Hotwords: none configured"))
     } else {
-        Ok(format!("Hotwords: {} words", model.hotwords.len()))
+        Ok(said!("热词：{count} 个", "Hotwords: {count} words"))
     };
     checks.record("Hotwords Config", started, hotwords);
 
@@ -101,7 +107,9 @@ pub(crate) async fn check(
         .map_err(|e| explain(&e));
 
     let started = Instant::now();
-    let audio = speak(PHRASE).await;
+    let audio = speak(PHRASE)
+        .await
+        .map_err(|e| said!("无法用 espeak-ng 生成测试语音：{e}", "{e}"));
     // Both transcriptions of the phrase run at the same time; the language check counts
     // only when the server could transcribe at all.
     let availability = async {
@@ -119,15 +127,16 @@ pub(crate) async fn check(
                 {
                     Ok(heard) => {
                         let (found, total) = words_heard(PHRASE, &heard.text);
+                        let (status, text) = (heard.status, &heard.text);
                         if found * 4 >= total * 3 {
-                            Ok(format!(
-                                "Status: {}, heard \"{}\" ({found}/{total} words)",
-                                heard.status, heard.text
+                            Ok(said!(
+                                "状态 {status}，听到“{text}”（{found}/{total} 个词）",
+                                "Status: {status}, heard \"{text}\" ({found}/{total} words)"
                             ))
                         } else {
-                            Err(format!(
-                                "the server answered but heard \"{}\" for \"{PHRASE}\" ({found}/{total} words): check the model",
-                                heard.text
+                            Err(said!(
+                                "服务器有应答，但把“{PHRASE}”听成了“{text}”（{found}/{total} 个词）：请检查模型",
+                                "the server answered but heard \"{text}\" for \"{PHRASE}\" ({found}/{total} words): check the model"
                             ))
                         }
                     }
@@ -140,10 +149,11 @@ pub(crate) async fn check(
     let language = async {
         let started = Instant::now();
         let outcome = match model.language.as_deref() {
-            None => Ok("Language: auto-detect".to_string()),
-            Some(code) if !valid_language(code) => {
-                Err(format!("'{code}' is not a language code Whisper knows"))
-            }
+            None => Ok(said!("语言：自动检测", "Language: auto-detect")),
+            Some(code) if !valid_language(code) => Err(said!(
+                "“{code}”不是 Whisper 认识的语言代码",
+                "'{code}' is not a language code Whisper knows"
+            )),
             Some(code) => match (&client, &audio) {
                 (Ok(client), Ok(audio)) => {
                     let request = AsrRequest {
@@ -155,14 +165,17 @@ pub(crate) async fn check(
                         .transcribe(&request, audio.clone(), "phrase.wav")
                         .await
                     {
-                        Ok(_) => Ok(format!("Language: {code}")),
-                        Err(e) => Err(format!(
-                            "the server refused language '{code}': {}",
-                            explain(&e)
-                        )),
+                        Ok(_) => Ok(said!("语言：{code}", "Language: {code}")),
+                        Err(e) => {
+                            let why = explain(&e);
+                            Err(Localized::new(
+                                format!("服务器拒绝了语言“{code}”：{}", why.zh),
+                                format!("the server refused language '{code}': {}", why.en),
+                            ))
+                        }
                     }
                 }
-                _ => Err("not run: API Availability failed".into()),
+                _ => Err(not_run("API Availability")),
             },
         };
         (outcome, started)
@@ -171,9 +184,7 @@ pub(crate) async fn check(
     let available = checks.record_took("API Availability", took, availability);
     // Whether another language is accepted is unknown when nothing was transcribed.
     let language = match model.language.as_deref() {
-        Some(code) if valid_language(code) && !available => {
-            Err("not run: API Availability failed".into())
-        }
+        Some(code) if valid_language(code) && !available => Err(not_run("API Availability")),
         _ => language,
     };
     checks.record("Language Config", language_started, language);

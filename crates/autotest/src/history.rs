@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{AutotestResult, Status};
+use crate::{AutotestResult, CaseZh, Status};
 
 /// One check whose status differs between two runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,6 +17,9 @@ pub struct Change {
     pub after: Option<Status>,
     /// This run's message for it (the earlier run's when it is gone).
     pub message: String,
+    /// The check's name and that message in Chinese, where the run kept them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zh: Option<CaseZh>,
 }
 
 /// A run against an earlier one.
@@ -55,6 +58,7 @@ pub fn compare(run: &AutotestResult, previous: Option<&AutotestResult>) -> Compa
                 before: was,
                 after: Some(case.status),
                 message: case.message.clone(),
+                zh: case.zh.clone(),
             });
         }
     }
@@ -68,6 +72,7 @@ pub fn compare(run: &AutotestResult, previous: Option<&AutotestResult>) -> Compa
             before: Some(gone.status),
             after: None,
             message: gone.message.clone(),
+            zh: gone.zh.clone(),
         });
     }
     Comparison {
@@ -116,6 +121,7 @@ mod tests {
                     status: *status,
                     message: format!("{name} is {status:?}"),
                     duration_ms: 0,
+                    zh: None,
                 })
                 .collect(),
             summary: Summary {

@@ -141,6 +141,7 @@ mod tests {
             status,
             message: message.into(),
             duration_ms: 1234,
+            zh: None,
         }
     }
 

@@ -20,6 +20,7 @@ pub use junit::junit;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use deskmate_core::{Localized, said};
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::autotest::AutotestRun;
 use deskmate_tools::Verdict;
@@ -55,6 +56,18 @@ pub struct TestCase {
     pub message: String,
     /// How long the check took.
     pub duration_ms: u64,
+    /// The name and message in Chinese (runs stored before they were kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zh: Option<CaseZh>,
+}
+
+/// A check's name and message in Chinese (`name` and `message` are English).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseZh {
+    /// What was checked.
+    pub name: String,
+    /// What was found, or what is wrong and how to fix it.
+    pub message: String,
 }
 
 /// Counts (the API contract's `TestSummary`, plus `skipped`): `total = passed + failed + skipped`.
@@ -153,7 +166,7 @@ pub struct DeviceCheck {
     /// Whether it can be used now.
     pub ready: bool,
     /// What was found, or what is wrong and how to fix it.
-    pub message: String,
+    pub message: Localized,
 }
 
 /// Reports each device's readiness: `probe` may block (it asks the OS) and runs on the
@@ -219,38 +232,90 @@ fn mcp_verdict(server: &Value, give_up: bool) -> Option<Verdict> {
     let status = &server["status"];
     Some(match status["state"].as_str().unwrap_or_default() {
         "running" if server["changed"].as_array().is_some_and(|c| !c.is_empty()) => {
-            Verdict::Failed(format!(
-                "reachable, but the definition of {} changed since accepted (disabled until approved under MCP)",
-                server["changed"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|c| c["tool"].as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+            let tools = server["changed"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["tool"].as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            Verdict::Failed(said!(
+                "可以连接，但 {tools} 的定义与认可时不同（在 MCP 页面认可之前保持停用）",
+                "reachable, but the definition of {tools} changed since accepted (disabled until approved under MCP)"
             ))
         }
-        "running" => Verdict::Passed(format!(
-            "reachable; protocol {}; {} tools imported; their definitions as accepted",
-            status["protocol"].as_str().unwrap_or("?"),
-            status["tools"].as_u64().unwrap_or(0)
-        )),
-        "disabled" => Verdict::Skipped("disabled under MCP".into()),
-        "failed" => Verdict::Failed(format!(
-            "{}; check its command or URL under MCP (a stdio server's messages are in logs/mcp-{name}.log)",
-            status["reason"].as_str().unwrap_or("not reachable")
-        )),
-        _ if give_up => Verdict::Failed(format!(
-            "still starting after {} s; check its command or URL under MCP",
-            MCP_STARTING_WAIT.as_secs()
-        )),
+        "running" => {
+            let protocol = status["protocol"].as_str().unwrap_or("?");
+            let tools = status["tools"].as_u64().unwrap_or(0);
+            Verdict::Passed(said!(
+                "可以连接；协议 {protocol}；导入了 {tools} 个工具；定义与认可时一致",
+                "reachable; protocol {protocol}; {tools} tools imported; their definitions as accepted"
+            ))
+        }
+        "disabled" => Verdict::Skipped(said!("已在 MCP 页面停用", "disabled under MCP")),
+        "failed" => {
+            let reason = status["reason"].as_str().unwrap_or("not reachable");
+            Verdict::Failed(said!(
+                "{reason}；请在 MCP 页面检查它的命令或网址（stdio 服务器的输出在 logs/mcp-{name}.log）",
+                "{reason}; check its command or URL under MCP (a stdio server's messages are in logs/mcp-{name}.log)"
+            ))
+        }
+        _ if give_up => {
+            let seconds = MCP_STARTING_WAIT.as_secs();
+            Verdict::Failed(said!(
+                "{seconds} 秒后仍在启动；请在 MCP 页面检查它的命令或网址",
+                "still starting after {seconds} s; check its command or URL under MCP"
+            ))
+        }
         _ => return None,
     })
+}
+
+/// A check's name in Chinese: the fixed checks by name, a tool by its display name, a
+/// device or MCP server with its kind in front.
+fn name_zh(name: &str, tool_names: &dyn Fn(&str) -> Option<String>) -> String {
+    let fixed = match name {
+        "Model Existence" => Some("模型存在"),
+        "API Connection" => Some("API 连接"),
+        "Temperature Setting" => Some("温度设置"),
+        "Streaming Support" => Some("流式输出"),
+        "Tool Calling" => Some("工具调用"),
+        "Hotwords Config" => Some("热词配置"),
+        "API Availability" => Some("API 可用性"),
+        "Language Config" => Some("语言配置"),
+        SECRET_STORE => Some("密钥存储"),
+        _ => None,
+    };
+    if let Some(fixed) = fixed {
+        return fixed.to_string();
+    }
+    if let Some(id) = name.strip_prefix("Tool: ") {
+        return match tool_names(id) {
+            Some(shown) => format!("工具：{shown}（{id}）"),
+            None => format!("工具：{id}"),
+        };
+    }
+    if let Some(device) = name.strip_prefix("Device: ") {
+        return format!(
+            "设备：{}",
+            deskmate_devices::readiness::device_name(device).zh
+        );
+    }
+    if let Some(server) = name.strip_prefix("MCP server: ") {
+        return format!("MCP 服务器：{server}");
+    }
+    name.to_string()
 }
 
 /// A device's check name.
 fn device_check(device: &str) -> String {
     format!("Device: {device}")
+}
+
+/// Why a check did not run: the check it needs failed.
+pub(crate) fn not_run(after: &str) -> Localized {
+    let needed = name_zh(after, &|_| None);
+    said!("没有运行：{needed}未通过", "not run: {after} failed")
 }
 
 /// Receives each check as it finishes.
@@ -271,6 +336,8 @@ fn millis(d: Duration) -> u64 {
 /// the run lists them in planned order: by group, then by the group's planned names.
 pub(crate) struct Checks<'a> {
     state: Mutex<Collected<'a>>,
+    /// Each tool's name in Chinese, for its check's name.
+    tool_zh: std::collections::HashMap<String, String>,
 }
 
 struct Collected<'a> {
@@ -292,7 +359,14 @@ impl<'a> Checks<'a> {
                 tests: Vec::new(),
                 on_check,
             }),
+            tool_zh: std::collections::HashMap::new(),
         }
+    }
+
+    /// Names the tools' checks with these Chinese names (by tool id).
+    fn with_tool_names(mut self, names: impl IntoIterator<Item = (String, String)>) -> Self {
+        self.tool_zh = names.into_iter().collect();
+        self
     }
 
     /// The group listed `index`-th, whose checks are listed in the order of `planned`.
@@ -332,30 +406,29 @@ impl Group<'_, '_> {
         let started = Instant::now();
         match found {
             Ok(model) => {
+                let found = name(&model);
                 self.record(
                     "Model Existence",
                     started,
-                    Ok(format!("Found model: {}", name(&model))),
+                    Ok(said!("找到模型：{found}", "Found model: {found}")),
                 );
                 Some(model)
             }
             Err(e) => {
                 let why = match (&e, model_id) {
-                    (ServiceError::NotFound { .. }, Some(id)) => {
-                        format!("no {kind} model with id '{id}' in the database")
-                    }
-                    (ServiceError::NotFound { .. }, None) => format!(
+                    (ServiceError::NotFound { .. }, Some(id)) => said!(
+                        "数据库中没有 ID 为“{id}”的 {kind} 模型",
+                        "no {kind} model with id '{id}' in the database"
+                    ),
+                    (ServiceError::NotFound { .. }, None) => said!(
+                        "没有配置 {kind} 模型：运行 scripts/setup.sh 安装本地模型，或在“模型”页面添加一个",
                         "no {kind} model is configured: run scripts/setup.sh for the local one, or add one under Models"
                     ),
-                    _ => e.to_string(),
+                    _ => Localized::same(e.to_string()),
                 };
                 self.record("Model Existence", started, Err(why));
                 for check in self.planned.iter().filter(|p| *p != "Model Existence") {
-                    self.record(
-                        check,
-                        Instant::now(),
-                        Err("not run: the model does not exist".into()),
-                    );
+                    self.record(check, Instant::now(), Err(not_run("Model Existence")));
                 }
                 None
             }
@@ -367,7 +440,7 @@ impl Group<'_, '_> {
         &self,
         name: &str,
         started: Instant,
-        outcome: Result<String, String>,
+        outcome: Result<Localized, Localized>,
     ) -> bool {
         self.record_took(name, started.elapsed(), outcome)
     }
@@ -377,7 +450,7 @@ impl Group<'_, '_> {
         &self,
         name: &str,
         took: Duration,
-        outcome: Result<String, String>,
+        outcome: Result<Localized, Localized>,
     ) -> bool {
         let passed = outcome.is_ok();
         let (status, message) = match outcome {
@@ -398,18 +471,23 @@ impl Group<'_, '_> {
         self.push(name, started.elapsed(), status, message);
     }
 
-    fn push(&self, name: &str, took: Duration, status: Status, message: String) {
+    fn push(&self, name: &str, took: Duration, status: Status, message: Localized) {
         let rank = self
             .planned
             .iter()
             .position(|p| p == name)
             .unwrap_or(self.planned.len());
+        let tool_zh = &self.checks.tool_zh;
         let case = TestCase {
             name: name.to_string(),
             passed: status == Status::Passed,
             status,
-            message,
+            message: message.en,
             duration_ms: millis(took),
+            zh: Some(CaseZh {
+                name: name_zh(name, &|id| tool_zh.get(id).cloned()),
+                message: message.zh,
+            }),
         };
         let mut state = self
             .checks
@@ -503,7 +581,9 @@ impl Autotest {
     ) -> Result<AutotestResult, ServiceError> {
         let started_at = unix_now();
         let started = Instant::now();
-        let checks = Checks::new(on_check);
+        let registry = self.deskmate.registry();
+        let checks = Checks::new(on_check)
+            .with_tool_names(registry.specs().map(|s| (s.id.clone(), s.name.zh.clone())));
         let llm_group = checks.group(0, llm::CHECKS);
         let llm = async {
             if request.test_llm {
@@ -518,7 +598,6 @@ impl Autotest {
                 asr::check(&self.deskmate, id, self.limits, &asr_group).await;
             }
         };
-        let registry = self.deskmate.registry();
         let ids: Vec<String> = registry.specs().map(|s| s.id.clone()).collect();
         let with_devices = self.devices.is_some();
         let tools_group = checks.group(2, ids.iter().map(|id| tool_check(id)));
@@ -564,7 +643,12 @@ impl Autotest {
             let started = Instant::now();
             let outcome = tokio::task::spawn_blocking(move || secrets.verify())
                 .await
-                .unwrap_or_else(|e| Err(format!("the check stopped unexpectedly: {e}")));
+                .unwrap_or_else(|e| {
+                    Err(said!(
+                        "检查意外中止：{e}",
+                        "the check stopped unexpectedly: {e}"
+                    ))
+                });
             secrets_group.record(SECRET_STORE, started, outcome);
         };
         let servers = self.deskmate.mcp_servers().unwrap_or_default();
@@ -605,7 +689,10 @@ impl Autotest {
                             mcp_group.verdict(
                                 name,
                                 started,
-                                Verdict::Skipped("removed during the autotest".into()),
+                                Verdict::Skipped(said!(
+                                    "在自动测试期间被删除",
+                                    "removed during the autotest"
+                                )),
                             );
                         }
                         break;

@@ -9,7 +9,9 @@ use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::models::LlmModel;
 use serde::Serialize;
 
-use crate::{Group, Limits};
+use deskmate_core::{Localized, said};
+
+use crate::{Group, Limits, not_run};
 
 /// The LLM checks, in the order a run lists them.
 pub(crate) const CHECKS: [&str; 5] = [
@@ -35,20 +37,28 @@ pub struct TestMessage {
 }
 
 /// A sentence that says what failed and what to check.
-pub(crate) fn explain(error: &LlmError) -> String {
+pub(crate) fn explain(error: &LlmError) -> Localized {
     match error {
-        LlmError::Unauthorized { status, url, .. } => {
-            format!("{url} refused the API key (HTTP {status}): check the model's api_key")
-        }
-        LlmError::Connect { url, reason } => {
-            format!("cannot connect to {url}: {reason} — is the server running at this base_url?")
-        }
-        LlmError::Timeout { url, stage, after } => format!(
-            "{url} did not answer within {} ms ({stage}): the server is too slow or stuck",
-            after.as_millis()
+        LlmError::Unauthorized { status, url, .. } => said!(
+            "{url} 拒绝了 API 密钥（HTTP {status}）：请检查模型的 api_key",
+            "{url} refused the API key (HTTP {status}): check the model's api_key"
         ),
-        LlmError::Status { url, status, body } => format!("{url} answered HTTP {status}: {body}"),
-        other => other.to_string(),
+        LlmError::Connect { url, reason } => said!(
+            "无法连接 {url}：{reason}——服务器在这个 base_url 上运行吗？",
+            "cannot connect to {url}: {reason} — is the server running at this base_url?"
+        ),
+        LlmError::Timeout { url, stage, after } => {
+            let ms = after.as_millis();
+            said!(
+                "{url} 在 {ms} 毫秒内没有应答（{stage}）：服务器太慢或卡住了",
+                "{url} did not answer within {ms} ms ({stage}): the server is too slow or stuck"
+            )
+        }
+        LlmError::Status { url, status, body } => said!(
+            "{url} 返回 HTTP {status}：{body}",
+            "{url} answered HTTP {status}: {body}"
+        ),
+        other => Localized::same(other.to_string()),
     }
 }
 
@@ -60,7 +70,7 @@ pub(crate) async fn client(
     managed: Option<&str>,
     api_key_ref: Option<&str>,
     limits: Limits,
-) -> Result<ChatClient, String> {
+) -> Result<ChatClient, Localized> {
     deskmate
         .wait_managed(model_id, managed, deskmate_service::MANAGED_START_WAIT)
         .await;
@@ -119,12 +129,14 @@ pub(crate) async fn check(
         Ok(_) => {
             let latency = started.elapsed().as_millis();
             match client.models().await {
-                Ok(served) if !served.is_empty() && !served.contains(&model.model) => Err(format!(
-                    "the server answers but serves {}, not '{}': fix the model name",
-                    served.join(", "),
-                    model.model
-                )),
-                _ => Ok(format!("Latency: {latency}ms")),
+                Ok(served) if !served.is_empty() && !served.contains(&model.model) => {
+                    let (served, wanted) = (served.join(", "), &model.model);
+                    Err(said!(
+                        "服务器有应答，但提供的是 {served}，不是“{wanted}”：请改正模型名称",
+                        "the server answers but serves {served}, not '{wanted}': fix the model name"
+                    ))
+                }
+                _ => Ok(said!("延迟：{latency} 毫秒", "Latency: {latency}ms")),
             }
         }
         Err(e) => Err(explain(&e)),
@@ -134,21 +146,27 @@ pub(crate) async fn check(
     // The remaining checks need only the connection: they run at the same time.
     let temperature = async {
         let started = Instant::now();
-        let outcome = if !(0.0..=2.0).contains(&model.temperature) {
-            Err(format!("temperature={} is outside 0–2", model.temperature))
+        let temperature = model.temperature;
+        let outcome = if !(0.0..=2.0).contains(&temperature) {
+            Err(said!(
+                "temperature={temperature} 超出 0–2 的范围",
+                "temperature={temperature} is outside 0–2"
+            ))
         } else if !connected {
-            Err("not run: API Connection failed".into())
+            Err(not_run("API Connection"))
         } else {
             match client
-                .complete(&probe(&model, model.temperature, false, 1), &mut |_| {})
+                .complete(&probe(&model, temperature, false, 1), &mut |_| {})
                 .await
             {
-                Ok(_) => Ok(format!("temperature={}", model.temperature)),
-                Err(e) => Err(format!(
-                    "the server refused temperature={}: {}",
-                    model.temperature,
-                    explain(&e)
-                )),
+                Ok(_) => Ok(Localized::same(format!("temperature={temperature}"))),
+                Err(e) => {
+                    let why = explain(&e);
+                    Err(Localized::new(
+                        format!("服务器拒绝了 temperature={temperature}：{}", why.zh),
+                        format!("the server refused temperature={temperature}: {}", why.en),
+                    ))
+                }
             }
         };
         checks.record("Temperature Setting", started, outcome);
@@ -157,14 +175,20 @@ pub(crate) async fn check(
     let streaming = async {
         let started = Instant::now();
         let outcome = if !connected {
-            Err("not run: API Connection failed".into())
+            Err(not_run("API Connection"))
         } else {
             match client
                 .complete(&probe(&model, 0.0, true, 16), &mut |_| {})
                 .await
             {
-                Ok(reply) if reply.chunks > 0 => Ok(format!("Received {} chunks", reply.chunks)),
-                Ok(_) => Err("the stream ended without a chunk".into()),
+                Ok(reply) if reply.chunks > 0 => {
+                    let chunks = reply.chunks;
+                    Ok(said!("收到 {chunks} 个数据块", "Received {chunks} chunks"))
+                }
+                Ok(_) => Err(said!(
+                    "流式输出没有任何数据块就结束了",
+                    "the stream ended without a chunk"
+                )),
                 Err(e) => Err(explain(&e)),
             }
         };
@@ -183,7 +207,7 @@ pub(crate) async fn check(
                 Err(probe.message)
             }
         } else {
-            Err("not run: API Connection failed".into())
+            Err(not_run("API Connection"))
         };
         checks.record("Tool Calling", started, outcome);
     };
@@ -197,11 +221,11 @@ pub(crate) async fn test_message(
     limits: Limits,
 ) -> Result<TestMessage, ServiceError> {
     let model = deskmate.llm_model_record(Some(model_id))?;
-    let failed = |error: String| TestMessage {
+    let failed = |error: Localized| TestMessage {
         success: false,
         reply: String::new(),
         usage: None,
-        error: Some(error),
+        error: Some(error.en),
     };
     let client = match client(
         deskmate,

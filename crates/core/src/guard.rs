@@ -249,6 +249,38 @@ pub fn lint_spec(spec: &ToolSpec) -> Vec<String> {
     problems
 }
 
+/// Checks what a person reads about a built-in tool: a summary in both languages and a
+/// Chinese description (`x-description-zh`) beside every property's English one. (A tool
+/// someone defined, or imported, carries only its own texts and is not held to this.)
+pub fn lint_people_text(spec: &ToolSpec) -> Vec<String> {
+    let mut problems = Vec::new();
+    match &spec.summary {
+        Some(s) if !s.zh.trim().is_empty() && !s.en.trim().is_empty() => {}
+        _ => problems.push(format!("{}: the summary needs zh and en", spec.id)),
+    }
+    chinese_descriptions(&spec.id, &spec.parameters, "", &mut problems);
+    problems
+}
+
+fn chinese_descriptions(id: &str, schema: &Value, path: &str, problems: &mut Vec<String>) {
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (name, prop) in props {
+            let here = format!("{path}/{name}");
+            let translated = prop
+                .get(crate::spec::DESCRIPTION_ZH)
+                .and_then(Value::as_str)
+                .is_some_and(|d| !d.trim().is_empty());
+            if prop.get("description").is_some() && !translated {
+                problems.push(format!("{id}: property {here} has no Chinese description"));
+            }
+            chinese_descriptions(id, prop, &here, problems);
+            if let Some(items) = prop.get("items") {
+                chinese_descriptions(id, items, &format!("{here}/items"), problems);
+            }
+        }
+    }
+}
+
 fn lint_properties(id: &str, schema: &Value, path: &str, problems: &mut Vec<String>) {
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
         for (name, prop) in props {
@@ -279,6 +311,7 @@ mod tests {
         ToolSpec {
             id: id.into(),
             name: Localized::new("音量", "Volume"),
+            summary: None,
             description: "Raises the output volume by a step; changes system state.".into(),
             category: Category::System,
             parameters: json!({"type": "object", "additionalProperties": false,

@@ -15,6 +15,7 @@
 //! let spec = ToolSpec {
 //!     id: "describe_dataset".into(),
 //!     name: Localized::new("描述数据集", "Describe dataset"),
+//!     summary: None,
 //!     description: "Rows, columns and types of a dataset; read-only.".into(),
 //!     category: Category::Query,
 //!     parameters: json!({"type": "object", "additionalProperties": false, "required": ["dataset"],
@@ -41,13 +42,14 @@ pub mod normalize;
 pub mod policy;
 pub mod resolve;
 pub mod result;
+pub mod schema_check;
 pub mod spec;
 pub mod validate;
 
 pub use canonical::canonical_json;
 pub use cap::{CapLimits, Capped, cap};
 pub use error::SpecError;
-pub use guard::{Guard, PreparedCall, Rejection, lint_spec};
+pub use guard::{Guard, PreparedCall, Rejection, lint_people_text, lint_spec};
 pub use policy::{Decision, Policy};
 pub use result::{ErrorType, Repair, RepairRule, ToolError, ToolResult};
-pub use spec::{Category, Compensation, Localized, SideEffect, ToolSpec};
+pub use spec::{Category, Compensation, Localized, SideEffect, ToolDisplay, ToolSpec};

@@ -20,6 +20,62 @@ impl Localized {
             en: en.into(),
         }
     }
+
+    /// The same text in both (a name, a number, an outside program's own words).
+    pub fn same(text: impl Into<String>) -> Self {
+        let text = text.into();
+        Self {
+            zh: text.clone(),
+            en: text,
+        }
+    }
+
+    /// Both forms changed the same way (a prefix, a suffix around each language's text).
+    pub fn map(self, mut f: impl FnMut(String) -> String) -> Self {
+        Self {
+            zh: f(self.zh),
+            en: f(self.en),
+        }
+    }
+}
+
+/// Text that is the same in both languages: what an outside program said, a name.
+impl From<String> for Localized {
+    fn from(text: String) -> Self {
+        Self::same(text)
+    }
+}
+
+impl From<&str> for Localized {
+    fn from(text: &str) -> Self {
+        Self::same(text)
+    }
+}
+
+/// The English form (logs, errors for a model).
+impl std::fmt::Display for Localized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.en)
+    }
+}
+
+/// A [`Localized`] text from a Chinese and an English format string, each taking the
+/// same arguments by name: `said!("找到模型：{name}", "Found model: {name}")`.
+#[macro_export]
+macro_rules! said {
+    ($zh:literal, $en:literal $(,)?) => {
+        $crate::Localized::new(format!($zh), format!($en))
+    };
+}
+
+/// What a person reads about a tool in the GUI, in both languages: its name and what it
+/// does in a sentence. A built-in tool's comes from its spec; an HTTP tool may carry one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolDisplay {
+    /// The display name.
+    pub name: Localized,
+    /// What the tool does, in one sentence.
+    pub description: Localized,
 }
 
 /// The API contract's two tool categories.
@@ -60,6 +116,11 @@ pub struct ToolSpec {
     pub id: String,
     /// Display name.
     pub name: Localized,
+    /// What it does in one sentence for a person, in both languages (the GUI's text; the
+    /// `description` is written for the model). Built-in tools all have one; a tool built
+    /// from a resource or an MCP server has none and shows its `description`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Localized>,
     /// What it does, when to use it, preconditions, and whether it is read-only.
     pub description: String,
     /// The API contract's category.
@@ -81,7 +142,13 @@ impl ToolSpec {
     /// The parameter schema as the model should see it: the same schema with
     /// Deskmate's `x-` normalization hints removed, since they mean nothing to a model.
     pub fn parameters_for_model(&self) -> Value {
-        strip_extensions(&self.parameters)
+        strip_extensions(&self.parameters, &|_| false)
+    }
+
+    /// The parameter schema as a person's form shows it: as the model sees it, plus each
+    /// property's Chinese description (`x-description-zh`) beside the English one.
+    pub fn parameters_for_people(&self) -> Value {
+        strip_extensions(&self.parameters, &|key| key == DESCRIPTION_ZH)
     }
 }
 
@@ -110,11 +177,15 @@ pub fn is_valid_imported_tool_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-fn strip_extensions(schema: &Value) -> Value {
+/// The schema keyword holding a property's description in Simplified Chinese (the
+/// `description` is English, for the model).
+pub const DESCRIPTION_ZH: &str = "x-description-zh";
+
+fn strip_extensions(schema: &Value, keep: &dyn Fn(&str) -> bool) -> Value {
     match schema {
         Value::Object(map) => Value::Object(
             map.iter()
-                .filter(|(key, _)| !key.starts_with("x-"))
+                .filter(|(key, _)| !key.starts_with("x-") || keep(key))
                 .map(|(key, value)| {
                     // Property names are data, not keywords: keep them all.
                     let value = if key == "properties" {
@@ -122,19 +193,21 @@ fn strip_extensions(schema: &Value) -> Value {
                             Value::Object(props) => Value::Object(
                                 props
                                     .iter()
-                                    .map(|(k, v)| (k.clone(), strip_extensions(v)))
+                                    .map(|(k, v)| (k.clone(), strip_extensions(v, keep)))
                                     .collect(),
                             ),
                             other => other.clone(),
                         }
                     } else {
-                        strip_extensions(value)
+                        strip_extensions(value, keep)
                     };
                     (key.clone(), value)
                 })
                 .collect(),
         ),
-        Value::Array(items) => Value::Array(items.iter().map(strip_extensions).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| strip_extensions(v, keep)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -143,6 +216,35 @@ fn strip_extensions(schema: &Value) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn people_see_the_chinese_descriptions_and_the_model_sees_no_extension() {
+        let spec = ToolSpec {
+            id: "t".into(),
+            name: Localized::new("工具", "Tool"),
+            summary: None,
+            description: "A tool.".into(),
+            category: Category::Query,
+            parameters: json!({"type": "object", "properties": {
+                "x-percent": {"type": "number", "description": "a property named like an extension",
+                              "x-percent": true, "x-description-zh": "百分数"}}}),
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            timeout_ms: 1,
+            compensation: None,
+        };
+        assert_eq!(
+            spec.parameters_for_model(),
+            json!({"type": "object", "properties": {
+                "x-percent": {"type": "number", "description": "a property named like an extension"}}})
+        );
+        assert_eq!(
+            spec.parameters_for_people(),
+            json!({"type": "object", "properties": {
+                "x-percent": {"type": "number", "description": "a property named like an extension",
+                              "x-description-zh": "百分数"}}})
+        );
+    }
 
     #[test]
     fn tool_ids() {
@@ -174,6 +276,7 @@ mod tests {
         let spec = ToolSpec {
             id: "t".into(),
             name: Localized::new("测试", "Test"),
+            summary: None,
             description: "d".into(),
             category: Category::Query,
             parameters: json!({"type": "object", "properties": {

@@ -175,7 +175,8 @@ impl CompiledSchema {
 }
 
 /// Checks a schema against the JSON Schema 2020-12 meta-schema and Deskmate's rules for
-/// parameter schemas: type object at the root.
+/// parameter schemas: type object at the root. (What a person writes is checked one problem
+/// at a time by [`crate::schema_check::schema_problems`].)
 pub fn check_schema(schema: &Value) -> Result<(), String> {
     jsonschema::draft202012::meta::validate(schema)
         .map_err(|e| format!("not a valid JSON Schema 2020-12: {e}"))?;

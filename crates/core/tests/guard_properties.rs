@@ -9,6 +9,7 @@ fn spec(id: &str, parameters: Value) -> ToolSpec {
     ToolSpec {
         id: id.into(),
         name: Localized::new("测试", "Test"),
+        summary: None,
         description: "A test tool with a rich parameter schema.".into(),
         category: Category::Query,
         parameters,

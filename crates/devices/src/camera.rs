@@ -59,7 +59,7 @@ pub fn jpeg(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, DeviceError>
         .encode(rgb, width, height, image::ExtendedColorType::Rgb8)
         .map_err(|e| DeviceError::Failed {
             what: "camera",
-            detail: format!("cannot encode the frame: {e}"),
+            detail: format!("cannot encode the frame: {e}").into(),
         })?;
     Ok(out)
 }
@@ -90,7 +90,7 @@ impl Camera for SimulatedCamera {
         if index != 0 {
             return Err(DeviceError::NotFound {
                 what: "camera",
-                detail: format!("no camera {index}; cameras: 0 (Simulated camera)"),
+                detail: format!("no camera {index}; cameras: 0 (Simulated camera)").into(),
             });
         }
         let camera = CameraOn {
@@ -176,17 +176,17 @@ mod native {
         if text.contains("busy") || text.contains("Busy") || text.contains("os error 16") {
             DeviceError::Busy {
                 what: WHAT,
-                detail: text,
+                detail: text.into(),
             }
         } else if text.contains("No such file") || text.contains("os error 2") {
             DeviceError::NotFound {
                 what: WHAT,
-                detail: text,
+                detail: text.into(),
             }
         } else {
             DeviceError::Failed {
                 what: WHAT,
-                detail: text,
+                detail: text.into(),
             }
         }
     }
@@ -227,12 +227,12 @@ mod native {
                 return Err(DeviceError::NotFound {
                     what: WHAT,
                     detail: if listed.is_empty() {
-                        "no camera is connected".into()
+                        deskmate_core::said!("没有连接摄像头", "no camera is connected")
                     } else {
-                        format!(
-                            "no camera {}; cameras: {}",
-                            index.unwrap_or(0),
-                            listed.join(", ")
+                        let (index, listed) = (index.unwrap_or(0), listed.join(", "));
+                        deskmate_core::said!(
+                            "没有编号为 {index} 的摄像头；现有摄像头：{listed}",
+                            "no camera {index}; cameras: {listed}"
                         )
                     },
                 });

@@ -70,6 +70,10 @@ fn on_spec() -> ToolSpec {
     ToolSpec {
         id: "turn_on_camera".into(),
         name: Localized::new("打开摄像头", "Turn on camera"),
+        summary: Some(Localized::new(
+            "打开摄像头并保持画面开启，直到把它关掉。",
+            "Turns the camera on and keeps it running until it is turned off.",
+        )),
         description: "Turns the camera on and keeps it streaming until turn_off_camera (a preview \
             frame is at GET /api/v1/devices/camera/frame). Use it when the user asks to open or \
             start the camera. Turning on a camera that is on changes nothing. Returns the device \
@@ -81,7 +85,8 @@ fn on_spec() -> ToolSpec {
             "additionalProperties": false,
             "properties": {
                 "index": {"type": "integer", "minimum": 0, "maximum": 63,
-                          "description": "Which camera (default: the first one)."}
+                          "description": "Which camera (default: the first one).",
+                          "x-description-zh": "使用哪个摄像头（默认：第一个）。"}
             }
         }),
         side_effect: SideEffect::Write,
@@ -98,6 +103,10 @@ fn off_spec() -> ToolSpec {
     ToolSpec {
         id: "turn_off_camera".into(),
         name: Localized::new("关闭摄像头", "Turn off camera"),
+        summary: Some(Localized::new(
+            "关闭摄像头并释放它。",
+            "Turns the camera off and releases it.",
+        )),
         description: "Turns the camera off and releases it. Use it when the user asks to close or \
             stop the camera. Turning off a camera that is off changes nothing."
             .into(),

@@ -51,12 +51,15 @@ pub(crate) fn parameters(more: Value) -> Value {
         "required": ["question", "options"],
         "properties": {
             "question": {"type": "string", "minLength": 1, "maxLength": 500,
-                         "description": "The question, e.g. 'Continue the export?'"},
+                         "description": "The question, e.g. 'Continue the export?'",
+                         "x-description-zh": "要问的问题，例如 'Continue the export?'"},
             "options": {"type": "array", "minItems": 2, "maxItems": 10, "uniqueItems": true,
                         "items": {"type": "string", "minLength": 1, "maxLength": 100},
-                        "description": "2-10 distinct answers, e.g. [\"Yes\", \"No\"]."},
+                        "description": "2-10 distinct answers, e.g. [\"Yes\", \"No\"].",
+                        "x-description-zh": "2 到 10 个互不相同的答案，例如 [\"Yes\", \"No\"]。"},
             "timeout_s": {"type": "integer", "minimum": 5, "maximum": 600, "default": 60,
-                          "description": "Seconds to wait for the answer (default 60)."}
+                          "description": "Seconds to wait for the answer (default 60).",
+                          "x-description-zh": "等待回答的秒数（默认 60）。"}
         }
     });
     if let (Some(all), Value::Object(more)) = (schema["properties"].as_object_mut(), more) {
@@ -140,6 +143,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "text_choice_prompt".into(),
         name: Localized::new("文本选项提示", "Text choice prompt"),
+        summary: Some(Localized::new(
+            "弹出一个对话框，请你从 2 到 10 个选项中选一个，并等待你的回答。",
+            "Asks you to pick one of 2 to 10 options in a dialog and waits for your answer.",
+        )),
         description:
             "Shows the user a question with 2 to 10 distinct options in a dialog and waits \
             for their choice (or times out). Use it when you need the user to decide between \
@@ -166,10 +173,18 @@ impl Tool for TextChoicePrompt {
         deskmate_tools::SelfCheck::Device(
             "Choice dialogs",
             Box::pin(async move {
+                let name = crate::readiness::device_name("Choice dialogs");
                 if answered {
-                    Ok("choice dialogs: answered in the app or with POST /api/v1/prompts/{id}/answer".into())
+                    let how = crate::readiness::choice_dialogs();
+                    Ok(Localized::new(
+                        format!("{}：{}", name.zh, how.zh),
+                        format!("{}: {}", name.en, how.en),
+                    ))
                 } else {
-                    Err("nobody can be asked here: run Deskmate's app or `deskmate serve`".into())
+                    Err(deskmate_core::said!(
+                        "这里没有人可以回答：请运行 Deskmate 应用或 `deskmate serve`",
+                        "nobody can be asked here: run Deskmate's app or `deskmate serve`"
+                    ))
                 }
             }),
         )

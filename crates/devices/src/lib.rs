@@ -24,6 +24,7 @@ pub mod volume;
 
 use std::sync::Arc;
 
+use deskmate_core::Localized;
 use deskmate_tools::Tool;
 
 pub use error::DeviceError;
@@ -97,7 +98,7 @@ pub struct Readiness {
     /// Whether it can be used now.
     pub ready: bool,
     /// What was found, or what is missing and how to fix it.
-    pub message: String,
+    pub message: Localized,
 }
 
 impl Backends {
@@ -116,29 +117,27 @@ impl Backends {
 
     /// Asks every backend whether it works here and now (blocking: a few OS calls).
     pub fn probe(&self) -> Vec<Readiness> {
-        let check = |device: &str, outcome: Result<String, DeviceError>| Readiness {
+        let check = |device: &str, outcome: Result<Localized, DeviceError>| Readiness {
             device: device.into(),
             ready: outcome.is_ok(),
             message: outcome.unwrap_or_else(|e| readiness::explain(device, &e)),
         };
         let mut found = vec![
             check("Mixer", readiness::mixer(self.mixer.as_ref())),
-            check("Speaker", self.speaker.probe()),
-            check("Microphone", self.microphone.probe()),
+            check("Speaker", readiness::speaker(self.speaker.as_ref())),
+            check(
+                "Microphone",
+                readiness::microphone(self.microphone.as_ref()),
+            ),
             check(
                 "Notifications",
-                self.notifier
-                    .probe()
-                    .map(|name| format!("notification server: {name}")),
+                readiness::notifications(self.notifier.as_ref()),
             ),
             check("Camera", readiness::camera(self.camera.as_ref())),
         ];
         // Only a process with a window or a server can answer choice questions at all.
         if self.chooser.is_some() {
-            found.push(check(
-                "Choice dialogs",
-                Ok("answered in the app or with POST /api/v1/prompts/{id}/answer".into()),
-            ));
+            found.push(check("Choice dialogs", Ok(readiness::choice_dialogs())));
         }
         found
     }
@@ -182,6 +181,19 @@ mod tests {
     }
 
     use super::*;
+
+    /// Every device tool keeps the contract and speaks to a person in both languages.
+    #[test]
+    fn device_tools_pass_the_lints() {
+        let tools = system_tools(&Backends::simulated());
+        assert!(tools.len() >= 8, "{}", tools.len());
+        for tool in &tools {
+            let spec = tool.spec();
+            let mut problems = deskmate_core::lint_spec(spec);
+            problems.extend(deskmate_core::lint_people_text(spec));
+            assert!(problems.is_empty(), "{problems:#?}");
+        }
+    }
 
     /// Which requests name what a device tool acts on: the ones that ask for it, in either
     /// language, and not the ones that ask for something it could stand in for.
@@ -248,6 +260,10 @@ mod tests {
                 ("Camera", true)
             ]
         );
-        assert_eq!(probed[0].message, "default output simulated-output at 50%");
+        assert_eq!(
+            probed[0].message.en,
+            "default output simulated-output at 50%"
+        );
+        assert_eq!(probed[0].message.zh, "默认输出 simulated-output，音量 50%");
     }
 }

@@ -39,9 +39,7 @@ pub fn text_msg_prompt(
         .with_self_check(move || {
             let notifier = checked.clone();
             crate::readiness::self_check("Notifications", move || {
-                notifier
-                    .probe()
-                    .map(|name| format!("notification server: {name}"))
+                crate::readiness::notifications(notifier.as_ref())
             })
         })
         .with_subjects(SUBJECTS)
@@ -51,6 +49,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "text_msg_prompt".into(),
         name: Localized::new("文本消息提示", "Text message prompt"),
+        summary: Some(Localized::new(
+            "以桌面通知的形式显示一条简短的文字消息，同时显示在 Deskmate 窗口中。",
+            "Shows a short text message as a desktop notification and in Deskmate's window.",
+        )),
         description: "Shows a short text message to the user as a desktop notification and in \
             Deskmate's window. Use it when the user asks to be shown or reminded of something in \
             writing. Returns the notification id and where it was shown."
@@ -62,11 +64,14 @@ fn spec() -> ToolSpec {
             "required": ["message"],
             "properties": {
                 "message": {"type": "string", "minLength": 1, "maxLength": 1000,
-                            "description": "The text to show."},
+                            "description": "The text to show.",
+                            "x-description-zh": "要显示的文字。"},
                 "title": {"type": "string", "minLength": 1, "maxLength": 100, "default": "Deskmate",
-                          "description": "A short title (default 'Deskmate')."},
+                          "description": "A short title (default 'Deskmate').",
+                          "x-description-zh": "简短的标题（默认 'Deskmate'）。"},
                 "urgency": {"type": "string", "enum": ["low", "normal", "critical"], "default": "normal",
-                            "description": "low, normal or critical (stays until dismissed)."}
+                            "description": "low, normal or critical (stays until dismissed).",
+                            "x-description-zh": "low、normal 或 critical（critical 会一直显示，直到被关闭）。"}
             }
         }),
         side_effect: SideEffect::Write,

@@ -363,7 +363,8 @@ mod capture {
             .default_input_config()
             .map_err(|e| DeviceError::NotFound {
                 what: WHAT,
-                detail: format!("{e}; is a microphone connected and a sound server running?"),
+                detail: format!("{e}; is a microphone connected and a sound server running?")
+                    .into(),
             })?;
         Ok((device, config))
     }
@@ -452,17 +453,17 @@ mod capture {
             other => {
                 return Err(DeviceError::Failed {
                     what: WHAT,
-                    detail: format!("unsupported sample format {other}"),
+                    detail: format!("unsupported sample format {other}").into(),
                 });
             }
         }
         .map_err(|e| DeviceError::Busy {
             what: WHAT,
-            detail: e.to_string(),
+            detail: e.to_string().into(),
         })?;
         stream.play().map_err(|e| DeviceError::Busy {
             what: WHAT,
-            detail: e.to_string(),
+            detail: e.to_string().into(),
         })?;
         Ok((stream, supported.sample_rate(), rx))
     }

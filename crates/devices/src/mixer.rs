@@ -126,7 +126,7 @@ mod pulse {
     fn failed(detail: impl Into<String>) -> DeviceError {
         DeviceError::Failed {
             what: WHAT,
-            detail: detail.into(),
+            detail: detail.into().into(),
         }
     }
 
@@ -145,7 +145,8 @@ mod pulse {
                 .connect(server, FlagSet::NOAUTOSPAWN, None)
                 .map_err(|e| DeviceError::NotFound {
                     what: WHAT,
-                    detail: format!("{e}; is PulseAudio (or PipeWire's pulse server) running?"),
+                    detail: format!("{e}; is PulseAudio (or PipeWire's pulse server) running?")
+                        .into(),
                 })?;
             mainloop.start().map_err(|e| {
                 failed(
@@ -240,7 +241,7 @@ mod pulse {
             let info = info.lock().unwrap_or_else(|e| e.into_inner()).take();
             info.ok_or_else(|| DeviceError::NotFound {
                 what: "default output",
-                detail: format!("sink '{name}' disappeared"),
+                detail: format!("sink '{name}' disappeared").into(),
             })
         }
 

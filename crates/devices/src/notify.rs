@@ -106,7 +106,7 @@ impl Notifier for DesktopNotifier {
             .show()
             .map_err(|e| DeviceError::Failed {
                 what: WHAT,
-                detail: e.to_string(),
+                detail: e.to_string().into(),
             })?;
         Ok(Shown {
             id: handle.id(),
@@ -127,7 +127,8 @@ impl Notifier for DesktopNotifier {
             .map(|info| info.name)
             .map_err(|e| DeviceError::NotFound {
                 what: WHAT,
-                detail: format!("{e}; is a notification daemon (dunst, the desktop's) running?"),
+                detail: format!("{e}; is a notification daemon (dunst, the desktop's) running?")
+                    .into(),
             })
     }
 }

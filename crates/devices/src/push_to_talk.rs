@@ -138,7 +138,7 @@ impl PushToTalk {
                 })
                 .map_err(|e| DeviceError::Failed {
                     what: "microphone",
-                    detail: e.to_string(),
+                    detail: e.to_string().into(),
                 })?;
             *slot = Some(Recording { stop, done });
             ready
@@ -320,7 +320,7 @@ mod tests {
         let ptt = PushToTalk::new(Arc::new(Unplugged), slot);
         let failed = ptt.start().await;
         assert!(
-            matches!(&failed, Err(TalkError::Device(DeviceError::Busy { detail, .. })) if detail.contains("in use")),
+            matches!(&failed, Err(TalkError::Device(DeviceError::Busy { detail, .. })) if detail.en.contains("in use")),
             "{failed:?}"
         );
         assert!(!ptt.is_recording());

@@ -119,12 +119,15 @@ pub fn synthesize(speech: &Speech) -> Result<Wav, DeviceError> {
         .output()
         .map_err(|e| DeviceError::NotFound {
             what: "text-to-speech",
-            detail: format!("espeak-ng cannot run ({e}); install the espeak-ng package"),
+            detail: format!("espeak-ng cannot run ({e}); install the espeak-ng package").into(),
         })?;
     if !output.status.success() {
         return Err(DeviceError::Failed {
             what: "text-to-speech",
-            detail: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+            detail: String::from_utf8_lossy(&output.stderr)
+                .trim()
+                .to_string()
+                .into(),
         });
     }
     parse_wav(&output.stdout).ok_or(DeviceError::Failed {
@@ -202,7 +205,7 @@ impl Speaker for SystemSpeaker {
                 detail: "espeak-ng is not installed".into(),
             })?;
         let output = playback::output_name()?;
-        Ok(format!("{version}; output: {output}"))
+        Ok(format!("{version} → {output}"))
     }
 }
 
@@ -226,7 +229,7 @@ mod playback {
     fn failed(detail: impl std::fmt::Display) -> DeviceError {
         DeviceError::Failed {
             what: WHAT,
-            detail: detail.to_string(),
+            detail: detail.to_string().into(),
         }
     }
 
@@ -258,7 +261,7 @@ mod playback {
             .default_output_config()
             .map_err(|e| DeviceError::NotFound {
                 what: WHAT,
-                detail: format!("{e}; is a sound server running?"),
+                detail: format!("{e}; is a sound server running?").into(),
             })?;
         Ok(device
             .description()
@@ -280,7 +283,7 @@ mod playback {
             .default_output_config()
             .map_err(|e| DeviceError::NotFound {
                 what: WHAT,
-                detail: format!("{e}; is a sound server running?"),
+                detail: format!("{e}; is a sound server running?").into(),
             })?;
         let channels = usize::from(supported.channels().max(1));
         // The first few hundred milliseconds of a new stream can be lost (the sound server
@@ -344,7 +347,7 @@ mod playback {
         }
         .map_err(|e| DeviceError::Busy {
             what: WHAT,
-            detail: e.to_string(),
+            detail: e.to_string().into(),
         })?;
         stream.play().map_err(failed)?;
         let length = Duration::from_millis(wav.duration_ms() + 500);

@@ -36,7 +36,9 @@ pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
     FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args))
         .with_self_check(move || {
             let speaker = checked.clone();
-            crate::readiness::self_check("Speaker", move || speaker.probe())
+            crate::readiness::self_check("Speaker", move || {
+                crate::readiness::speaker(speaker.as_ref())
+            })
         })
         .with_subjects(SUBJECTS)
 }
@@ -45,6 +47,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "voice_msg_prompt".into(),
         name: Localized::new("语音消息提示", "Voice message prompt"),
+        summary: Some(Localized::new(
+            "用电脑的扬声器把一段话朗读出来，支持中文和英文。",
+            "Reads a message aloud through the computer's speakers, in Chinese or English.",
+        )),
         description: "Speaks a message aloud through the speakers, only when the user asks to \
             hear it spoken (text to speech, Chinese or English voice). Plays on the computer's \
             default audio output and returns when it has been played, with its duration; a \
@@ -57,11 +63,14 @@ fn spec() -> ToolSpec {
             "required": ["message"],
             "properties": {
                 "message": {"type": "string", "minLength": 1, "maxLength": 1000,
-                            "description": "What to say."},
+                            "description": "What to say.",
+                            "x-description-zh": "要说的内容。"},
                 "language": {"type": "string", "enum": ["zh", "en"],
-                             "description": "Voice language; by default Chinese when the message has Chinese characters, else English."},
+                             "description": "Voice language; by default Chinese when the message has Chinese characters, else English.",
+                             "x-description-zh": "语音的语言；默认情况下，消息含有汉字时用中文，否则用英文。"},
                 "rate": {"type": "integer", "minimum": 80, "maximum": 300, "default": 160,
-                         "description": "Speaking rate in words per minute (default 160)."}
+                         "description": "Speaking rate in words per minute (default 160).",
+                         "x-description-zh": "语速，单位为每分钟词数（默认 160）。"}
             }
         }),
         side_effect: SideEffect::Write,

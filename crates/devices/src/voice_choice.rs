@@ -48,6 +48,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "voice_choice_prompt".into(),
         name: Localized::new("语音选项提示", "Voice choice prompt"),
+        summary: Some(Localized::new(
+            "把问题和选项读出来，然后听你说出选择；也可以在弹出的对话框里点选。",
+            "Reads a question and its options aloud and listens for your spoken choice; you can also click it in a dialog.",
+        )),
         description: "Asks the user a question with 2 to 10 distinct options out loud and \
             listens for the spoken answer (the option's words, or its place: 'the second \
             one', '第二个'); the question is also shown as a dialog, and a click counts too. \
@@ -58,7 +62,8 @@ fn spec() -> ToolSpec {
         category: Category::System,
         parameters: parameters(json!({
             "language": {"type": "string", "enum": ["zh", "en"],
-                         "description": "Voice and listening language; by default Chinese when the question has Chinese characters, else English."}
+                         "description": "Voice and listening language; by default Chinese when the question has Chinese characters, else English.",
+                         "x-description-zh": "朗读和识别所用的语言；默认情况下，问题含有汉字时用中文，否则用英文。"}
         })),
         side_effect: SideEffect::Read,
         idempotent: false,
@@ -188,22 +193,36 @@ impl Tool for VoiceChoicePrompt {
     fn self_check(&self) -> deskmate_tools::SelfCheck {
         let ears = self.ears.clone();
         deskmate_tools::SelfCheck::device("Speaker", move || {
-            use crate::readiness::explain;
-            let speaker = ears
-                .speaker
-                .probe()
-                .map_err(|e| format!("Speaker: {}", explain("Speaker", &e)))?;
+            use crate::readiness::{device_name, explain};
+            use deskmate_core::said;
+            let named = |device: &str, text: Localized| {
+                let name = device_name(device);
+                Localized::new(
+                    format!("{}：{}", name.zh, text.zh),
+                    format!("{}: {}", name.en, text.en),
+                )
+            };
+            let speaker = crate::readiness::speaker(ears.speaker.as_ref())
+                .map_err(|e| named("Speaker", explain("Speaker", &e)))?;
             let voice = match (ears.microphone.probe(), ears.transcriber.get().is_some()) {
-                (Ok(_), true) => "answers by voice or in a dialog",
-                (Err(_), _) | (_, false) if ears.chooser.is_some() => {
+                (Ok(_), true) => said!("可以用语音或对话框回答", "answers by voice or in a dialog"),
+                (Err(_), _) | (_, false) if ears.chooser.is_some() => said!(
+                    "只能在对话框中回答（没有麦克风，或没有用来听的 ASR 模型）",
                     "answers in a dialog only (no microphone or no ASR model to listen with)"
-                }
-                (Err(e), _) => return Err(format!("Microphone: {}", explain("Microphone", &e))),
+                ),
+                (Err(e), _) => return Err(named("Microphone", explain("Microphone", &e))),
                 (Ok(_), false) => {
-                    return Err("no ASR model to listen with and no dialog to answer in: add an ASR model under Models".into());
+                    return Err(said!(
+                        "没有用来听的 ASR 模型，也没有可以回答的对话框：请在“模型”页面添加 ASR 模型",
+                        "no ASR model to listen with and no dialog to answer in: add an ASR model under Models"
+                    ));
                 }
             };
-            Ok(format!("Speaker: {speaker}; {voice}"))
+            let speaker = named("Speaker", speaker);
+            Ok(Localized::new(
+                format!("{}；{}", speaker.zh, voice.zh),
+                format!("{}; {}", speaker.en, voice.en),
+            ))
         })
     }
 

@@ -84,15 +84,23 @@ fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
 }
 
 fn spec(direction: Direction) -> ToolSpec {
-    let (name, description) = match direction {
+    let (name, summary, description) = match direction {
         Direction::Up => (
             Localized::new("调高音量", "Increase volume"),
+            Localized::new(
+                "把电脑的音量调高一些，默认调高 10 个百分点。",
+                "Turns the computer's volume up, by 10 percentage points unless you say otherwise.",
+            ),
             "Raises the volume of the default audio output by 'step' percentage points \
              (default 10), never above 100. Use it when the user asks for louder sound. \
              Returns the volume before and after, and the device.",
         ),
         Direction::Down => (
             Localized::new("调低音量", "Decrease volume"),
+            Localized::new(
+                "把电脑的音量调低一些，默认调低 10 个百分点。",
+                "Turns the computer's volume down, by 10 percentage points unless you say otherwise.",
+            ),
             "Lowers the volume of the default audio output by 'step' percentage points \
              (default 10), never below 0. Use it when the user asks for quieter sound. \
              Returns the volume before and after, and the device.",
@@ -101,6 +109,7 @@ fn spec(direction: Direction) -> ToolSpec {
     ToolSpec {
         id: direction.id().into(),
         name,
+        summary: Some(summary),
         description: description.into(),
         category: Category::System,
         parameters: json!({
@@ -110,7 +119,8 @@ fn spec(direction: Direction) -> ToolSpec {
                 "step": {
                     "type": "integer", "minimum": 1, "maximum": 50, "default": 10,
                     "x-percent": true,
-                    "description": "Percentage points to change the volume by, 1-50 (default 10)."
+                    "description": "Percentage points to change the volume by, 1-50 (default 10).",
+                    "x-description-zh": "音量变化的百分点数，1-50（默认 10）。"
                 }
             }
         }),

@@ -36,7 +36,10 @@ async fn without_a_camera_turning_it_on_is_a_clear_not_found() {
     let camera = Arc::new(NokhwaCamera::default());
     assert_eq!(camera.list(), Ok(Vec::new()));
     match camera.turn_on(None) {
-        Err(DeviceError::NotFound { detail, .. }) => assert_eq!(detail, "no camera is connected"),
+        Err(DeviceError::NotFound { detail, .. }) => {
+            assert_eq!(detail.en, "no camera is connected");
+            assert_eq!(detail.zh, "没有连接摄像头");
+        }
         other => panic!("expected not found, got {other:?}"),
     }
     assert!(camera.state().is_none());

@@ -72,7 +72,7 @@ fn no_sound_server_is_a_clear_not_found() {
     let started = Instant::now();
     match mixer.volume() {
         Err(DeviceError::NotFound { detail, .. }) => {
-            assert!(detail.contains("running"), "{detail}")
+            assert!(detail.en.contains("running"), "{detail}")
         }
         other => panic!("expected not found, got {other:?}"),
     }

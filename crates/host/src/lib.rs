@@ -199,7 +199,7 @@ impl deskmate_devices::microphone::Transcriber for DefaultAsr {
     ) -> Result<String, deskmate_devices::DeviceError> {
         let failed = |detail: String| deskmate_devices::DeviceError::Failed {
             what: "speech recognition",
-            detail,
+            detail: detail.into(),
         };
         let deskmate = self
             .0

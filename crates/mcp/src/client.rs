@@ -540,6 +540,7 @@ impl McpTool {
         let spec = ToolSpec {
             id,
             name: Localized::new(title.clone(), title),
+            summary: None,
             description: definition
                 .description
                 .as_deref()
@@ -586,7 +587,8 @@ impl Tool for McpTool {
     /// Never run by the autotest (its effect is the server's); its server has a check.
     fn self_check(&self) -> deskmate_tools::SelfCheck {
         let server = self.spec.id.split_once('.').map_or("", |(s, _)| s);
-        deskmate_tools::SelfCheck::Skip(format!(
+        deskmate_tools::SelfCheck::Skip(deskmate_core::said!(
+            "从 MCP 服务器“{server}”导入：见检查项“MCP 服务器：{server}”",
             "imported from the MCP server '{server}': see the check \"MCP server: {server}\""
         ))
     }

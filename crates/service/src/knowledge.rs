@@ -32,6 +32,10 @@ impl KnowledgeTool {
             spec: ToolSpec {
                 id: "knowledge".into(),
                 name: Localized::new("知识库查询", "Knowledge base"),
+                summary: Some(Localized::new(
+                    "在你本地的知识库（你自己的笔记和文档）中搜索，找出最相关的段落。",
+                    "Searches your local knowledge base (your own notes and documents) for the most relevant passages.",
+                )),
                 description: "Searches the user's local knowledge base (their own notes and documents) and returns \
                     the best-matching passages with their titles. Use it when the user asks about their own \
                     documents, procedures or notes. Chinese and English queries both work. Read-only."
@@ -42,9 +46,9 @@ impl KnowledgeTool {
                     "additionalProperties": false,
                     "required": ["query"],
                     "properties": {
-                        "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "What to look for, in the user's words."},
-                        "kb_id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Search only this knowledge base; omit to search all."},
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "How many passages to return (default 5)."}
+                        "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "What to look for, in the user's words.", "x-description-zh": "要查找的内容，用用户自己的话表述。"},
+                        "kb_id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Search only this knowledge base; omit to search all.", "x-description-zh": "只搜索这个知识库；省略则搜索全部知识库。"},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "How many passages to return (default 5).", "x-description-zh": "返回多少个段落（默认 5）。"}
                     }
                 }),
                 side_effect: SideEffect::Read,
@@ -68,8 +72,17 @@ impl Tool for KnowledgeTool {
         deskmate_tools::SelfCheck::Sample {
             args: json!({"query": "deskmate", "limit": 1}),
             judge: |answer| match answer["hits"].as_array() {
-                Some(hits) => Ok(format!("{} passage(s) found", hits.len())),
-                None => Err(format!("no list of hits in the answer: {answer}")),
+                Some(hits) => {
+                    let found = hits.len();
+                    Ok(deskmate_core::said!(
+                        "找到 {found} 个段落",
+                        "{found} passage(s) found"
+                    ))
+                }
+                None => Err(deskmate_core::said!(
+                    "答案中没有命中列表：{answer}",
+                    "no list of hits in the answer: {answer}"
+                )),
             },
         }
     }

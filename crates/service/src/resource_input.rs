@@ -73,6 +73,10 @@ pub struct ResourceInput {
     pub side_effect: Option<SideEffect>,
     /// `null` for the side effect's default.
     pub policy: Option<Policy>,
+    /// The name and description a person reads, in both languages (`null`: none). Left
+    /// out on a change that renames the tool or rewrites its description, it is removed:
+    /// the new words stand.
+    pub display: Option<DisplayInput>,
     /// Read-only, sent back from a GET: ignored.
     #[schema(value_type = Option<Value>)]
     pub user_id: Option<Value>,
@@ -85,4 +89,32 @@ pub struct ResourceInput {
     /// Read-only: ignored.
     #[schema(value_type = Option<Value>)]
     pub updated_at: Option<Value>,
+}
+
+/// A tool's name and one-sentence description for people, in zh-CN and en.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayInput {
+    pub name: DisplayName,
+    pub description: DisplayText,
+}
+
+/// A display name in both languages: 1–100 characters each, not only spaces.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayName {
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
+    pub zh: String,
+    #[schema(min_length = 1, max_length = 100, pattern = "\\S")]
+    pub en: String,
+}
+
+/// A sentence in both languages, at most 1,000 characters each.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DisplayText {
+    #[schema(max_length = 1000)]
+    pub zh: String,
+    #[schema(max_length = 1000)]
+    pub en: String,
 }

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deskmate_core::mask::is_secret_name;
+use deskmate_core::schema_check::schema_problems;
 use deskmate_core::spec::is_valid_tool_id;
-use deskmate_core::validate::{CompiledSchema, check_schema};
-use deskmate_core::{Category, Localized, SideEffect, ToolSpec};
+use deskmate_core::validate::CompiledSchema;
+use deskmate_core::{Category, Localized, SideEffect, ToolDisplay, ToolSpec};
 use deskmate_store::resources::ToolResource;
 use deskmate_tools::Tool;
 use deskmate_tools::http_tool::{
@@ -16,6 +17,8 @@ use deskmate_tools::http_tool::{
 };
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+
+use crate::resource_input::DisplayInput;
 
 /// Largest HTTP answer a user tool reads.
 pub const MAX_RESPONSE_BYTES: usize = 2 * 1024 * 1024;
@@ -81,7 +84,7 @@ fn field(path: &str, message: impl Into<String>, hint: impl Into<String>) -> Fie
     }
 }
 
-const WRITABLE: [&str; 15] = [
+const WRITABLE: [&str; 16] = [
     "id",
     "name",
     "description",
@@ -97,6 +100,7 @@ const WRITABLE: [&str; 15] = [
     "enabled",
     "side_effect",
     "policy",
+    "display",
 ];
 /// Fields a client may send back unchanged (from a GET) but not set.
 const READ_ONLY: [&str; 4] = ["user_id", "is_system", "created_at", "updated_at"];
@@ -310,13 +314,16 @@ pub fn validate(
     }
     let schema =
         pick("parameter_schema").unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-    let schema_ok = match check_schema(&schema) {
-        Ok(()) => true,
-        Err(reason) => {
-            errors.push(field("/parameter_schema", reason, "give a JSON Schema 2020-12 object schema, e.g. {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}"));
-            false
-        }
-    };
+    let problems = schema_problems(&schema);
+    let schema_ok = problems.is_empty();
+    errors.extend(problems.into_iter().map(|p| {
+        let hint = if p.allowed.is_empty() {
+            "give a JSON Schema 2020-12 object schema, e.g. {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}".to_string()
+        } else {
+            format!("use one of: {}", p.allowed.join(", "))
+        };
+        field(&format!("/parameter_schema{}", p.path), p.message, hint)
+    }));
     let defaults = pick("parameter_defaults").unwrap_or_else(|| json!({}));
     if schema_ok && defaults.is_object() {
         // Defaults need not satisfy `required` on their own: the caller supplies the rest.
@@ -383,6 +390,25 @@ pub fn validate(
             "use always, ask or never (or null for the default)",
         ));
     }
+    // Sent: checked (null removes it). Not sent: kept, unless the name or description
+    // changes: the person's own words then stand instead of an older translation.
+    let renamed = existing.is_some_and(|r| {
+        text("name").is_some_and(|n| n != r.name)
+            || text("description").is_some_and(|d| d != r.description.trim())
+    });
+    let display = match body.get("display") {
+        Some(Value::Null) => None,
+        Some(v) => match display_of(v) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                errors.push(e);
+                None
+            }
+        },
+        None => existing
+            .and_then(|r| r.display.clone())
+            .filter(|_| !renamed),
+    };
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -406,9 +432,51 @@ pub fn validate(
         is_system: false,
         side_effect,
         policy,
+        display,
         created_at: existing.map(|r| r.created_at.clone()).unwrap_or_default(),
         updated_at: String::new(),
     })
+}
+
+/// A tool's display text as sent: a name of 1–100 and a description of at most 1,000
+/// characters in each language.
+fn display_of(value: &Value) -> Result<ToolDisplay, FieldError> {
+    let shape = "send {\"name\": {\"zh\": …, \"en\": …}, \"description\": {\"zh\": …, \"en\": …}}, or null for none";
+    let sent: DisplayInput = serde_json::from_value(value.clone()).map_err(|e| {
+        field(
+            "/display",
+            format!("display is not of the expected shape: {e}"),
+            shape,
+        )
+    })?;
+    let display = ToolDisplay {
+        name: Localized::new(sent.name.zh, sent.name.en),
+        description: Localized::new(sent.description.zh, sent.description.en),
+    };
+    for (path, text, most) in [
+        ("/display/name/zh", &display.name.zh, 100),
+        ("/display/name/en", &display.name.en, 100),
+        ("/display/description/zh", &display.description.zh, 1000),
+        ("/display/description/en", &display.description.en, 1000),
+    ] {
+        // Counted as JSON Schema counts (characters, spaces included).
+        let length = text.chars().count();
+        if path.contains("/name/") && text.trim().is_empty() {
+            return Err(field(
+                path,
+                "the name is empty",
+                "give the name in this language",
+            ));
+        }
+        if length > most {
+            return Err(field(
+                path,
+                format!("{length} characters is more than {most}"),
+                "shorten it",
+            ));
+        }
+    }
+    Ok(display)
 }
 
 /// A built-in tool may be enabled, disabled or given a policy; nothing else changes.
@@ -509,14 +577,12 @@ pub fn extract_header_secrets(resource: &mut ToolResource) -> Vec<(String, Strin
 
 /// The API contract's HTTP tool templates, disabled until the user points them at a service.
 pub fn templates() -> Vec<ToolResource> {
-    let template = |id: &str, name: &str, description: &str, url: &str, schema: Value| {
-        ToolResource {
+    let template =
+        |id: &str, name: Localized, summary: Localized, url: &str, schema: Value| ToolResource {
             id: id.into(),
             user_id: 1,
-            name: name.into(),
-            description: format!(
-                "{description} (Template: set http_url to a real service, add its key as a header, then enable it.)"
-            ),
+            name: name.zh.clone(),
+            description: summary.en.clone(),
             category: "query".into(),
             icon: None,
             http_method: "GET".into(),
@@ -530,31 +596,43 @@ pub fn templates() -> Vec<ToolResource> {
             is_system: false,
             side_effect: "read".into(),
             policy: None,
+            display: Some(ToolDisplay {
+                name,
+                description: summary,
+            }),
             created_at: String::new(),
             updated_at: String::new(),
-        }
-    };
+        };
     vec![
         template(
             "search",
-            "网络搜索",
-            "Searches the internet for up-to-date information.",
+            Localized::new("网络搜索", "Web search"),
+            Localized::new(
+                "在互联网上搜索最新信息（模板：把 http_url 改成真实的服务，在请求头中加上它的密钥，然后启用）。",
+                "Searches the internet for up-to-date information. (Template: set http_url to a real service, add its key as a header, then enable it.)",
+            ),
             "https://search.example.invalid/search",
             json!({"type": "object", "additionalProperties": false, "required": ["query"],
                    "properties": {"query": {"type": "string", "description": "Search keywords"}}}),
         ),
         template(
             "weather",
-            "天气查询",
-            "Looks up the weather of a city.",
+            Localized::new("天气查询", "Weather"),
+            Localized::new(
+                "查询一个城市的天气（模板：把 http_url 改成真实的服务，在请求头中加上它的密钥，然后启用）。",
+                "Looks up the weather of a city. (Template: set http_url to a real service, add its key as a header, then enable it.)",
+            ),
             "https://weather.example.invalid/weather",
             json!({"type": "object", "additionalProperties": false, "required": ["city"],
                    "properties": {"city": {"type": "string", "description": "City name"}}}),
         ),
         template(
             "translate",
-            "翻译",
-            "Translates text into a target language.",
+            Localized::new("翻译", "Translate"),
+            Localized::new(
+                "把文本翻译成目标语言（模板：把 http_url 改成真实的服务，在请求头中加上它的密钥，然后启用）。",
+                "Translates text into a target language. (Template: set http_url to a real service, add its key as a header, then enable it.)",
+            ),
             "https://translate.example.invalid/translate",
             json!({"type": "object", "additionalProperties": false, "required": ["text", "target_lang"],
                    "properties": {"text": {"type": "string", "description": "Text to translate"},
@@ -592,6 +670,7 @@ pub fn spec_for(resource: &ToolResource) -> ToolSpec {
     ToolSpec {
         id: resource.id.clone(),
         name: Localized::new(resource.name.clone(), resource.name.clone()),
+        summary: None,
         description,
         category: Category::Query,
         parameters,
@@ -646,6 +725,53 @@ mod tests {
             .into_iter()
             .map(|e| e.path)
             .collect()
+    }
+
+    /// A tool may carry its name and description in both languages; a malformed one is a
+    /// 422 at its place; renaming the tool drops the old translation, other edits keep it.
+    #[test]
+    fn display_text_is_checked_kept_and_dropped_on_a_rename() {
+        let display = json!({"name": {"zh": "订单", "en": "Orders"},
+                             "description": {"zh": "查询订单。", "en": "Looks up an order."}});
+        let orders = create(json!({"name": "Orders", "category": "query",
+            "http_url": "https://api.example.com/orders", "display": display}))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(
+            orders.display.as_ref().map(|d| d.name.zh.as_str()),
+            Some("订单")
+        );
+        for (bad, at) in [
+            (
+                json!({"name": {"zh": "订单"}, "description": {"zh": "", "en": ""}}),
+                "/display",
+            ),
+            (
+                json!({"name": {"zh": "订单", "en": "  "}, "description": {"zh": "", "en": ""}}),
+                "/display/name/en",
+            ),
+            (
+                json!({"name": {"zh": "订单", "en": "x".repeat(101)}, "description": {"zh": "", "en": ""}}),
+                "/display/name/en",
+            ),
+            (
+                json!({"name": {"zh": "订单", "en": "Orders", "fr": "Commandes"}, "description": {"zh": "", "en": ""}}),
+                "/display",
+            ),
+            (json!("Orders"), "/display"),
+        ] {
+            let got = paths(create(json!({"name": "Orders", "category": "query",
+                "http_url": "https://api.example.com/orders", "display": bad})));
+            assert_eq!(got, [at], "{bad}");
+        }
+        let edit = |body: Value, existing: &ToolResource| {
+            validate(&body, Some(existing), &|_| false).unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        let disabled = edit(json!({"enabled": false, "name": "Orders"}), &orders);
+        assert_eq!(disabled.display, orders.display, "same name: kept");
+        let renamed = edit(json!({"name": "Order lookup"}), &orders);
+        assert_eq!(renamed.display, None, "the new name stands");
+        let cleared = edit(json!({"display": null}), &orders);
+        assert_eq!(cleared.display, None);
     }
 
     /// The side effect follows the method unless it is sent: an edit from GET to DELETE
@@ -776,7 +902,7 @@ mod tests {
             "/http_method",
             "/http_url",
             "/http_timeout_ms",
-            "/parameter_schema",
+            "/parameter_schema/type",
             "/surprise",
             "/http_headers/X",
             "/policy",

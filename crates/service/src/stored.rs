@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use deskmate_core::{Policy, SideEffect, ToolError, ToolResult, ToolSpec};
+use deskmate_core::{Policy, SideEffect, ToolDisplay, ToolError, ToolResult, ToolSpec};
 use deskmate_store::Store;
 use deskmate_store::idempotency::Claim;
 use deskmate_store::resources::ToolResource;
@@ -289,7 +289,7 @@ pub fn system_resource(spec: &ToolSpec) -> ToolResource {
         http_timeout_ms: i64::try_from(spec.timeout_ms)
             .unwrap_or(120_000)
             .clamp(100, 120_000),
-        parameter_schema: spec.parameters_for_model(),
+        parameter_schema: spec.parameters_for_people(),
         parameter_defaults: serde_json::json!({}),
         wait_for_response: false,
         enabled: true,
@@ -299,6 +299,10 @@ pub fn system_resource(spec: &ToolSpec) -> ToolResource {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_else(|| "read".into()),
         policy: None,
+        display: spec.summary.as_ref().map(|summary| ToolDisplay {
+            name: spec.name.clone(),
+            description: summary.clone(),
+        }),
         created_at: String::new(),
         updated_at: String::new(),
     }

@@ -21,6 +21,7 @@ fn write_spec(id: &str, compensation: Option<&str>) -> ToolSpec {
     ToolSpec {
         id: id.into(),
         name: Localized::new(id, id),
+        summary: None,
         description: format!("Test write tool {id}."),
         category: Category::System,
         parameters: json!({"type": "object", "additionalProperties": false,

@@ -36,6 +36,7 @@ fn probe(
         spec: ToolSpec {
             id: id.into(),
             name: Localized::new("探针", "Probe"),
+            summary: None,
             description: "A test tool that records how often it ran.".into(),
             category: Category::System,
             parameters: json!({"type": "object", "additionalProperties": false,

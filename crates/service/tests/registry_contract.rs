@@ -3,7 +3,7 @@
 
 mod common;
 
-use deskmate_core::{ErrorType, lint_spec};
+use deskmate_core::{ErrorType, lint_people_text, lint_spec};
 use deskmate_service::{CallRequest, Deskmate};
 use serde_json::{Value, json};
 
@@ -24,9 +24,23 @@ fn every_tool_has_a_valid_schema() {
     let (_dir, deskmate) = service();
     let specs = deskmate.specs();
     assert!(specs.len() >= 8, "{}", specs.len());
+    let (_, resources) = deskmate
+        .list_resources(&Default::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let built_in: Vec<String> = resources
+        .iter()
+        .filter(|r| r.is_system)
+        .map(|r| r.id.clone())
+        .collect();
+    assert_eq!(built_in.len(), 10, "{built_in:?}");
     for spec in &specs {
         let problems = lint_spec(spec);
         assert!(problems.is_empty(), "{problems:#?}");
+        // A person reads a built-in tool's name, summary and parameters in either language.
+        if built_in.contains(&spec.id) {
+            let problems = lint_people_text(spec);
+            assert!(problems.is_empty(), "{problems:#?}");
+        }
         // The schema a model sees also passes the 2020-12 meta-schema.
         assert!(
             jsonschema::draft202012::meta::is_valid(&spec.parameters_for_model()),

@@ -43,6 +43,7 @@ fn process(dir: &std::path::Path, runs: &Arc<AtomicUsize>) -> (Deskmate, Arc<Sto
         spec: ToolSpec {
             id: "charge_card".into(),
             name: Localized::new("扣款", "Charge card"),
+            summary: None,
             description: "A test tool that counts its executions.".into(),
             category: Category::Query,
             parameters: json!({"type": "object", "additionalProperties": false, "properties": {}}),

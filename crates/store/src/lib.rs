@@ -42,6 +42,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/004_mcp_servers.sql")),
         M::up(include_str!("../migrations/005_mcp_tool_pins.sql")),
         M::up(include_str!("../migrations/006_audit_outcome.sql")),
+        M::up(include_str!("../migrations/007_resource_display.sql")),
     ])
 }
 

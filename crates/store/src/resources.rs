@@ -1,5 +1,6 @@
 //! Tool resources: the API contract's fields, plus `side_effect`, `policy` and `updated_at`.
 
+use deskmate_core::ToolDisplay;
 use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -44,6 +45,9 @@ pub struct ToolResource {
     pub side_effect: String,
     /// `always`, `ask` or `never`; `None` means the default for the side effect.
     pub policy: Option<String>,
+    /// Name and description for people in both languages, where the tool has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<ToolDisplay>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
@@ -79,13 +83,13 @@ impl Default for ResourceFilter {
 
 const COLUMNS: &str = "id, user_id, name, description, category, icon, http_method, http_url, http_headers, \
     http_timeout_ms, parameter_schema, parameter_defaults, wait_for_response, enabled, is_system, side_effect, \
-    policy, created_at, updated_at";
+    policy, display, created_at, updated_at";
 
 impl Store {
     /// Inserts a resource; its timestamps are set here. Fails if the id exists.
     pub fn insert_resource(&self, r: &ToolResource) -> Result<ToolResource, Error> {
         let sql = format!(
-            "INSERT INTO tool_resources ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, {NOW}, {NOW})"
+            "INSERT INTO tool_resources ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, {NOW}, {NOW})"
         );
         {
             let conn = self.conn()?;
@@ -104,7 +108,7 @@ impl Store {
             "UPDATE tool_resources SET user_id = ?2, name = ?3, description = ?4, category = ?5, icon = ?6, \
              http_method = ?7, http_url = ?8, http_headers = ?9, http_timeout_ms = ?10, parameter_schema = ?11, \
              parameter_defaults = ?12, wait_for_response = ?13, enabled = ?14, is_system = ?15, side_effect = ?16, \
-             policy = ?17, updated_at = {NOW} WHERE id = ?1"
+             policy = ?17, display = ?18, updated_at = {NOW} WHERE id = ?1"
         );
         let changed = self
             .conn()?
@@ -193,12 +197,12 @@ impl Store {
         let mut conn = self.conn()?;
         let tx = conn.transaction().sql("BEGIN")?;
         let upsert = format!(
-            "INSERT INTO tool_resources ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, {NOW}, {NOW}) \
+            "INSERT INTO tool_resources ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, {NOW}, {NOW}) \
              ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, \
              category = excluded.category, icon = excluded.icon, http_method = excluded.http_method, \
              http_url = excluded.http_url, http_timeout_ms = excluded.http_timeout_ms, \
              parameter_schema = excluded.parameter_schema, wait_for_response = excluded.wait_for_response, \
-             is_system = 1, side_effect = excluded.side_effect, \
+             is_system = 1, side_effect = excluded.side_effect, display = excluded.display, \
              updated_at = CASE WHEN tool_resources.parameter_schema IS excluded.parameter_schema \
                  AND tool_resources.description IS excluded.description THEN tool_resources.updated_at ELSE excluded.updated_at END"
         );
@@ -237,6 +241,11 @@ fn write_params(r: &ToolResource) -> Vec<Box<dyn rusqlite::ToSql + '_>> {
         Box::new(r.is_system),
         Box::new(&r.side_effect),
         Box::new(&r.policy),
+        Box::new(
+            r.display
+                .as_ref()
+                .and_then(|d| serde_json::to_string(d).ok()),
+        ),
     ]
 }
 
@@ -246,6 +255,7 @@ struct RawResource {
     headers: String,
     schema: String,
     defaults: String,
+    display: Option<String>,
 }
 
 fn read_row(row: &Row<'_>) -> rusqlite::Result<RawResource> {
@@ -268,9 +278,11 @@ fn read_row(row: &Row<'_>) -> rusqlite::Result<RawResource> {
             is_system: row.get(14)?,
             side_effect: row.get(15)?,
             policy: row.get(16)?,
-            created_at: row.get(17)?,
-            updated_at: row.get(18)?,
+            display: None,
+            created_at: row.get(18)?,
+            updated_at: row.get(19)?,
         },
+        display: row.get(17)?,
         headers: row.get(8)?,
         schema: row.get(10)?,
         defaults: row.get(11)?,
@@ -283,6 +295,15 @@ impl RawResource {
         self.r.parameter_schema = json_column(&self.schema, "tool_resources.parameter_schema")?;
         self.r.parameter_defaults =
             json_column(&self.defaults, "tool_resources.parameter_defaults")?;
+        self.r.display = self
+            .display
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|source| Error::Json {
+                column: "tool_resources.display",
+                source,
+            })?;
         Ok(self.r)
     }
 }
@@ -311,9 +332,41 @@ mod tests {
             is_system: system,
             side_effect: "read".into(),
             policy: None,
+            display: None,
             created_at: String::new(),
             updated_at: String::new(),
         }
+    }
+
+    #[test]
+    fn display_text_is_kept_and_replaced_by_a_sync() {
+        use deskmate_core::Localized;
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let shown = |name: &str| ToolDisplay {
+            name: Localized::new("计算器", name),
+            description: Localized::new("计算。", "Works it out."),
+        };
+        let mut calculator = resource("calculator", true);
+        calculator.display = Some(shown("Calculator"));
+        store
+            .sync_system_resources(std::slice::from_ref(&calculator))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let read = |id: &str| store.resource(id).ok().flatten().and_then(|r| r.display);
+        assert_eq!(read("calculator"), Some(shown("Calculator")));
+        calculator.display = Some(shown("Calc"));
+        store
+            .sync_system_resources(&[calculator])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read("calculator"), Some(shown("Calc")));
+        let mut orders = store
+            .insert_resource(&resource("orders", false))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(orders.display, None);
+        orders.display = Some(shown("Orders"));
+        store
+            .update_resource(&orders)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read("orders"), Some(shown("Orders")));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use crate::{SelfCheck, Tool, ToolContext};
@@ -70,6 +70,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "append_audit".into(),
         name: Localized::new("追加审计记录", "Append audit event"),
+        summary: Some(Localized::new(
+            "在本地分析审计日志中记下一条操作记录，同一事件只记一次。",
+            "Records an action in the local analysis audit journal, once per event.",
+        )),
         description: "Appends one event to the local analysis audit journal (who did what to which \
             dataset). Idempotent: an event with an idem_key that was already recorded is not written \
             again and the answer says duplicate=true. idem_key is optional: without one, Deskmate \
@@ -82,10 +86,10 @@ fn spec() -> ToolSpec {
             "additionalProperties": false,
             "required": ["action"],
             "properties": {
-                "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'."},
-                "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'."},
-                "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs."},
-                "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Optional stable key of this event (letters, digits, . _ : -); the same key is recorded once. Omit it to let Deskmate derive one."}
+                "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'.", "x-description-zh": "做了什么，例如 'ran QC checks'。"},
+                "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'.", "x-description-zh": "涉及的数据集（如有），例如 'adsl'。"},
+                "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs.", "x-description-zh": "关于该事件的更多信息，以键值对形式给出。"},
+                "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Optional stable key of this event (letters, digits, . _ : -); the same key is recorded once. Omit it to let Deskmate derive one.", "x-description-zh": "该事件可选的固定键（字母、数字、. _ : -）；相同的键只记录一次。省略则由 Deskmate 自动生成。"}
             }
         }),
         side_effect: SideEffect::Write,
@@ -104,39 +108,45 @@ fn io_error(what: &str, path: &std::path::Path, e: std::io::Error) -> ToolError 
 
 /// Whether an append could happen now, without writing: the journal opens for appending,
 /// or (before the first event) the nearest existing folder on its path is writable.
-fn dry_run(journal: &std::path::Path) -> Result<String, String> {
+fn dry_run(journal: &std::path::Path) -> Result<Localized, Localized> {
+    let path = journal.display();
     if journal.exists() {
         let lines = std::fs::read_to_string(journal)
-            .map_err(|e| format!("cannot read the journal {}: {e}", journal.display()))?
+            .map_err(|e| {
+                said!(
+                    "无法读取日志 {path}：{e}",
+                    "cannot read the journal {path}: {e}"
+                )
+            })?
             .lines()
             .count();
         OpenOptions::new().append(true).open(journal).map_err(|e| {
-            format!(
-                "the journal {} cannot be appended to: {e}",
-                journal.display()
+            said!(
+                "日志 {path} 无法追加写入：{e}",
+                "the journal {path} cannot be appended to: {e}"
             )
         })?;
-        return Ok(format!(
-            "dry run: the journal {} opens for appending ({lines} events); nothing written",
-            journal.display()
+        return Ok(said!(
+            "试运行：日志 {path} 可以追加写入（已有 {lines} 条记录）；没有写入任何内容",
+            "dry run: the journal {path} opens for appending ({lines} events); nothing written"
         ));
     }
     let folder = journal
         .ancestors()
         .skip(1)
         .find(|p| p.exists())
-        .ok_or_else(|| format!("no folder of {} exists", journal.display()))?;
-    let meta = std::fs::metadata(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        .ok_or_else(|| said!("{path} 所在的文件夹都不存在", "no folder of {path} exists"))?;
+    let shown = folder.display();
+    let meta = std::fs::metadata(folder).map_err(|e| said!("{shown}：{e}", "{shown}: {e}"))?;
     if !meta.is_dir() || meta.permissions().readonly() {
-        return Err(format!(
-            "{} is not a writable folder: the journal {} cannot be created",
-            folder.display(),
-            journal.display()
+        return Err(said!(
+            "{shown} 不是可写的文件夹：无法创建日志 {path}",
+            "{shown} is not a writable folder: the journal {path} cannot be created"
         ));
     }
-    Ok(format!(
-        "dry run: no events yet; {} is writable, so the journal can be created; nothing written",
-        folder.display()
+    Ok(said!(
+        "试运行：还没有记录；{shown} 可写，可以创建日志；没有写入任何内容",
+        "dry run: no events yet; {shown} is writable, so the journal can be created; nothing written"
     ))
 }
 

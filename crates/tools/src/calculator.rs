@@ -1,7 +1,7 @@
 //! `calculator`: safe arithmetic. A small recursive-descent parser over `f64` with limits
 //! on length, nesting and magnitude — no code is ever executed.
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use crate::numfmt::format_number;
@@ -24,8 +24,11 @@ pub fn tool() -> FnTool {
     FnTool::inline(spec(), calculate).with_self_check(|| SelfCheck::Sample {
         args: json!({"expression": "2+3*4"}),
         judge: |data| match data["result"].as_f64() {
-            Some(14.0) => Ok("14".into()),
-            _ => Err(format!("expected 14, got {}", data["result"])),
+            Some(14.0) => Ok(Localized::same("14")),
+            _ => {
+                let got = &data["result"];
+                Err(said!("应为 14，实际为 {got}", "expected 14, got {got}"))
+            }
         },
     })
 }
@@ -34,6 +37,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "calculator".into(),
         name: Localized::new("计算器", "Calculator"),
+        summary: Some(Localized::new(
+            "精确计算算术表达式，例如 2,340 的 17%。",
+            "Works out an arithmetic expression exactly, such as 17% of 2,340.",
+        )),
         description:
             "Evaluates an arithmetic expression exactly as written and returns the number. \
             Use it for any arithmetic instead of computing in your head. Supports + - * / ^ (power), \
@@ -52,7 +59,8 @@ fn spec() -> ToolSpec {
                     "type": "string",
                     "minLength": 1,
                     "maxLength": MAX_LEN,
-                    "description": "The arithmetic expression, e.g. '2 + 3 * 4', 'sqrt(2) ^ 2', '17% of 2340'."
+                    "description": "The arithmetic expression, e.g. '2 + 3 * 4', 'sqrt(2) ^ 2', '17% of 2340'.",
+                    "x-description-zh": "算术表达式，例如 '2 + 3 * 4'、'sqrt(2) ^ 2'、'17% of 2340'。"
                 }
             }
         }),

@@ -3,7 +3,7 @@
 use std::sync::OnceLock;
 
 use async_trait::async_trait;
-use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec, said};
 use deskmate_sandbox::{Runner, SandboxError};
 use serde_json::{Value, json};
 
@@ -39,6 +39,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "code_interpreter".into(),
         name: Localized::new("Python 代码解释器", "Code interpreter"),
+        summary: Some(Localized::new(
+            "在隔离的沙箱中运行一段 Python 代码，用于计算、统计和文本处理。",
+            "Runs a piece of Python code in a locked-down sandbox for calculations, statistics and text processing.",
+        )),
         description: "Runs Python 3 code (standard library only) in a locked-down sandbox and \
             returns stdout, stderr and the repr of the last expression as 'result', like a \
             notebook cell. No network, no files outside a scratch directory that is deleted \
@@ -55,14 +59,16 @@ fn spec() -> ToolSpec {
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 100000,
-                    "description": "Python 3 source; the value of a final expression is returned as 'result'."
+                    "description": "Python 3 source; the value of a final expression is returned as 'result'.",
+                    "x-description-zh": "Python 3 源代码；最后一个表达式的值作为 'result' 返回。"
                 },
                 "timeout_s": {
                     "type": "integer",
                     "minimum": 1,
                     "maximum": MAX_SECONDS,
                     "default": DEFAULT_SECONDS,
-                    "description": "Wall-clock limit in seconds (default 10, at most 60)."
+                    "description": "Wall-clock limit in seconds (default 10, at most 60).",
+                    "x-description-zh": "运行时间上限，单位为秒（默认 10，最多 60）。"
                 }
             }
         }),
@@ -102,16 +108,23 @@ impl Tool for CodeInterpreter {
             args: json!({"code": "1+1"}),
             judge: |data| {
                 if let Some(weaker) = data.get("weaker") {
-                    return Err(format!(
+                    return Err(said!(
+                        "能运行，但缺少防护：{weaker}（设置 {ALLOW_WEAKER_SETTING} 已打开）",
                         "it ran, but with protections missing: {weaker} (the setting {ALLOW_WEAKER_SETTING} is on)"
                     ));
                 }
                 match data["result"].as_str() {
-                    Some("2") => Ok("2, with every protection enforced".into()),
-                    _ => Err(format!(
-                        "expected the result 2, got {} (stderr: {})",
-                        data["result"], data["stderr"]
+                    Some("2") => Ok(said!(
+                        "2，所有防护都已生效",
+                        "2, with every protection enforced"
                     )),
+                    _ => {
+                        let (result, stderr) = (&data["result"], &data["stderr"]);
+                        Err(said!(
+                            "结果应为 2，实际为 {result}（stderr：{stderr}）",
+                            "expected the result 2, got {result} (stderr: {stderr})"
+                        ))
+                    }
                 }
             },
         }

@@ -4,7 +4,7 @@ use std::str::FromStr;
 
 use chrono::{DateTime, Local, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use crate::{FnTool, SelfCheck};
@@ -18,21 +18,35 @@ pub fn tool() -> FnTool {
 }
 
 /// The self-check's answer must be a time that parses and lies within a minute of the clock.
-fn judge_utc_now(data: &Value) -> Result<String, String> {
+fn judge_utc_now(data: &Value) -> Result<Localized, Localized> {
     let iso = data["iso"].as_str().unwrap_or_default();
-    let time = DateTime::parse_from_rfc3339(iso)
-        .map_err(|e| format!("the answer's time '{iso}' does not parse: {e}"))?;
+    let time = DateTime::parse_from_rfc3339(iso).map_err(|e| {
+        said!(
+            "答案中的时间“{iso}”无法解析：{e}",
+            "the answer's time '{iso}' does not parse: {e}"
+        )
+    })?;
     let off = (Utc::now() - time.with_timezone(&Utc)).num_seconds().abs();
     if off > 60 {
-        return Err(format!("{iso} is {off} s away from this computer's clock"));
+        return Err(said!(
+            "{iso} 与本机时钟相差 {off} 秒",
+            "{iso} is {off} s away from this computer's clock"
+        ));
     }
-    Ok(format!("{iso} (within {off} s of the clock)"))
+    Ok(said!(
+        "{iso}（与本机时钟相差不到 {off} 秒）",
+        "{iso} (within {off} s of the clock)"
+    ))
 }
 
 fn spec() -> ToolSpec {
     ToolSpec {
         id: "current_time".into(),
         name: Localized::new("当前时间", "Current time"),
+        summary: Some(Localized::new(
+            "告诉你现在的日期和时间，可以是本机时间，也可以是任意时区的时间。",
+            "Tells you the current date and time, here or in any time zone.",
+        )),
         description:
             "Returns the current date and time: the computer's local time, or the time in \
             the given IANA time zone (e.g. 'Asia/Shanghai', 'Europe/Berlin', 'UTC'). Use it whenever \
@@ -46,7 +60,8 @@ fn spec() -> ToolSpec {
                 "timezone": {
                     "type": "string",
                     "maxLength": 64,
-                    "description": "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time."
+                    "description": "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time.",
+                    "x-description-zh": "IANA 时区名，例如 'Asia/Shanghai' 或 'America/New_York'；省略则使用本机的本地时间。"
                 }
             }
         }),

@@ -34,7 +34,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use deskmate_core::{Decision, Guard, ToolError, ToolSpec};
+use deskmate_core::{Decision, Guard, Localized, ToolError, ToolSpec, said};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -59,7 +59,7 @@ pub trait Tool: Send + Sync + fmt::Debug {
     /// How the autotest checks that the tool works now: a harmless sample call, or a
     /// probe of what it needs when running it would change something or ask the person.
     fn self_check(&self) -> SelfCheck {
-        SelfCheck::Skip("the tool declares no harmless sample call".into())
+        SelfCheck::Skip(no_sample())
     }
 
     /// Whether the tool talks to systems outside this computer (a web service), whose
@@ -158,7 +158,7 @@ impl Tool for FnTool {
     fn self_check(&self) -> SelfCheck {
         match &self.self_check {
             Some(check) => check(),
-            None => SelfCheck::Skip("the tool declares no harmless sample call".into()),
+            None => SelfCheck::Skip(no_sample()),
         }
     }
 
@@ -340,7 +340,10 @@ impl Registry {
     /// is a device probe when `devices` is false (the run leaves the devices out).
     pub async fn self_check(&self, id: &str, devices: bool) -> Verdict {
         let Some(tool) = self.tool(id).cloned() else {
-            return Verdict::Failed("no executor is registered for this tool".into());
+            return Verdict::Failed(said!(
+                "这个工具没有注册执行器",
+                "no executor is registered for this tool"
+            ));
         };
         // Deskmate's authoring rules (descriptions, closed schemas) bind its own tools;
         // an imported tool's contract is its server's.
@@ -351,26 +354,39 @@ impl Registry {
             deskmate_core::lint_spec(tool.spec())
         };
         if !problems.is_empty() {
-            return Verdict::Failed(format!("schema problems: {}", problems.join("; ")));
+            let problems = problems.join("; ");
+            return Verdict::Failed(said!(
+                "参数 Schema 有问题：{problems}",
+                "schema problems: {problems}"
+            ));
         }
         if !self.guard.is_enabled(id) {
-            return Verdict::Skipped("disabled by the user: enable it in Tools to check it".into());
+            return Verdict::Skipped(said!(
+                "已被停用：在“工具”页面启用后才能检查",
+                "disabled by the user: enable it in Tools to check it"
+            ));
         }
         match tool.self_check() {
             SelfCheck::Skip(why) => Verdict::Skipped(why),
-            SelfCheck::Device(device, _) if !devices => Verdict::Skipped(format!(
+            SelfCheck::Device(device, _) if !devices => Verdict::Skipped(said!(
+                "要用到设备（{device}），而这次运行不检查设备",
                 "uses a device ({device}), and this run does not check devices"
             )),
             SelfCheck::Probe(probe) | SelfCheck::Device(_, probe) => {
+                let not_run = |found: Localized| Localized {
+                    zh: format!("{}（没有运行工具本身）", found.zh),
+                    en: format!("{} (the tool itself was not run)", found.en),
+                };
                 match tokio::time::timeout(self_check::PROBE_TIMEOUT, probe).await {
-                    Ok(Ok(found)) => {
-                        Verdict::Passed(format!("{found} (the tool itself was not run)"))
+                    Ok(Ok(found)) => Verdict::Passed(not_run(found)),
+                    Ok(Err(why)) => Verdict::Failed(not_run(why)),
+                    Err(_) => {
+                        let seconds = self_check::PROBE_TIMEOUT.as_secs();
+                        Verdict::Failed(said!(
+                            "就绪检查在 {seconds} 秒内没有应答",
+                            "the readiness probe did not answer within {seconds} s"
+                        ))
                     }
-                    Ok(Err(why)) => Verdict::Failed(format!("{why} (the tool itself was not run)")),
-                    Err(_) => Verdict::Failed(format!(
-                        "the readiness probe did not answer within {} s",
-                        self_check::PROBE_TIMEOUT.as_secs()
-                    )),
                 }
             }
             SelfCheck::Sample { args, judge } => self.run_sample(&tool, args, judge).await,
@@ -378,7 +394,10 @@ impl Registry {
                 match tokio::task::spawn_blocking(move || args()).await {
                     Ok(Ok(args)) => self.run_sample(&tool, args, judge).await,
                     Ok(Err(verdict)) => verdict,
-                    Err(e) => Verdict::Failed(format!("finding a sample call failed: {e}")),
+                    Err(e) => Verdict::Failed(said!(
+                        "找不到示例调用：{e}",
+                        "finding a sample call failed: {e}"
+                    )),
                 }
             }
         }
@@ -395,15 +414,20 @@ impl Registry {
         if shown.chars().count() > 200 {
             shown = shown.chars().take(200).collect::<String>() + "…";
         }
-        let ran = format!("ran {id} {shown}");
+        let ran = said!("运行了 {id} {shown}", "ran {id} {shown}");
         let call = match self.guard.prepare(id, args) {
             Ok(call) => call,
             Err(rejection) => {
-                return Verdict::Failed(format!(
-                    "the tool's sample call {shown} does not pass its own schema: {}",
-                    rejection.error.message
+                let why = rejection.error.message;
+                return Verdict::Failed(said!(
+                    "工具的示例调用 {shown} 不符合它自己的 Schema：{why}",
+                    "the tool's sample call {shown} does not pass its own schema: {why}"
                 ));
             }
+        };
+        let after = |found: Localized| Localized {
+            zh: format!("{} → {}", ran.zh, found.zh),
+            en: format!("{} → {}", ran.en, found.en),
         };
         let ctx = ToolContext::new(format!("autotest-{id}"));
         let cancel = ctx.cancel.clone();
@@ -411,21 +435,36 @@ impl Registry {
         match tokio::time::timeout(limit, tool.run(call.arguments, ctx)).await {
             Err(_) => {
                 cancel.cancel();
-                Verdict::Failed(format!("{ran}: no answer within {} ms", limit.as_millis()))
+                let ms = limit.as_millis();
+                Verdict::Failed(after(said!(
+                    "{ms} 毫秒内没有应答",
+                    "no answer within {ms} ms"
+                )))
             }
             Ok(Err(error)) => {
+                // The tool's own error is written for the model (English) in both.
                 let hint = error.hint.map(|h| format!(" — {h}")).unwrap_or_default();
-                Verdict::Failed(format!(
-                    "{ran} → {} error: {}{hint}",
-                    error.error_type, error.message
-                ))
+                let kind = error.error_type;
+                let message = error.message;
+                Verdict::Failed(after(said!(
+                    "{kind} 错误：{message}{hint}",
+                    "{kind} error: {message}{hint}"
+                )))
             }
             Ok(Ok(data)) => match judge(&data) {
-                Ok(seen) => Verdict::Passed(format!("{ran} → {seen}")),
-                Err(why) => Verdict::Failed(format!("{ran} → {why}")),
+                Ok(seen) => Verdict::Passed(after(seen)),
+                Err(why) => Verdict::Failed(after(why)),
             },
         }
     }
+}
+
+/// Why a tool without a harmless sample call is not run by the autotest.
+fn no_sample() -> Localized {
+    said!(
+        "这个工具没有可以无害运行的示例调用",
+        "the tool declares no harmless sample call"
+    )
 }
 
 /// Runs blocking work (file reads, parsing) off the async executor.

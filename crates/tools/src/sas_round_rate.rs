@@ -1,6 +1,6 @@
 //! `sas_round_rate`: SAS-style rounding (half away from zero) of a rate or percentage.
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use crate::numfmt::{percent_text, round_half_away_text};
@@ -12,8 +12,11 @@ pub fn tool() -> FnTool {
         // 2/3 as a percent to one decimal; SAS ROUND gives 66.7.
         args: json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
         judge: |data| match data["text"].as_str() {
-            Some("66.7") => Ok("66.7".into()),
-            _ => Err(format!("expected 66.7, got {}", data["text"])),
+            Some("66.7") => Ok(Localized::same("66.7")),
+            _ => {
+                let got = &data["text"];
+                Err(said!("应为 66.7，实际为 {got}", "expected 66.7, got {got}"))
+            }
         },
     })
 }
@@ -22,6 +25,10 @@ fn spec() -> ToolSpec {
     ToolSpec {
         id: "sas_round_rate".into(),
         name: Localized::new("SAS 口径舍入", "SAS-style rounding"),
+        summary: Some(Localized::new(
+            "按 SAS 的方式（逢五向远离零的方向进位）对数值或比率进行舍入，例如把 2/3 记为 66.7%。",
+            "Rounds a number or rate the way SAS does (half away from zero), such as 2 out of 3 as 66.7%.",
+        )),
         description:
             "Rounds a number ('value') or a rate ('numerator' out of 'denominator', never both) \
             the way SAS's ROUND does: half away from zero (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), \
@@ -33,11 +40,11 @@ fn spec() -> ToolSpec {
             "type": "object",
             "additionalProperties": false,
             "properties": {
-                "value": {"type": "number", "description": "The number to round (use this or numerator/denominator)."},
-                "numerator": {"type": "number", "description": "Count of events, e.g. 17 (with denominator)."},
-                "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0."},
-                "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100."},
-                "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2."}
+                "value": {"type": "number", "description": "The number to round (use this or numerator/denominator).", "x-description-zh": "要舍入的数值（使用此项，或使用 numerator/denominator）。"},
+                "numerator": {"type": "number", "description": "Count of events, e.g. 17 (with denominator).", "x-description-zh": "事件数，例如 17（需与 denominator 一起使用）。"},
+                "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0.", "x-description-zh": "总数，例如 254（需与 numerator 一起使用）；不能为 0。"},
+                "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100.", "x-description-zh": "'rate' 保持原值（默认）；'percent' 将其乘以 100。"},
+                "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2.", "x-description-zh": "保留的小数位数；默认 2。"}
             },
             "oneOf": [{"required": ["value"]}, {"required": ["numerator", "denominator"]}]
         }),

@@ -16,21 +16,22 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use deskmate_core::{Localized, said};
 use serde_json::Value;
 
-/// What a check found.
+/// What a check found, said in both languages (the autotest shows either).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// It works; what was run and what came back.
-    Passed(String),
+    Passed(Localized),
     /// It does not work; what was run, what came back, and what to do.
-    Failed(String),
+    Failed(Localized),
     /// Not checked, and why (nothing to check it on, disabled, …).
-    Skipped(String),
+    Skipped(Localized),
 }
 
 /// Judges a sample call's data: `Ok` with what came back, `Err` with what is wrong.
-pub type Judge = fn(&Value) -> Result<String, String>;
+pub type Judge = fn(&Value) -> Result<Localized, Localized>;
 
 /// Finds a sample call's arguments when the check runs (on the blocking pool: it may read
 /// files). `Err` is the verdict without running the tool (no dataset → skipped; a dataset
@@ -38,7 +39,7 @@ pub type Judge = fn(&Value) -> Result<String, String>;
 pub type MakeArgs = Arc<dyn Fn() -> Result<Value, Verdict> + Send + Sync>;
 
 /// A probe's answer: `Ok` with what was found, `Err` with what is wrong and how to fix it.
-pub type Probe = Pin<Box<dyn Future<Output = Result<String, String>> + Send>>;
+pub type Probe = Pin<Box<dyn Future<Output = Result<Localized, Localized>> + Send>>;
 
 /// How the autotest checks a tool.
 pub enum SelfCheck {
@@ -62,29 +63,36 @@ pub enum SelfCheck {
     /// when a run leaves the devices out).
     Device(&'static str, Probe),
     /// Not checked, and why.
-    Skip(String),
+    Skip(Localized),
 }
 
 impl SelfCheck {
     /// A probe that asks the OS (blocking calls), run on the blocking pool.
-    pub fn probe_blocking(probe: impl FnOnce() -> Result<String, String> + Send + 'static) -> Self {
+    pub fn probe_blocking(
+        probe: impl FnOnce() -> Result<Localized, Localized> + Send + 'static,
+    ) -> Self {
         Self::Probe(blocking_probe(probe))
     }
 
     /// A device's readiness probe (blocking calls), run on the blocking pool.
     pub fn device(
         device: &'static str,
-        probe: impl FnOnce() -> Result<String, String> + Send + 'static,
+        probe: impl FnOnce() -> Result<Localized, Localized> + Send + 'static,
     ) -> Self {
         Self::Device(device, blocking_probe(probe))
     }
 }
 
-fn blocking_probe(probe: impl FnOnce() -> Result<String, String> + Send + 'static) -> Probe {
+fn blocking_probe(probe: impl FnOnce() -> Result<Localized, Localized> + Send + 'static) -> Probe {
     Box::pin(async move {
         tokio::task::spawn_blocking(probe)
             .await
-            .unwrap_or_else(|e| Err(format!("the probe stopped unexpectedly: {e}")))
+            .unwrap_or_else(|e| {
+                Err(said!(
+                    "检查意外中止：{e}",
+                    "the probe stopped unexpectedly: {e}"
+                ))
+            })
     })
 }
 
@@ -106,11 +114,12 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Whether a host answers HTTP at all: connects to the origin of `url` and sends `HEAD /`
 /// (none of a tool's arguments, no headers of its own). Any HTTP status means the host is
 /// reachable; a refused connection, a DNS failure or a timeout does not.
-pub async fn reachable(url: &str, timeout: Duration) -> Result<String, String> {
-    let parsed = url::Url::parse(url).map_err(|e| format!("'{url}' is not a URL: {e}"))?;
+pub async fn reachable(url: &str, timeout: Duration) -> Result<Localized, Localized> {
+    let parsed = url::Url::parse(url)
+        .map_err(|e| said!("“{url}”不是有效的网址：{e}", "'{url}' is not a URL: {e}"))?;
     let host = parsed
         .host_str()
-        .ok_or_else(|| format!("'{url}' has no host"))?;
+        .ok_or_else(|| said!("“{url}”没有主机名", "'{url}' has no host"))?;
     let origin = parsed.origin().ascii_serialization();
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
@@ -119,21 +128,39 @@ pub async fn reachable(url: &str, timeout: Duration) -> Result<String, String> {
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("deskmate/", env!("CARGO_PKG_VERSION"), " autotest"))
         .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        .map_err(|e| {
+            said!(
+                "无法创建 HTTP 客户端：{e}",
+                "cannot build the HTTP client: {e}"
+            )
+        })?;
+    let seconds = timeout.as_secs();
     match client.head(format!("{origin}/")).send().await {
-        Ok(response) => Ok(format!(
-            "HEAD {origin}/ → HTTP {} (the host answers; the tool's arguments were not sent)",
-            response.status().as_u16()
+        Ok(response) => {
+            let status = response.status().as_u16();
+            Ok(said!(
+                "HEAD {origin}/ → HTTP {status}（主机有应答；没有发送工具的参数）",
+                "HEAD {origin}/ → HTTP {status} (the host answers; the tool's arguments were not sent)"
+            ))
+        }
+        Err(e) if e.is_timeout() => Err(said!(
+            "HEAD {origin}/ 在 {seconds} 秒内没有应答：{host} 在运行吗？",
+            "HEAD {origin}/ got no answer within {seconds} s: is {host} up?"
         )),
-        Err(e) if e.is_timeout() => Err(format!(
-            "HEAD {origin}/ got no answer within {} s: is {host} up?",
-            timeout.as_secs()
-        )),
-        Err(e) if e.is_connect() => Err(format!(
-            "cannot connect to {origin} ({}): is the server running, and is the URL right?",
-            root_cause(&e)
-        )),
-        Err(e) => Err(format!("HEAD {origin}/ failed: {}", root_cause(&e))),
+        Err(e) if e.is_connect() => {
+            let cause = root_cause(&e);
+            Err(said!(
+                "无法连接 {origin}（{cause}）：服务器在运行吗？网址对吗？",
+                "cannot connect to {origin} ({cause}): is the server running, and is the URL right?"
+            ))
+        }
+        Err(e) => {
+            let cause = root_cause(&e);
+            Err(said!(
+                "HEAD {origin}/ 失败：{cause}",
+                "HEAD {origin}/ failed: {cause}"
+            ))
+        }
     }
 }
 
@@ -162,14 +189,16 @@ mod tests {
             Duration::from_secs(2),
         )
         .await;
-        let why = closed.err().unwrap_or_default();
-        assert!(why.contains("cannot connect"), "{why}");
-        assert!(why.contains(&port.to_string()), "{why}");
+        let why = closed.err().unwrap_or_else(|| panic!("reachable"));
+        assert!(why.en.contains("cannot connect"), "{why:?}");
+        assert!(why.zh.contains("无法连接"), "{why:?}");
+        assert!(why.zh.contains(&port.to_string()), "{why:?}");
 
         let app = not_found_server().await;
         let open = reachable(&format!("{app}/orders/{{id}}"), Duration::from_secs(2)).await;
-        let found = open.unwrap_or_else(|e| panic!("{e}"));
-        assert!(found.contains("HTTP 404"), "{found}");
+        let found = open.unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(found.en.contains("HTTP 404"), "{found:?}");
+        assert!(found.zh.contains("HTTP 404"), "{found:?}");
     }
 
     /// A minimal HTTP server: answers every request with 404.

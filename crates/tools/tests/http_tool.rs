@@ -118,6 +118,7 @@ fn tool(
     let spec = ToolSpec {
         id: "orders".into(),
         name: Localized::new("订单", "Orders"),
+        summary: None,
         description: "Looks up orders on the test server.".into(),
         category: Category::Query,
         parameters: json!({"type": "object"}),

@@ -2,7 +2,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../api";
-import { ErrorBox, Json, Pager } from "../components";
+import { ErrorBox, GuardText, Json, Pager } from "../components";
+import { dateTime } from "../display";
 
 interface Event {
   call_id: string;
@@ -109,25 +110,24 @@ export function Audit() {
           )}
           {data?.list.map((e) => (
             <tr key={e.call_id} data-tool={e.tool} data-ok={String(e.ok)}>
-              <td>{new Date(e.at).toLocaleString(i18n.language)}</td>
+              <td>{dateTime(e.at, i18n.language)}</td>
               <td><code>{e.tool}</code></td>
-              <td className={e.ok ? "ok-text" : "error-text"}>{e.ok ? t("audit.ok") : `${t("audit.failed")}: ${e.error_type ?? ""}`}</td>
+              <td className={e.ok ? "ok-text" : "error-text"}>{e.ok ? t("audit.ok") : `${t("audit.failed")}: ${t(`errorType.${e.error_type}`, { defaultValue: e.error_type ?? "" })}`}</td>
               <td>{e.duration_ms} ms</td>
-              <td>{[t(`audit.origins.${e.origin}`, { defaultValue: e.origin }), e.client].filter(Boolean).join(" · ")}</td>
+              <td>
+                {t(`audit.origins.${e.origin}`, { defaultValue: e.origin })}
+                {e.client && <span data-user> · {e.client}</span>}
+              </td>
               <td>
                 <details className="audit-details">
                   <summary>{t("audit.details")}</summary>
                   <h4>{t("chat.arguments")}</h4>
                   <Json value={e.arguments} />
-                  {e.error && (
-                    <p className="error-text">
-                      {t("audit.error")}: {e.error}
-                    </p>
-                  )}
-                  {e.hint && (
-                    <p>
-                      {t("chat.hint")}: {e.hint}
-                    </p>
+                  {(e.error || e.hint) && (
+                    <div className="error-text">
+                      <h4>{t("audit.error")}</h4>
+                      <GuardText error={e.error} hint={e.hint} />
+                    </div>
                   )}
                   {e.result !== undefined && e.result !== null && (
                     <>

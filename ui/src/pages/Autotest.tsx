@@ -5,8 +5,10 @@ import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, apiText, stream } from "../api";
 import { ErrorBox } from "../components";
+import { CheckZh as Zh, checkText as said, dateTime } from "../display";
 
 type Status = "passed" | "failed" | "skipped";
+
 
 interface TestCase {
   name: string;
@@ -14,7 +16,9 @@ interface TestCase {
   status?: Status;
   message: string;
   duration_ms: number;
+  zh?: Zh | null;
 }
+
 
 interface Scope {
   llm: boolean;
@@ -48,7 +52,7 @@ interface Run {
 interface Comparison {
   run_id: string;
   previous_id: string | null;
-  changes: { name: string; before: Status | null; after: Status | null; message: string }[];
+  changes: { name: string; before: Status | null; after: Status | null; message: string; zh?: Zh | null }[];
   unchanged: number;
 }
 
@@ -60,7 +64,7 @@ function statusOf(c: TestCase): Status {
 const STATUS_CLASS: Record<Status, string> = { passed: "pass", failed: "fail", skipped: "skip" };
 
 export function Autotest() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [testLlm, setTestLlm] = useState(true);
   const [testAsr, setTestAsr] = useState(true);
   const [testDevices, setTestDevices] = useState(true);
@@ -175,7 +179,7 @@ export function Autotest() {
           <ul className="devices" id="autotest-device-list">
             {devices.map((d) => (
               <li key={d.name} className={statusOf(d) === "failed" ? "error-text" : "ok-text"}>
-                {d.passed ? "✓" : "✗"} {d.name.slice("Device: ".length)} — {d.message}
+                {d.passed ? "✓" : "✗"} {said(d, i18n.language).name} — {said(d, i18n.language).message}
               </li>
             ))}
           </ul>
@@ -202,7 +206,7 @@ export function Autotest() {
                 <tr key={r.id} data-run={r.id}>
                   <td>
                     <button type="button" className="link" onClick={() => api<Run>("GET", `/tools/autotest/runs/${encodeURIComponent(r.id)}`).then(setResult).catch(setError)}>
-                      {new Date(r.started_at * 1000).toLocaleString()}
+                      {dateTime(r.started_at * 1000, i18n.language)}
                     </button>
                   </td>
                   <td data-scope>{r.scope ? scopeText(r.scope) : r.kind.toUpperCase()}</td>
@@ -221,7 +225,7 @@ export function Autotest() {
 }
 
 function ChecksTable({ checks, id }: { checks: TestCase[]; id: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <table id={id}>
       <thead>
@@ -235,9 +239,9 @@ function ChecksTable({ checks, id }: { checks: TestCase[]; id: string }) {
       <tbody>
         {checks.map((c, i) => (
           <tr key={i} className={STATUS_CLASS[statusOf(c)]} data-check={c.name} data-passed={String(c.passed)} data-status={statusOf(c)}>
-            <td>{c.name}</td>
+            <td>{said(c, i18n.language).name}</td>
             <td>{t(`autotest.${statusOf(c)}`)}</td>
-            <td>{c.message}</td>
+            <td>{said(c, i18n.language).message}</td>
             <td>{c.duration_ms} ms</td>
           </tr>
         ))}
@@ -248,7 +252,7 @@ function ChecksTable({ checks, id }: { checks: TestCase[]; id: string }) {
 
 /** Which checks changed status since the previous run with the same checks. */
 function ComparisonView({ comparison }: { comparison: Comparison }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const label = (s: Status | null) => (s ? t(`autotest.${s}`) : t("autotest.absent"));
   return (
     <section id="autotest-compare" data-previous={comparison.previous_id ?? ""} data-changes={comparison.changes.length}>
@@ -272,10 +276,10 @@ function ComparisonView({ comparison }: { comparison: Comparison }) {
             <tbody>
               {comparison.changes.map((c) => (
                 <tr key={c.name} data-change={c.name} className={c.after ? STATUS_CLASS[c.after] : ""}>
-                  <td>{c.name}</td>
+                  <td>{said(c, i18n.language).name}</td>
                   <td>{label(c.before)}</td>
                   <td>{label(c.after)}</td>
-                  <td>{c.message}</td>
+                  <td>{said(c, i18n.language).message}</td>
                 </tr>
               ))}
             </tbody>

@@ -316,7 +316,7 @@ export function Chat() {
               />
             ) : (
               <button type="button" className="open" onClick={() => void open(c.id)} disabled={busy} title={c.title}>
-                <span className="title">{c.title || t("chat.untitled")}</span>
+                {c.title ? <span className="title" data-user>{c.title}</span> : <span className="title">{t("chat.untitled")}</span>}
                 <time dateTime={c.updated_at}>{when(c.updated_at)}</time>
               </button>
             )}
@@ -350,7 +350,7 @@ export function Chat() {
           <select id="chat-model" value={model} onChange={(e) => setModel(e.target.value)}>
             <option value="">{t("chat.defaultModel")}</option>
             {models.map((m) => (
-              <option key={m.id} value={m.id}>
+              <option key={m.id} value={m.id} data-user>
                 {m.name}
               </option>
             ))}
@@ -393,7 +393,7 @@ export function Chat() {
           ) : (
             <div key={i} className={`bubble ${item.kind}`} data-role={item.kind}>
               <span className="who">{item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}</span>
-              <p>{item.text}</p>
+              <p data-user>{item.text}</p>
             </div>
           ),
         )}

@@ -155,7 +155,7 @@ export function Mcp() {
           )}
           {servers.map((s) => (
             <tr key={s.name} data-server={s.name}>
-              <td>{s.name}</td>
+              <td data-user>{s.name}</td>
               <td>
                 <code>{s.url ?? [s.command, ...(s.args ?? [])].join(" ")}</code>
               </td>

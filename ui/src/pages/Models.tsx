@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { api } from "../api";
 import type { components } from "../api-types";
 import { ErrorBox, Field } from "../components";
+import { checkText } from "../display";
 import { ServingState, StateBadge } from "../modelState";
 
 type Kind = "llm" | "asr";
@@ -87,7 +88,7 @@ function ModelTable({ kind }: { kind: Kind }) {
           {models.map((m) => (
             <tr key={m.id} data-model-id={m.id}>
               <td>
-                {m.name} {m.managed && <span className="badge">{t("models.managed")}</span>} <StateBadge model={m} />
+                <span data-user>{m.name}</span> {m.managed && <span className="badge">{t("models.managed")}</span>} <StateBadge model={m} />
               </td>
               <td><code>{m.model}</code></td>
               <td><code>{m.base_url}</code></td>
@@ -236,14 +237,14 @@ function ModelTest({ kind, model, onClose }: { kind: Kind; model: Model; onClose
       {label}
       {answer && kind === "llm" && (
         <p className="reply">
-          <strong>{t("models.reply")}:</strong> {answer.body.reply || answer.body.error}
+          <strong>{t("models.reply")}:</strong> <span data-user>{answer.body.reply || answer.body.error}</span>
         </p>
       )}
       {answer && kind === "asr" && (
         <ul>
           {answer.body.tests.map((c: any) => (
             <li key={c.name} className={c.passed ? "ok-text" : "error-text"}>
-              {c.passed ? "✓" : "✗"} {c.name}: {c.message}
+              {c.passed ? "✓" : "✗"} {checkText(c, i18n.language).name}: {checkText(c, i18n.language).message}
             </li>
           ))}
         </ul>

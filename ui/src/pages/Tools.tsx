@@ -10,7 +10,8 @@ import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
 import { api, ToolResult } from "../api";
 import { ErrorBox, Field, Json, Pager, ResultView } from "../components";
-import { checkSchema } from "../schema";
+import { checkSchema, syntaxError } from "../schema";
+import { Display, schemaForPeople, shownDescription, shownName } from "../display";
 
 const validator = customizeValidator({ AjvClass: Ajv2020 as any, ajvOptionsOverrides: { strict: false } });
 const LIMIT = 20;
@@ -30,6 +31,8 @@ export interface Resource {
   is_system: boolean;
   side_effect: string;
   policy: string | null;
+  /** A built-in tool's name and summary in both languages. */
+  display?: Display | null;
 }
 
 interface Listing {
@@ -40,7 +43,7 @@ interface Listing {
 }
 
 export function Tools() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [category, setCategory] = useState("");
   const [enabled, setEnabled] = useState("");
   const [page, setPage] = useState(1);
@@ -110,7 +113,7 @@ export function Tools() {
                 data-tool-id={r.id}
                 onClick={() => { setSelected(r); setEditing(null); }}
               >
-                <span className="name">{r.name}</span>
+                <span className="name" data-user={r.display ? undefined : ""}>{shownName(r, i18n.language)}</span>
                 <code>{r.id}</code>
                 <span className={`badge ${r.category}`}>{t(`tools.${r.category === "system" ? "system" : "query"}`)}</span>
                 {!r.enabled && <span className="badge off">{t("common.disabled")}</span>}
@@ -145,10 +148,10 @@ export function Tools() {
 }
 
 function ToolDetail({ resource, onEdit, onDeleted }: { resource: Resource; onEdit: () => void; onDeleted: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [error, setError] = useState<unknown>(null);
   const remove = async () => {
-    if (!window.confirm(t("common.confirmDelete", { name: resource.name }))) return;
+    if (!window.confirm(t("common.confirmDelete", { name: shownName(resource, i18n.language) }))) return;
     try {
       await api("DELETE", `/tools/resources/${encodeURIComponent(resource.id)}`);
       onDeleted();
@@ -159,7 +162,7 @@ function ToolDetail({ resource, onEdit, onDeleted }: { resource: Resource; onEdi
   return (
     <article id="tool-detail" data-tool-id={resource.id}>
       <header className="detail-head">
-        <h2>{resource.name}</h2>
+        <h2 data-user={resource.display ? undefined : ""}>{shownName(resource, i18n.language)}</h2>
         <div className="actions">
           <button type="button" id="tool-edit" onClick={onEdit}>{t("common.edit")}</button>
           {!resource.is_system && (
@@ -168,12 +171,12 @@ function ToolDetail({ resource, onEdit, onDeleted }: { resource: Resource; onEdi
         </div>
       </header>
       <ErrorBox error={error} />
-      <p>{resource.description}</p>
+      <p id="tool-description-text" data-user={resource.display ? undefined : ""}>{shownDescription(resource, i18n.language)}</p>
       <dl className="fields">
         <dt>{t("tools.id")}</dt>
         <dd><code>{resource.id}</code></dd>
         <dt>{t("tools.category")}</dt>
-        <dd>{resource.category}</dd>
+        <dd>{t(`tools.${resource.category === "system" ? "system" : "query"}`)}</dd>
         <dt>{t("tools.sideEffect")}</dt>
         <dd>{t(`tools.effect.${resource.side_effect}`, { defaultValue: resource.side_effect })}</dd>
         <dt>{t("tools.policy")}</dt>
@@ -197,7 +200,8 @@ function ToolDetail({ resource, onEdit, onDeleted }: { resource: Resource; onEdi
 }
 
 function TryIt({ resource }: { resource: Resource }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const schema = useMemo(() => schemaForPeople(resource.parameter_schema, i18n.language) as any, [resource.parameter_schema, i18n.language]);
   const [result, setResult] = useState<ToolResult | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [running, setRunning] = useState(false);
@@ -218,7 +222,7 @@ function TryIt({ resource }: { resource: Resource }) {
     <section className="try-it" id="try-it">
       <h3>{t("tools.tryIt")}</h3>
       <Form
-        schema={resource.parameter_schema}
+        schema={schema}
         validator={validator}
         formData={formData}
         onChange={(e) => setFormData(e.formData)}
@@ -246,7 +250,7 @@ const EXAMPLE_SCHEMA = `{
 }`;
 
 function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null; onSaved: (r: Resource, created: boolean) => void; onCancel: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const builtIn = resource?.is_system ?? false;
   const [name, setName] = useState(resource?.name ?? "");
   const [id, setId] = useState("");
@@ -272,10 +276,11 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
   const defaults = useMemo(() => {
     try {
       return { value: JSON.parse(defaultsText), problem: "" };
-    } catch (e) {
-      return { value: undefined, problem: (e as Error).message };
+    } catch {
+      const at = syntaxError(defaultsText);
+      return { value: undefined, problem: t(at.found ? "schemaCheck.syntax" : "schemaCheck.syntaxEnd", at) };
     }
-  }, [defaultsText]);
+  }, [defaultsText, t]);
 
   const save = async () => {
     setError(null);
@@ -319,7 +324,7 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
         void save();
       }}
     >
-      <h2>{resource ? `${t("common.edit")}: ${resource.name}` : t("tools.create")}</h2>
+      <h2>{resource ? `${t("common.edit")}: ${shownName(resource, i18n.language)}` : t("tools.create")}</h2>
       {!builtIn && (
         <>
           <Field label={t("tools.name")}>
@@ -384,8 +389,8 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
             ) : (
               <ul className="problems" id="schema-problems" role="alert">
                 {checked.problems.map((p, i) => (
-                  <li key={i}>
-                    <code>{p.path || "/"}</code> {p.message}
+                  <li key={i} data-code={p.code}>
+                    {p.path && <code>{p.path}</code>} {t(`schemaCheck.${p.code}`, p.params)}
                   </li>
                 ))}
               </ul>

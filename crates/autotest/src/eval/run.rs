@@ -195,6 +195,7 @@ fn inline_spec(name: &str, description: &str, parameters: &Value) -> ToolSpec {
     ToolSpec {
         id: name.to_string(),
         name: Localized::new(name, name),
+        summary: None,
         description: description.to_string(),
         category: Category::Query,
         parameters: parameters.clone(),

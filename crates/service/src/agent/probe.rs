@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use deskmate_core::guard::Guard;
+use deskmate_core::{Localized, said};
 use deskmate_llm::ChatClient;
 use deskmate_llm::wire::ToolDef;
 use deskmate_store::models::LlmModel;
@@ -22,12 +23,12 @@ const DISTRACTOR: &str = "current_time";
 pub struct ToolCallingProbe {
     /// The model made a valid call to the calculator.
     pub passed: bool,
-    /// What the model did, in a sentence.
-    pub message: String,
+    /// What the model did, in a sentence, in both languages.
+    pub message: Localized,
 }
 
 impl ToolCallingProbe {
-    fn failed(message: String) -> Self {
+    fn failed(message: Localized) -> Self {
         Self {
             passed: false,
             message,
@@ -55,7 +56,7 @@ impl Deskmate {
             .collect();
         let guard = match Guard::new(specs) {
             Ok(guard) => guard,
-            Err(e) => return ToolCallingProbe::failed(e.to_string()),
+            Err(e) => return ToolCallingProbe::failed(e.to_string().into()),
         };
         let protocol = if self.constrains(client).await {
             Protocol::Constrained
@@ -79,43 +80,70 @@ impl Deskmate {
         let started = Instant::now();
         let reply = match client.complete(&request, &mut |_| {}).await {
             Ok(reply) => reply,
-            Err(e) => return ToolCallingProbe::failed(format!("the model server failed: {e}")),
+            Err(e) => {
+                return ToolCallingProbe::failed(said!(
+                    "模型服务出错：{e}",
+                    "the model server failed: {e}"
+                ));
+            }
         };
         let ms = started.elapsed().as_millis();
         let read = protocol::read(protocol, reply);
         let how = match (protocol, &read.extracted) {
-            (Protocol::Constrained, _) => "constrained JSON".to_string(),
-            (Protocol::Native, Some(found)) => format!("written in text ({})", found.kind.as_str()),
-            (Protocol::Native, None) => "structured tool_calls".to_string(),
+            (Protocol::Constrained, _) => said!("受约束的 JSON", "constrained JSON"),
+            (Protocol::Native, Some(found)) => {
+                let kind = found.kind.as_str();
+                said!("写在文本中（{kind}）", "written in text ({kind})")
+            }
+            (Protocol::Native, None) => said!("结构化的 tool_calls", "structured tool_calls"),
         };
         let Some(call) = read.calls.first() else {
             let text: String = read.text.chars().take(120).collect();
-            return ToolCallingProbe::failed(format!(
+            return ToolCallingProbe::failed(said!(
+                "问“{REQUEST}”并提供 {EXPECTED} 时，模型用文本回答而没有调用工具：“{text}”——它无法驱动 Deskmate 的工具",
                 "asked \"{REQUEST}\" with {EXPECTED} offered, the model answered in text instead of \
                  calling a tool: \"{text}\" — it cannot drive Deskmate's tools"
             ));
         };
         let arguments = serde_json::Value::String(call.function.arguments.clone());
-        match guard.prepare(&call.function.name, arguments) {
-            Err(rejection) => ToolCallingProbe::failed(format!(
-                "asked \"{REQUEST}\", the model called {}({}) but the guard rejects it: {}",
-                call.function.name, call.function.arguments, rejection.error.message
-            )),
-            Ok(prepared) if prepared.tool != EXPECTED => ToolCallingProbe::failed(format!(
-                "asked \"{REQUEST}\", the model called {} instead of {EXPECTED}",
-                prepared.tool
-            )),
+        let (name, sent) = (&call.function.name, &call.function.arguments);
+        match guard.prepare(name, arguments) {
+            Err(rejection) => {
+                let why = rejection.error.message;
+                ToolCallingProbe::failed(said!(
+                    "问“{REQUEST}”时，模型调用了 {name}({sent})，但被守卫拒绝：{why}",
+                    "asked \"{REQUEST}\", the model called {name}({sent}) but the guard rejects it: {why}"
+                ))
+            }
+            Ok(prepared) if prepared.tool != EXPECTED => {
+                let called = &prepared.tool;
+                ToolCallingProbe::failed(said!(
+                    "问“{REQUEST}”时，模型调用了 {called}，而不是 {EXPECTED}",
+                    "asked \"{REQUEST}\", the model called {called} instead of {EXPECTED}"
+                ))
+            }
             Ok(prepared) => {
-                let repaired = if prepared.repairs.is_empty() {
-                    String::new()
+                let repairs = prepared.repairs.len();
+                let repaired = if repairs == 0 {
+                    Localized::same("")
                 } else {
-                    format!(", {} repairs by the guard", prepared.repairs.len())
+                    said!(
+                        "，守卫做了 {repairs} 处修正",
+                        ", {repairs} repairs by the guard"
+                    )
                 };
+                let arguments = &prepared.arguments;
                 ToolCallingProbe {
                     passed: true,
-                    message: format!(
-                        "asked \"{REQUEST}\", the model called {EXPECTED}({}) in {ms} ms ({how}{repaired})",
-                        prepared.arguments
+                    message: Localized::new(
+                        format!(
+                            "问“{REQUEST}”时，模型在 {ms} 毫秒内调用了 {EXPECTED}({arguments})（{}{}）",
+                            how.zh, repaired.zh
+                        ),
+                        format!(
+                            "asked \"{REQUEST}\", the model called {EXPECTED}({arguments}) in {ms} ms ({}{})",
+                            how.en, repaired.en
+                        ),
                     ),
                 }
             }

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 
+use deskmate_core::{Localized, said};
 use deskmate_tools::http_tool::SecretStore;
 use serde::Serialize;
 
@@ -228,11 +229,11 @@ impl Secrets {
 
     /// Reads every secret back from the store itself (not the in-memory copy): `Ok`
     /// with what was found, `Err` naming the secrets the store no longer has. Blocking.
-    pub fn verify(&self) -> Result<String, String> {
+    pub fn verify(&self) -> Result<Localized, Localized> {
         let names = self.names();
         let missing: Vec<String> = match &self.backend {
             Backend::File(file) => {
-                let stored = file.load().map_err(|e| e.to_string())?;
+                let stored = file.load().map_err(|e| Localized::same(e.to_string()))?;
                 names
                     .into_iter()
                     .filter(|n| !stored.contains_key(n))
@@ -241,7 +242,7 @@ impl Secrets {
             Backend::Keyring(ring) => {
                 let mut missing = Vec::new();
                 for name in names {
-                    if ring.get(&name)?.is_none() {
+                    if ring.get(&name).map_err(Localized::same)?.is_none() {
                         missing.push(name);
                     }
                 }
@@ -249,17 +250,17 @@ impl Secrets {
             }
         };
         let count = self.names().len();
+        let detail = &self.info.detail;
         if missing.is_empty() {
-            Ok(format!(
-                "{count} secret(s), all readable; {}",
-                self.info.detail
+            Ok(said!(
+                "{count} 个密钥，全部可读；{detail}",
+                "{count} secret(s), all readable; {detail}"
             ))
         } else {
-            Err(format!(
-                "{} of {count} secret(s) are no longer in the store: {} — set them again under Tools → Secrets ({})",
-                missing.len(),
-                missing.join(", "),
-                self.info.detail
+            let (gone, names) = (missing.len(), missing.join(", "));
+            Err(said!(
+                "{count} 个密钥中有 {gone} 个已不在存储中：{names}——请在“工具 → 密钥”中重新设置（{detail}）",
+                "{gone} of {count} secret(s) are no longer in the store: {names} — set them again under Tools → Secrets ({detail})"
             ))
         }
     }
@@ -287,7 +288,11 @@ mod tests {
         let again = Secrets::open_with(dir.path(), false).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(again.secret("ORDERS_KEY").as_deref(), Some("sk-1"));
         assert_eq!(again.names(), ["ORDERS_KEY"]);
-        assert!(again.verify().is_ok_and(|m| m.starts_with("1 secret(s)")));
+        assert!(
+            again
+                .verify()
+                .is_ok_and(|m| m.en.starts_with("1 secret(s)") && m.zh.starts_with("1 个密钥"))
+        );
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -298,7 +303,11 @@ mod tests {
         }
         // Removed behind Deskmate's back: the check names it.
         std::fs::write(dir.path().join("secrets.json"), "{}").unwrap_or_else(|e| panic!("{e}"));
-        assert!(again.verify().is_err_and(|m| m.contains("ORDERS_KEY")));
+        assert!(
+            again
+                .verify()
+                .is_err_and(|m| m.en.contains("ORDERS_KEY") && m.zh.contains("ORDERS_KEY"))
+        );
         assert_eq!(again.remove("ORDERS_KEY").ok(), Some(true));
         assert_eq!(again.remove("ORDERS_KEY").ok(), Some(false));
         assert_eq!(

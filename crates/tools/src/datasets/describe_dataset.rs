@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use super::DatasetDir;
@@ -18,13 +18,17 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
             checked.clone(),
             |data| Ok(json!({"dataset": data.name})),
             |answer| match (answer["rows"].as_u64(), answer["columns"].as_u64()) {
-                (Some(rows), Some(columns)) if rows > 0 && columns > 0 => {
-                    Ok(format!("{rows} rows, {columns} columns"))
-                }
-                _ => Err(format!(
-                    "the dataset has {} rows and {} columns: nothing to work on",
-                    answer["rows"], answer["columns"]
+                (Some(rows), Some(columns)) if rows > 0 && columns > 0 => Ok(said!(
+                    "{rows} 行，{columns} 列",
+                    "{rows} rows, {columns} columns"
                 )),
+                _ => {
+                    let (rows, columns) = (&answer["rows"], &answer["columns"]);
+                    Err(said!(
+                        "数据集有 {rows} 行、{columns} 列：没有可处理的数据",
+                        "the dataset has {rows} rows and {columns} columns: nothing to work on"
+                    ))
+                }
             },
         )
     })
@@ -34,6 +38,10 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     ToolSpec {
         id: "describe_dataset".into(),
         name: Localized::new("描述数据集", "Describe dataset"),
+        summary: Some(Localized::new(
+            "介绍一个数据集的结构：有多少行和列，以及每个变量的类型、缺失数和示例值。",
+            "Describes a dataset's structure: how many rows and columns, and each variable's type, missing count and sample values.",
+        )),
         description: "Describes the structure of a local dataset: number of rows and columns and, per \
             variable, its type (integer, number, date, datetime, string), missing count and a few sample \
             values. Call it first to learn the variable names before summarize_by_group, frequency or \
@@ -51,7 +59,8 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
                     "items": {"type": "string", "minLength": 1},
                     "uniqueItems": true,
                     "x-all": "omit",
-                    "description": "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all."
+                    "description": "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all.",
+                    "x-description-zh": "只描述这些变量（使用文件中的名称，例如 'AGE'）；省略则描述全部变量。"
                 }
             }
         }),

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
@@ -27,18 +27,25 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
                     .find(|c| (2..=20).contains(&super::distinct_values(c)))
                     .or_else(|| named().next())
                     .ok_or_else(|| {
-                        Verdict::Failed(format!("dataset '{}' has no variables", data.name))
+                        let name = &data.name;
+                        Verdict::Failed(said!(
+                            "数据集“{name}”没有变量",
+                            "dataset '{name}' has no variables"
+                        ))
                     })?;
                 Ok(json!({"dataset": data.name, "variable": column.name}))
             },
             |answer| match answer["rows"].as_array() {
-                Some(rows) if !rows.is_empty() => Ok(format!(
-                    "{}: {} value(s) over {} rows",
-                    answer["variable"].as_str().unwrap_or("?"),
-                    rows.len(),
-                    answer["total"]
-                )),
-                _ => Err("an empty frequency table".into()),
+                Some(rows) if !rows.is_empty() => {
+                    let variable = answer["variable"].as_str().unwrap_or("?");
+                    let values = rows.len();
+                    let total = &answer["total"];
+                    Ok(said!(
+                        "{variable}：{total} 行中有 {values} 个不同的值",
+                        "{variable}: {values} value(s) over {total} rows"
+                    ))
+                }
+                _ => Err(said!("频数表为空", "an empty frequency table")),
             },
         )
     })
@@ -48,6 +55,10 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     ToolSpec {
         id: "frequency".into(),
         name: Localized::new("频数分布", "Frequency"),
+        summary: Some(Localized::new(
+            "统计某个分类变量每个取值的例数和百分比，也可以按组统计，例如各治疗组的性别分布。",
+            "Counts each value of a categorical variable with its percentage, optionally per group, such as sex by treatment arm.",
+        )),
         description: "Frequency table of one categorical variable: for each value its count n and percent \
             of the (group) total, written 'n (%)'; missing values are counted as '(missing)'. Optionally \
             within the groups of a second variable (e.g. SEX by TRT01A). Check variable names with \
@@ -60,8 +71,14 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             "required": ["dataset", "variable"],
             "properties": {
                 "dataset": datasets.parameter(),
-                "variable": variable_parameter("The variable to count, e.g. 'SEX' or 'RACE'."),
-                "by": variable_parameter(&format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows.")),
+                "variable": variable_parameter(
+                    "The variable to count, e.g. 'SEX' or 'RACE'.",
+                    "要计数的变量，例如 'SEX' 或 'RACE'。",
+                ),
+                "by": variable_parameter(
+                    &format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows."),
+                    &format!("可选的分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A'；此时百分比按各组分别计算。省略则对所有行计数。"),
+                ),
                 "subjects": subjects_parameter()
             }
         }),

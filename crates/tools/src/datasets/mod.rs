@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use deskmate_core::ToolError;
 use deskmate_core::resolve::closest;
+use deskmate_core::{ToolError, said};
 use serde_json::{Value, json};
 
 use crate::self_check::{Judge, SelfCheck, Verdict};
@@ -33,16 +33,18 @@ fn check_on_first_dataset(
     SelfCheck::SampleFrom {
         args: Arc::new(move || {
             let name = datasets.names().into_iter().next().ok_or_else(|| {
-                Verdict::Skipped(format!(
-                    "no dataset: put a CSV file in {} to check this tool on it",
-                    datasets.root().display()
+                let root = datasets.root().display();
+                Verdict::Skipped(said!(
+                    "没有数据集：把 CSV 文件放进 {root}，才能用它检查这个工具",
+                    "no dataset: put a CSV file in {root} to check this tool on it"
                 ))
             })?;
             let data = datasets.load(&name).map_err(|e| {
                 let hint = e.hint.map(|h| format!(" — {h}")).unwrap_or_default();
-                Verdict::Failed(format!(
-                    "the first dataset cannot be read: {}{hint}",
-                    e.message
+                let message = e.message;
+                Verdict::Failed(said!(
+                    "无法读取第一个数据集：{message}{hint}",
+                    "the first dataset cannot be read: {message}{hint}"
                 ))
             })?;
             args(&data)
@@ -125,7 +127,8 @@ impl DatasetDir {
         let mut schema = json!({
             "type": "string",
             "x-strip-suffixes": [".csv", ".xpt", ".sas7bdat"],
-            "description": "Dataset name: the lower-case file name without extension, e.g. 'adsl'."
+            "description": "Dataset name: the lower-case file name without extension, e.g. 'adsl'.",
+            "x-description-zh": "数据集名称：小写的文件名，不带扩展名，例如 'adsl'。"
         });
         // With no files the enum would be empty and reject everything with no useful
         // options; the tool then answers not_found with the folder in the hint instead.
@@ -474,13 +477,15 @@ pub fn subjects_parameter() -> Value {
         "uniqueItems": true,
         "maxItems": 10_000,
         "x-all": "omit",
-        "description": "Only these subjects (USUBJID values such as '01-701-1015'); omit for all subjects."
+        "description": "Only these subjects (USUBJID values such as '01-701-1015'); omit for all subjects.",
+        "x-description-zh": "只包括这些受试者（USUBJID 值，例如 '01-701-1015'）；省略则包括全部受试者。"
     })
 }
 
-/// The `variable` parameter schema with a description.
-pub fn variable_parameter(description: &str) -> Value {
-    json!({"type": "string", "minLength": 1, "maxLength": 64, "description": description})
+/// The `variable` parameter schema with a description, in English (for the model) and
+/// in Chinese (for the GUI; `x-` keys never reach the model).
+pub fn variable_parameter(description: &str, description_zh: &str) -> Value {
+    json!({"type": "string", "minLength": 1, "maxLength": 64, "description": description, "x-description-zh": description_zh})
 }
 
 #[cfg(test)]

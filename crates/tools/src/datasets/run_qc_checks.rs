@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Map, Value, json};
 
 use super::{Dataset, DatasetDir};
@@ -32,13 +32,16 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
             checked.clone(),
             |data| Ok(json!({"dataset": data.name})),
             |answer| match answer["checks_run"].as_array() {
-                Some(checks) if !checks.is_empty() => Ok(format!(
-                    "{} checks run: {} errors, {} warnings",
-                    checks.len(),
-                    answer["summary"]["errors"],
-                    answer["summary"]["warnings"]
-                )),
-                _ => Err("no check ran".into()),
+                Some(checks) if !checks.is_empty() => {
+                    let ran = checks.len();
+                    let errors = &answer["summary"]["errors"];
+                    let warnings = &answer["summary"]["warnings"];
+                    Ok(said!(
+                        "运行了 {ran} 项检查：{errors} 个错误，{warnings} 个警告",
+                        "{ran} checks run: {errors} errors, {warnings} warnings"
+                    ))
+                }
+                _ => Err(said!("没有运行任何检查", "no check ran")),
             },
         )
     })
@@ -48,6 +51,10 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     ToolSpec {
         id: "run_qc_checks".into(),
         name: Localized::new("数据质量检查", "Run QC checks"),
+        summary: Some(Localized::new(
+            "对数据集做常规数据质量检查（必需变量、缺失率、键唯一性、日期先后、受控术语），并按严重程度列出发现的问题；不会修改数据。",
+            "Runs standard data-quality checks on a dataset (required variables, missing rates, unique keys, date order, controlled terms) and lists the findings by severity, without changing the data.",
+        )),
         description: "Runs standard data-quality checks on a dataset and returns findings graded by \
             severity (error, warning, info). Checks: required_vars (required variables present), \
             missing_rate (share of missing values per variable above a threshold), key_unique (key \
@@ -68,26 +75,30 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
                     "items": {"type": "string", "enum": CHECKS},
                     "uniqueItems": true,
                     "x-all": "omit",
-                    "description": "Checks to run; omit to run all of them."
+                    "description": "Checks to run; omit to run all of them.",
+                    "x-description-zh": "要运行的检查；省略则运行全部检查。"
                 },
                 "required_vars": {
                     "type": "array",
                     "items": {"type": "string", "minLength": 1},
                     "uniqueItems": true,
-                    "description": "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data."
+                    "description": "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data.",
+                    "x-description-zh": "必须存在且不得有缺失值的变量；对 CDISC 数据默认为 STUDYID 和 USUBJID。"
                 },
                 "key": {
                     "type": "array",
                     "items": {"type": "string", "minLength": 1},
                     "uniqueItems": true,
-                    "description": "Variables that together must be unique per row; default USUBJID when present."
+                    "description": "Variables that together must be unique per row; default USUBJID when present.",
+                    "x-description-zh": "组合起来必须在每行唯一的变量；存在 USUBJID 时默认为 USUBJID。"
                 },
                 "missing_threshold": {
                     "type": "number",
                     "minimum": 0,
                     "maximum": 100,
                     "x-percent": true,
-                    "description": "Percent of missing values above which a variable is reported; default 10."
+                    "description": "Percent of missing values above which a variable is reported; default 10.",
+                    "x-description-zh": "缺失值百分比超过该值时报告该变量；默认 10。"
                 },
                 "date_pairs": {
                     "type": "array",
@@ -96,16 +107,18 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
                         "additionalProperties": false,
                         "required": ["start", "end"],
                         "properties": {
-                            "start": {"type": "string", "minLength": 1, "description": "Start date variable, e.g. 'TRTSDT'."},
-                            "end": {"type": "string", "minLength": 1, "description": "End date variable, e.g. 'TRTEDT'."}
+                            "start": {"type": "string", "minLength": 1, "description": "Start date variable, e.g. 'TRTSDT'.", "x-description-zh": "开始日期变量，例如 'TRTSDT'。"},
+                            "end": {"type": "string", "minLength": 1, "description": "End date variable, e.g. 'TRTEDT'.", "x-description-zh": "结束日期变量，例如 'TRTEDT'。"}
                         }
                     },
-                    "description": "Pairs of date variables where end must not precede start; default: detected from names."
+                    "description": "Pairs of date variables where end must not precede start; default: detected from names.",
+                    "x-description-zh": "成对的日期变量，结束日期不得早于开始日期；默认根据变量名自动识别。"
                 },
                 "codelist": {
                     "type": "object",
                     "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                    "description": "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL)."
+                    "description": "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL).",
+                    "x-description-zh": "每个变量允许的取值，例如 {\"SEX\": [\"M\", \"F\"]}；默认检查 SEX 和 Y/N 标志变量（*FL）。"
                 }
             }
         }),

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
@@ -18,13 +18,21 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
     FnTool::blocking(spec, move |args| summarize(&datasets, args)).with_self_check(move || {
         super::check_on_first_dataset(checked.clone(), sample, |answer| {
             match answer["rows"].as_array() {
-                Some(rows) if !rows.is_empty() => Ok(format!(
-                    "{} by {}: {} group(s)",
-                    answer["variable"].as_str().unwrap_or("?"),
-                    answer["group_by"].as_str().unwrap_or("(all)"),
-                    rows.len()
-                )),
-                _ => Err("an empty summary".into()),
+                Some(rows) if !rows.is_empty() => {
+                    let variable = answer["variable"].as_str().unwrap_or("?");
+                    let groups = rows.len();
+                    Ok(match answer["group_by"].as_str() {
+                        Some(by) => said!(
+                            "{variable} 按 {by} 分组：{groups} 组",
+                            "{variable} by {by}: {groups} group(s)"
+                        ),
+                        None => said!(
+                            "{variable}：{groups} 组",
+                            "{variable} (all): {groups} group(s)"
+                        ),
+                    })
+                }
+                _ => Err(said!("汇总结果为空", "an empty summary")),
             }
         })
     })
@@ -35,9 +43,10 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
 fn sample(data: &super::Dataset) -> Result<Value, Verdict> {
     let named = || data.columns.iter().filter(|c| !c.name.is_empty());
     let Some(variable) = named().find(|c| c.kind.is_numeric()) else {
-        return Err(Verdict::Skipped(format!(
-            "dataset '{}' has no numeric variable to summarize",
-            data.name
+        let name = &data.name;
+        return Err(Verdict::Skipped(said!(
+            "数据集“{name}”没有可以汇总的数值变量",
+            "dataset '{name}' has no numeric variable to summarize"
         )));
     };
     let mut args = json!({"dataset": data.name, "variable": variable.name});
@@ -53,6 +62,10 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     ToolSpec {
         id: "summarize_by_group".into(),
         name: Localized::new("分组描述统计", "Summarize by group"),
+        summary: Some(Localized::new(
+            "按组计算某个数值变量的描述统计量（例数、均值、标准差、中位数、最小值和最大值），例如各治疗组的平均年龄。",
+            "Summarizes a numeric variable per group (n, mean, SD, median, min and max), such as mean age by treatment arm.",
+        )),
         description: "Descriptive statistics of one numeric variable per group of another variable, as in \
             a clinical summary table: n, 'Mean (SD)' (sample SD), Median and 'Min, Max', plus a Total row. \
             Use it for questions like 'mean age by treatment arm'. Check variable names with \
@@ -65,8 +78,14 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             "required": ["dataset", "variable"],
             "properties": {
                 "dataset": datasets.parameter(),
-                "variable": variable_parameter("The numeric variable to summarize, e.g. 'AGE'."),
-                "group_by": variable_parameter(&format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary.")),
+                "variable": variable_parameter(
+                    "The numeric variable to summarize, e.g. 'AGE'.",
+                    "要汇总的数值变量，例如 'AGE'。",
+                ),
+                "group_by": variable_parameter(
+                    &format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
+                    &format!("分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A' 或 'SEX'；省略则给出一个总体汇总。"),
+                ),
                 "subjects": subjects_parameter()
             }
         }),
