@@ -327,9 +327,15 @@ fn an_http_tool_is_created_tried_from_its_form_and_audited() {
         .wd
         .wait_for("#tool-schema .cm-content", Duration::from_secs(10));
     app.wd.click(&editor);
-    app.wd.type_into(&editor, "\u{E010}x"); // End, then "x" after the closing brace
+    // Ctrl+End, then (keys released) "x" after the closing brace.
+    app.wd.type_into(&editor, "\u{E009}\u{E010}");
+    app.wd.type_into(&editor, "x");
+    // The problem is placed where it is: the example's last line (8), after its brace.
     let problems = app.wd.text_of("#schema-problems");
-    assert!(problems.contains("not JSON"), "{problems}");
+    assert!(
+        problems.contains("Not valid JSON at line 8, column 2"),
+        "{problems}"
+    );
     assert_eq!(
         app.wd.execute(
             "return document.querySelector('#tool-save').disabled;",
@@ -439,7 +445,9 @@ fn a_choice_dialog_is_answered_with_a_click() {
 }
 
 /// The UI follows the system locale (zh-CN here) and switches language from the header;
-/// the choice is kept across a reload.
+/// the choice is kept across a reload. On every page, in both languages, with something
+/// on it (a call in the audit log, a tool tried, an autotest run of the tools and
+/// devices), no text shows from the other language but the person's data and code.
 #[test]
 fn the_language_follows_the_system_and_switches() {
     let mut app = App::launch(
@@ -451,7 +459,8 @@ fn the_language_follows_the_system_and_switches() {
     );
     assert_eq!(app.wd.text_of("#nav-chat"), "对话");
     assert_eq!(app.wd.text_of("#nav-autotest"), "自动测试");
-    app.screenshot("zh-CN");
+    let identifiers = identifiers(&mut app);
+    let mut found = scan_every_page(&mut app, "zh-CN", &identifiers);
     app.select("#language", "en");
     app.wd.wait_until(
         "return document.querySelector('#nav-chat').innerText === 'Chat';",
@@ -467,7 +476,76 @@ fn the_language_follows_the_system_and_switches() {
     app.wd
         .wait_for(".shell[data-ready]", Duration::from_secs(20));
     assert_eq!(app.wd.text_of("#nav-chat"), "Chat");
-    app.screenshot("en");
+    found.extend(scan_every_page(&mut app, "en", &identifiers));
+    assert!(
+        found.is_empty(),
+        "text from the other language:\n{}",
+        found.join("\n")
+    );
+}
+
+/// What is code in either language: tool ids and parameter names, device names.
+fn identifiers(app: &mut App) -> Vec<String> {
+    let (status, listed) = app
+        .api()
+        .request("GET", "/api/v1/tools/resources?limit=1000", None);
+    assert_eq!(status, 200, "{listed}");
+    let mut names: Vec<String> = ["Camera", "Mixer", "Speaker", "Microphone", "Notifications"]
+        .map(String::from)
+        .to_vec();
+    for tool in listed["list"].as_array().into_iter().flatten() {
+        names.extend(tool["id"].as_str().map(String::from));
+        if let Some(properties) = tool["parameter_schema"]["properties"].as_object() {
+            names.extend(properties.keys().cloned());
+        }
+    }
+    names
+}
+
+/// Opens each page with something on it, scans it (see `language_scan.js`) and takes a
+/// screenshot; returns what the scans found, each line naming the page and language.
+fn scan_every_page(app: &mut App, language: &str, identifiers: &[String]) -> Vec<String> {
+    const SCAN: &str = include_str!("language_scan.js");
+    let mut found = Vec::new();
+    for page in ["chat", "tools", "mcp", "models", "autotest", "audit"] {
+        app.wd.click_on(&format!("#nav-{page}"));
+        match page {
+            "tools" => {
+                app.wd.click_on("#tool-list [data-tool-id=\"calculator\"]");
+                app.wd.wait_for("#try-it #try-run", Duration::from_secs(10));
+                app.type_into("#try-it input", "17% of 2340");
+                app.wd.click_on("#try-run");
+                app.wd.wait_for("#try-result", Duration::from_secs(10));
+            }
+            "autotest" => {
+                if app.wd.find("#autotest-summary").is_none() {
+                    app.wd.click_on("#autotest-run");
+                }
+                app.wd
+                    .wait_for("#autotest-summary", Duration::from_secs(120));
+            }
+            "audit" => {
+                app.wd.wait_for(
+                    "tr[data-tool=\"calculator\"] details summary",
+                    Duration::from_secs(10),
+                );
+                app.wd
+                    .click_on("tr[data-tool=\"calculator\"] details summary");
+            }
+            _ => std::thread::sleep(Duration::from_millis(500)),
+        }
+        let offending = app.wd.execute(SCAN, json!([language, identifiers]));
+        found.extend(
+            offending
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|text| format!("{language} {page}: {text}")),
+        );
+        app.screenshot(&format!("{language}-{page}"));
+    }
+    found
 }
 
 /// Journey 3 (QA): Run autotest against the real local LLM (SmolLM2) and ASR (whisper)

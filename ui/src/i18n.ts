@@ -40,7 +40,7 @@ export const en = {
     approve: "Allow", deny: "Deny", expires: "Answer within {{seconds}} s", answered: "Answered",
   },
   tools: {
-    filterCategory: "Category", filterEnabled: "Status", query: "query", system: "system",
+    filterCategory: "Category", filterEnabled: "Status", query: "Query", system: "System",
     builtIn: "Built-in", http: "HTTP tool", create: "New HTTP tool", detail: "Details", tryIt: "Try it",
     run: "Run", name: "Name", id: "Id", description: "Description", category: "Category", method: "Method",
     url: "URL", headers: "Headers", headerName: "Header", headerValue: "Value", addHeader: "Add header",

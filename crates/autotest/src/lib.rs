@@ -315,7 +315,7 @@ fn device_check(device: &str) -> String {
 /// Why a check did not run: the check it needs failed.
 pub(crate) fn not_run(after: &str) -> Localized {
     let needed = name_zh(after, &|_| None);
-    said!("没有运行：{needed}未通过", "not run: {after} failed")
+    said!("没有运行：“{needed}”未通过", "not run: {after} failed")
 }
 
 /// Receives each check as it finishes.

@@ -264,6 +264,6 @@ mod tests {
             probed[0].message.en,
             "default output simulated-output at 50%"
         );
-        assert_eq!(probed[0].message.zh, "默认输出 simulated-output，音量 50%");
+        assert_eq!(probed[0].message.zh, "默认输出“simulated-output”，音量 50%");
     }
 }

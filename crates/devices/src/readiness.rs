@@ -17,7 +17,7 @@ pub fn mixer(mixer: &dyn Mixer) -> Result<Localized, DeviceError> {
     mixer.volume().map(|v| {
         let (device, percent) = (v.device, v.percent);
         said!(
-            "默认输出 {device}，音量 {percent}%",
+            "默认输出“{device}”，音量 {percent}%",
             "default output {device} at {percent}%"
         )
     })
@@ -30,7 +30,7 @@ pub fn camera(camera: &dyn Camera) -> Result<Localized, DeviceError> {
         Some(first) => {
             let (count, name) = (cameras.len(), &first.name);
             Ok(said!(
-                "{count} 个摄像头；第一个：{name}",
+                "{count} 个摄像头；第一个：“{name}”",
                 "{count} camera(s); first: {name}"
             ))
         }
@@ -45,21 +45,21 @@ pub fn camera(camera: &dyn Camera) -> Result<Localized, DeviceError> {
 pub fn speaker(speaker: &dyn Speaker) -> Result<Localized, DeviceError> {
     speaker
         .probe()
-        .map(|found| said!("可以朗读：{found}", "can speak: {found}"))
+        .map(|found| said!("可以朗读：“{found}”", "can speak: {found}"))
 }
 
 /// The microphone can be opened: its name.
 pub fn microphone(microphone: &dyn Microphone) -> Result<Localized, DeviceError> {
     microphone
         .probe()
-        .map(|name| said!("默认输入：{name}", "default input: {name}"))
+        .map(|name| said!("默认输入：“{name}”", "default input: {name}"))
 }
 
 /// A notification server answers: its name.
 pub fn notifications(notifier: &dyn Notifier) -> Result<Localized, DeviceError> {
     notifier
         .probe()
-        .map(|name| said!("通知服务：{name}", "notification server: {name}"))
+        .map(|name| said!("通知服务：“{name}”", "notification server: {name}"))
 }
 
 /// Choice questions can be answered here (a window or a server runs).

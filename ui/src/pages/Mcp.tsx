@@ -259,7 +259,7 @@ export function Mcp() {
         }}
       >
         <Field label={t("mcp.name")}>
-          <input id="mcp-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" />
+          <input id="mcp-name" data-user value={name} onChange={(e) => setName(e.target.value)} placeholder="filesystem" />
         </Field>
         <Field label={t("mcp.how")}>
           <select id="mcp-kind" value={kind} onChange={(e) => setKind(e.target.value as "command" | "url")}>
@@ -270,7 +270,7 @@ export function Mcp() {
         {kind === "command" ? (
           <>
             <Field label={t("mcp.command")}>
-              <input id="mcp-command" value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" />
+              <input id="mcp-command" data-user value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" />
             </Field>
             <Field label={t("mcp.args")}>
               <textarea id="mcp-args" rows={3} value={args} onChange={(e) => setArgs(e.target.value)} />

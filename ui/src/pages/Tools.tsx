@@ -11,7 +11,7 @@ import { json } from "@codemirror/lang-json";
 import { api, ToolResult } from "../api";
 import { ErrorBox, Field, Json, Pager, ResultView } from "../components";
 import { checkSchema, syntaxError } from "../schema";
-import { Display, schemaForPeople, shownDescription, shownName } from "../display";
+import { Display, isZh, schemaForPeople, shownDescription, shownName } from "../display";
 
 const validator = customizeValidator({ AjvClass: Ajv2020 as any, ajvOptionsOverrides: { strict: false } });
 const LIMIT = 20;
@@ -428,14 +428,14 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
 }
 
 function Secrets() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [names, setNames] = useState<string[]>([]);
-  const [store, setStore] = useState<{ backend: "keyring" | "file"; detail: string } | null>(null);
+  const [store, setStore] = useState<{ backend: "keyring" | "file"; detail: string; detail_zh?: string } | null>(null);
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
   const [error, setError] = useState<unknown>(null);
   const load = useCallback(() => {
-    api<{ names: string[]; store?: { backend: "keyring" | "file"; detail: string } }>("GET", "/secrets")
+    api<{ names: string[]; store?: { backend: "keyring" | "file"; detail: string; detail_zh?: string } }>("GET", "/secrets")
       .then((r) => {
         setNames(r.names);
         setStore(r.store ?? null);
@@ -466,7 +466,7 @@ function Secrets() {
     <section className="secrets" id="secrets">
       <h3>{t("tools.secrets")}</h3>
       {store && (
-        <p id="secret-store" data-backend={store.backend} className={store.backend === "keyring" ? "ok-text" : "muted"} title={store.detail}>
+        <p id="secret-store" data-backend={store.backend} className={store.backend === "keyring" ? "ok-text" : "muted"} title={isZh(i18n.language) ? store.detail_zh ?? store.detail : store.detail}>
           {store.backend === "keyring" ? t("tools.storeKeyring") : t("tools.storeFile")}
         </p>
       )}

@@ -41,6 +41,8 @@ pub struct StoreInfo {
     pub backend: StoreKind,
     /// Which keyring, or which file and why no keyring.
     pub detail: String,
+    /// The same in Chinese.
+    pub detail_zh: String,
 }
 
 /// The secrets: a keyring or the file behind an in-memory copy.
@@ -126,6 +128,10 @@ impl Secrets {
                     "{} (readable by this user only); not the OS keyring: {why_file}",
                     file.path.display()
                 ),
+                detail_zh: format!(
+                    "{}（仅当前用户可读）；没有使用系统钥匙串：{why_file}",
+                    file.path.display()
+                ),
             },
             backend: Backend::File(file),
         })
@@ -165,6 +171,7 @@ impl Secrets {
             info: StoreInfo {
                 backend: StoreKind::Keyring,
                 detail: format!("OS keyring: {}", ring.describe),
+                detail_zh: format!("系统钥匙串：“{}”", ring.describe),
             },
             backend: Backend::Keyring(ring),
         })
@@ -250,16 +257,16 @@ impl Secrets {
             }
         };
         let count = self.names().len();
-        let detail = &self.info.detail;
+        let (detail, detail_zh) = (&self.info.detail, &self.info.detail_zh);
         if missing.is_empty() {
             Ok(said!(
-                "{count} 个密钥，全部可读；{detail}",
+                "{count} 个密钥，全部可读；{detail_zh}",
                 "{count} secret(s), all readable; {detail}"
             ))
         } else {
             let (gone, names) = (missing.len(), missing.join(", "));
             Err(said!(
-                "{count} 个密钥中有 {gone} 个已不在存储中：{names}——请在“工具 → 密钥”中重新设置（{detail}）",
+                "{count} 个密钥中有 {gone} 个已不在存储中：{names}——请在“工具 → 密钥”中重新设置（{detail_zh}）",
                 "{gone} of {count} secret(s) are no longer in the store: {names} — set them again under Tools → Secrets ({detail})"
             ))
         }
