@@ -79,6 +79,37 @@ impl Default for Launch {
     }
 }
 
+/// Starts WebKitWebDriver and the app under it with `env`; waits for the window; returns
+/// the driver, the session and the app's API address and token.
+fn start_app(name: &str, env: &[(String, String)]) -> (Child, WebDriver, (String, String)) {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(artifacts().join(format!("{name}.log")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let port = free_port();
+    let driver = Command::new("WebKitWebDriver")
+        .arg(format!("--port={port}"))
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap_or_else(|e| panic!("WebKitWebDriver (apt install webkit2gtk-driver): {e}"));
+    let binary = Path::new(env!("CARGO_BIN_EXE_deskmate-app"));
+    let mut wd = WebDriver::launch(port, binary, Duration::from_secs(30));
+    wd.wait_for(".shell[data-ready]", Duration::from_secs(60));
+    let connection = wd.execute("return window.__DESKMATE__;", json!([]));
+    let base = connection["base"].as_str().unwrap_or_default();
+    let address = base
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/api/v1"))
+        .unwrap_or_else(|| panic!("the app's API: {connection}"))
+        .to_string();
+    let token = connection["token"].as_str().unwrap_or_default().to_string();
+    assert!(token.len() >= 32, "a launch token: {connection}");
+    (driver, wd, (address, token))
+}
+
 struct App {
     name: &'static str,
     shots: usize,
@@ -86,6 +117,8 @@ struct App {
     driver: Child,
     /// `127.0.0.1:port` of the app's API and its token.
     api: (String, String),
+    /// The app's environment, kept for a restart.
+    env: Vec<(String, String)>,
     pulse: PulseServer,
     desktop: DesktopSession,
     _dirs: Vec<tempfile::TempDir>,
@@ -123,52 +156,63 @@ impl App {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
-        let log = std::fs::File::create(artifacts().join(format!("{name}.log")))
-            .unwrap_or_else(|e| panic!("{e}"));
-        let port = free_port();
-        let driver = Command::new("WebKitWebDriver")
-            .arg(format!("--port={port}"))
-            .env("DISPLAY", desktop.display())
-            .env("DBUS_SESSION_BUS_ADDRESS", desktop.bus_address())
-            .env("XDG_RUNTIME_DIR", desktop.runtime_dir())
-            .env("PULSE_SERVER", pulse.server())
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_DATA_HOME", home.path().join("data"))
-            .env("DESKMATE_DATA_DIR", data.path())
-            .env("DESKMATE_LOCAL", &local)
-            .env("DESKMATE_LOG", "info")
-            .env("TAURI_WEBVIEW_AUTOMATION", "true")
-            .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
-            .env("LANG", launch.lang)
-            .env("LANGUAGE", launch.lang.split('.').next().unwrap_or("en_US"))
-            .env("LC_ALL", launch.lang)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap_or_else(|e| panic!("WebKitWebDriver (apt install webkit2gtk-driver): {e}"));
-        let binary = Path::new(env!("CARGO_BIN_EXE_deskmate-app"));
-        let mut wd = WebDriver::launch(port, binary, Duration::from_secs(30));
-        wd.wait_for(".shell[data-ready]", Duration::from_secs(60));
-        let connection = wd.execute("return window.__DESKMATE__;", json!([]));
-        let base = connection["base"].as_str().unwrap_or_default();
-        let address = base
-            .strip_prefix("http://")
-            .and_then(|rest| rest.strip_suffix("/api/v1"))
-            .unwrap_or_else(|| panic!("the app's API: {connection}"))
-            .to_string();
-        let token = connection["token"].as_str().unwrap_or_default().to_string();
-        assert!(token.len() >= 32, "a launch token: {connection}");
+        let _ = std::fs::remove_file(artifacts().join(format!("{name}.log")));
+        let env: Vec<(String, String)> = [
+            ("DISPLAY", desktop.display().to_string()),
+            (
+                "DBUS_SESSION_BUS_ADDRESS",
+                desktop.bus_address().to_string(),
+            ),
+            (
+                "XDG_RUNTIME_DIR",
+                desktop.runtime_dir().display().to_string(),
+            ),
+            ("PULSE_SERVER", pulse.server().to_string()),
+            (
+                "XDG_CONFIG_HOME",
+                home.path().join("config").display().to_string(),
+            ),
+            (
+                "XDG_DATA_HOME",
+                home.path().join("data").display().to_string(),
+            ),
+            ("DESKMATE_DATA_DIR", data.path().display().to_string()),
+            ("DESKMATE_LOCAL", local),
+            ("DESKMATE_LOG", "info".into()),
+            ("TAURI_WEBVIEW_AUTOMATION", "true".into()),
+            ("WEBKIT_DISABLE_DMABUF_RENDERER", "1".into()),
+            ("LANG", launch.lang.into()),
+            (
+                "LANGUAGE",
+                launch.lang.split('.').next().unwrap_or("en_US").into(),
+            ),
+            ("LC_ALL", launch.lang.into()),
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+        .to_vec();
+        let (driver, wd, api) = start_app(name, &env);
         Self {
             name,
             shots: 0,
             wd,
             driver,
-            api: (address, token),
+            api,
+            env,
             pulse,
             desktop,
             _dirs: vec![data, home],
             _serial: serial,
         }
+    }
+
+    /// Quits the app and starts it again on the same data, settings and session, as a
+    /// person closing and reopening it would.
+    fn restart(&mut self) {
+        self.wd.quit();
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let (driver, wd, api) = start_app(self.name, &self.env);
+        (self.driver, self.wd, self.api) = (driver, wd, api);
     }
 
     /// A client of the app's API with this launch's token.
@@ -459,6 +503,17 @@ fn the_language_follows_the_system_and_switches() {
     );
     assert_eq!(app.wd.text_of("#nav-chat"), "对话");
     assert_eq!(app.wd.text_of("#nav-autotest"), "自动测试");
+    // A chat model whose server is not running: a row under Models, its name in the
+    // header, and the autotest's LLM checks say why they fail.
+    let (status, created) = app.api().request(
+        "POST",
+        "/api/v1/models/llm",
+        Some(
+            &json!({"name": "Nowhere LLM", "base_url": "http://127.0.0.1:9/v1",
+                     "model": "nowhere-model", "is_default": true}),
+        ),
+    );
+    assert_eq!(status, 201, "{created}");
     let identifiers = identifiers(&mut app);
     let mut found = scan_every_page(&mut app, "zh-CN", &identifiers);
     app.select("#language", "en");
@@ -846,6 +901,45 @@ fn asking_the_local_model_turns_the_volume_up() {
         Duration::from_secs(10),
     );
     app.screenshot("conversations");
+
+    // Stop really stops: asked to turn it down and stopped while the model is thinking,
+    // the turn ends, says so, and nothing runs afterwards.
+    let before = app.pulse.percent();
+    app.type_into("#chat-input", "Turn the volume down");
+    app.wd.click_on("#chat-send");
+    app.wd.wait_for("#chat-thinking", Duration::from_secs(5));
+    app.wd.click_on("#chat-stop");
+    app.wd.wait_for("#chat-send", Duration::from_secs(10));
+    let note = app.wd.execute(
+        "const n = document.querySelectorAll('#messages .note'); \
+         return n.length ? n[n.length - 1].innerText : '';",
+        json!([]),
+    );
+    assert!(
+        note.as_str().is_some_and(|n| n.contains("Stopped")),
+        "{note}"
+    );
+    // Long enough for the model to have answered and the tool to have run.
+    std::thread::sleep(Duration::from_secs(20));
+    assert_eq!(app.pulse.percent(), before, "the volume stayed");
+    let (_, audit) = app
+        .api()
+        .request("GET", "/api/v1/audit?tool=decrease_volume", None);
+    assert_eq!(audit["total"], json!(0), "nothing ran: {audit}");
+    app.screenshot("stopped");
+
+    // Closed and opened again, the app lists the conversation and reopens it.
+    app.restart();
+    app.wd.wait_until(
+        "const t = document.querySelector('#conversations li[data-id] .title'); \
+         return t && t.textContent === 'Louder';",
+        Duration::from_secs(20),
+    );
+    app.wd.wait_for(
+        ".tool-card[data-tool=\"increase_volume\"][data-status=\"done\"]",
+        Duration::from_secs(20),
+    );
+    app.screenshot("restarted");
     app.wd.click_on("#conversations li[data-id] .delete");
     app.wd
         .click_on("#conversations li[data-id] .confirm-delete");

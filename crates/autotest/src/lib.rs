@@ -256,7 +256,7 @@ fn mcp_verdict(server: &Value, give_up: bool) -> Option<Verdict> {
         "failed" => {
             let reason = status["reason"].as_str().unwrap_or("not reachable");
             Verdict::Failed(said!(
-                "{reason}；请在 MCP 页面检查它的命令或网址（stdio 服务器的输出在 logs/mcp-{name}.log）",
+                "“{reason}”；请在 MCP 页面检查它的命令或网址（stdio 服务器的输出在 logs/mcp-{name}.log）",
                 "{reason}; check its command or URL under MCP (a stdio server's messages are in logs/mcp-{name}.log)"
             ))
         }
@@ -410,7 +410,7 @@ impl Group<'_, '_> {
                 self.record(
                     "Model Existence",
                     started,
-                    Ok(said!("找到模型：{found}", "Found model: {found}")),
+                    Ok(said!("找到模型：“{found}”", "Found model: {found}")),
                 );
                 Some(model)
             }

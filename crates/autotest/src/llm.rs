@@ -44,7 +44,7 @@ pub(crate) fn explain(error: &LlmError) -> Localized {
             "{url} refused the API key (HTTP {status}): check the model's api_key"
         ),
         LlmError::Connect { url, reason } => said!(
-            "无法连接 {url}：{reason}——服务器在这个 base_url 上运行吗？",
+            "无法连接 {url}：“{reason}”——服务器在这个 base_url 上运行吗？",
             "cannot connect to {url}: {reason} — is the server running at this base_url?"
         ),
         LlmError::Timeout { url, stage, after } => {
@@ -55,7 +55,7 @@ pub(crate) fn explain(error: &LlmError) -> Localized {
             )
         }
         LlmError::Status { url, status, body } => said!(
-            "{url} 返回 HTTP {status}：{body}",
+            "{url} 返回 HTTP {status}：“{body}”",
             "{url} answered HTTP {status}: {body}"
         ),
         other => Localized::same(other.to_string()),

@@ -54,6 +54,8 @@ impl DeviceError {
             Self::Failed { what, detail } => (*what, "出错", Some(detail)),
         };
         match detail {
+            // The OS's own words are quoted, as they are.
+            Some(d) if d.zh == d.en => format!("{}{kind}：“{}”", device_zh(what), d.zh),
             Some(d) => format!("{}{kind}：{}", device_zh(what), d.zh),
             None => format!("{}{kind}", device_zh(what)),
         }

@@ -420,7 +420,7 @@ impl Registry {
             Err(rejection) => {
                 let why = rejection.error.message;
                 return Verdict::Failed(said!(
-                    "工具的示例调用 {shown} 不符合它自己的 Schema：{why}",
+                    "工具的示例调用 {shown} 不符合它自己的 Schema：“{why}”",
                     "the tool's sample call {shown} does not pass its own schema: {why}"
                 ));
             }
@@ -447,7 +447,7 @@ impl Registry {
                 let kind = error.error_type;
                 let message = error.message;
                 Verdict::Failed(after(said!(
-                    "{kind} 错误：{message}{hint}",
+                    "{kind} 错误：“{message}{hint}”",
                     "{kind} error: {message}{hint}"
                 )))
             }

@@ -150,14 +150,14 @@ pub async fn reachable(url: &str, timeout: Duration) -> Result<Localized, Locali
         Err(e) if e.is_connect() => {
             let cause = root_cause(&e);
             Err(said!(
-                "无法连接 {origin}（{cause}）：服务器在运行吗？网址对吗？",
+                "无法连接 {origin}（“{cause}”）：服务器在运行吗？网址对吗？",
                 "cannot connect to {origin} ({cause}): is the server running, and is the URL right?"
             ))
         }
         Err(e) => {
             let cause = root_cause(&e);
             Err(said!(
-                "HEAD {origin}/ 失败：{cause}",
+                "HEAD {origin}/ 失败：“{cause}”",
                 "HEAD {origin}/ failed: {cause}"
             ))
         }

@@ -263,9 +263,11 @@ export function Chat() {
         },
         controller.signal,
       );
+      // Stop: `stream` ends quietly when aborted; the service cancels the turn when the
+      // stream closes.
+      if (controller.signal.aborted) update((list) => [...list, { kind: "note", text: t("chat.stopped") }]);
     } catch (e) {
       if (controller.signal.aborted) {
-        // Stop: the service cancels the turn when the stream closes.
         update((list) => [...list, { kind: "note", text: t("chat.stopped") }]);
       } else {
         const detail = e instanceof ApiError ? e.detail : String(e);

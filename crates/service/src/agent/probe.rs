@@ -82,7 +82,7 @@ impl Deskmate {
             Ok(reply) => reply,
             Err(e) => {
                 return ToolCallingProbe::failed(said!(
-                    "模型服务出错：{e}",
+                    "模型服务出错：“{e}”",
                     "the model server failed: {e}"
                 ));
             }
@@ -111,7 +111,7 @@ impl Deskmate {
             Err(rejection) => {
                 let why = rejection.error.message;
                 ToolCallingProbe::failed(said!(
-                    "问“{REQUEST}”时，模型调用了 {name}({sent})，但被守卫拒绝：{why}",
+                    "问“{REQUEST}”时，模型调用了 {name}({sent})，但被守卫拒绝：“{why}”",
                     "asked \"{REQUEST}\", the model called {name}({sent}) but the guard rejects it: {why}"
                 ))
             }
