@@ -79,6 +79,25 @@ impl Default for Launch {
     }
 }
 
+/// The `deskmate-app` processes running on `data_dir` (found by their environment).
+fn app_processes(data_dir: &str) -> Vec<u32> {
+    let marker = format!("DESKMATE_DATA_DIR={data_dir}");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_link(format!("/proc/{pid}/exe"))
+                .is_ok_and(|exe| exe.file_name().is_some_and(|n| n == "deskmate-app"))
+        })
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == marker.as_bytes()))
+        })
+        .collect()
+}
+
 /// Starts WebKitWebDriver and the app under it with `env`; waits for the window; returns
 /// the driver, the session and the app's API address and token.
 fn start_app(name: &str, env: &[(String, String)]) -> (Child, WebDriver, (String, String)) {
@@ -209,6 +228,32 @@ impl App {
     /// person closing and reopening it would.
     fn restart(&mut self) {
         self.wd.quit();
+        // The session is over, but the app may stay (it has a tray), and a second launch
+        // would only bring it forward: it is ended first (its model servers die with it).
+        let data_dir = self
+            .env
+            .iter()
+            .find(|(k, _)| k == "DESKMATE_DATA_DIR")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        for (signal, wait) in [("-TERM", 20), ("-KILL", 10)] {
+            let running = app_processes(&data_dir);
+            if running.is_empty() {
+                break;
+            }
+            for pid in &running {
+                let _ = Command::new("kill")
+                    .args([signal, &pid.to_string()])
+                    .status();
+            }
+            let since = Instant::now();
+            while !app_processes(&data_dir).is_empty()
+                && since.elapsed() < Duration::from_secs(wait)
+            {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+        assert!(app_processes(&data_dir).is_empty(), "the app did not end");
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let (driver, wd, api) = start_app(self.name, &self.env);
@@ -354,6 +399,12 @@ fn an_http_tool_is_created_tried_from_its_form_and_audited() {
         "#tool-description",
         "Current weather of a city. Read-only; use when asked about the weather.",
     );
+    // What people read in each language, beside the model's description.
+    app.wd.click_on("#tool-editor .display-fields summary");
+    app.type_into("#tool-name-zh", "天气查询");
+    app.type_into("#tool-name-en", "Weather lookup");
+    app.type_into("#tool-description-zh", "查询一个城市现在的天气。");
+    app.type_into("#tool-description-en", "Looks up a city's weather now.");
     app.type_into(
         "#tool-url",
         &format!("http://127.0.0.1:{}/weather", weather.port),
@@ -428,6 +479,15 @@ fn an_http_tool_is_created_tried_from_its_form_and_audited() {
         .api()
         .request("GET", "/api/v1/tools/list/weather_lookup", None);
     assert_eq!(status, 200, "{listed}");
+    let (_, stored) = app
+        .api()
+        .request("GET", "/api/v1/tools/resources/weather_lookup", None);
+    assert_eq!(
+        stored["display"],
+        json!({"name": {"zh": "天气查询", "en": "Weather lookup"},
+               "description": {"zh": "查询一个城市现在的天气。", "en": "Looks up a city's weather now."}}),
+        "{stored}"
+    );
     app.wd.click_on("#nav-audit");
     let row = app.wd.wait_for(
         "#audit-table tr[data-tool=\"weather_lookup\"]",

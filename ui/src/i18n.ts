@@ -52,6 +52,10 @@ export const en = {
     storeKeyring: "Kept in the system keyring.", storeFile: "Kept in a file only you can read: no system keyring answered.",
     secretHelp: "Use a secret in a header as {secret:NAME}; its value is never shown again.",
     noTools: "No tool matches", created: "Created {{id}}", deleted: "Deleted {{id}}", select: "Select a tool",
+    display: "Name and description in both languages (optional)",
+    displayHelp: "What people read in each language of the window. The description above is what the model reads.",
+    nameZh: "Name (Chinese)", nameEn: "Name (English)", descriptionZh: "Description (Chinese)", descriptionEn: "Description (English)",
+    displayNeedsNames: "Give the name in both languages, or leave all four fields empty.",
   },
   models: {
     llm: "Language models (LLM)", asr: "Speech recognition (ASR)", add: "Add", name: "Name",
@@ -189,6 +193,10 @@ export const zhCN: typeof en = {
     storeKeyring: "保存在系统钥匙串中。", storeFile: "保存在仅你可读的文件中：没有可用的系统钥匙串。",
     secretHelp: "在请求头中以 {secret:名称} 引用密钥；保存后不再显示其值。",
     noTools: "没有匹配的工具", created: "已创建 {{id}}", deleted: "已删除 {{id}}", select: "请选择一个工具",
+    display: "中英文名称和描述（可选）",
+    displayHelp: "窗口在各语言下给人看的内容。上面的描述是模型读到的内容。",
+    nameZh: "名称（中文）", nameEn: "名称（英文）", descriptionZh: "描述（中文）", descriptionEn: "描述（英文）",
+    displayNeedsNames: "请填写中英文两个名称，或者四项都留空。",
   },
   models: {
     llm: "语言模型（LLM）", asr: "语音识别（ASR）", add: "添加", name: "名称",

@@ -8,7 +8,7 @@ import { customizeValidator } from "@rjsf/validator-ajv8";
 import Ajv2020 from "ajv/dist/2020";
 import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
-import { api, ToolResult } from "../api";
+import { api, ApiError, ToolResult } from "../api";
 import { ErrorBox, Field, Json, Pager, ResultView } from "../components";
 import { checkSchema, syntaxError } from "../schema";
 import { Display, isZh, schemaForPeople, shownDescription, shownName } from "../display";
@@ -270,6 +270,14 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
   const [schemaText, setSchemaText] = useState(resource ? JSON.stringify(resource.parameter_schema, null, 2) : EXAMPLE_SCHEMA);
   const [defaultsText, setDefaultsText] = useState(JSON.stringify(resource?.parameter_defaults ?? {}, null, 2));
   const [policy, setPolicy] = useState(resource?.policy ?? "");
+  // Optional: the name and description a person reads in each language.
+  const [shown, setShown] = useState({
+    nameZh: resource?.display?.name.zh ?? "",
+    nameEn: resource?.display?.name.en ?? "",
+    descriptionZh: resource?.display?.description.zh ?? "",
+    descriptionEn: resource?.display?.description.en ?? "",
+  });
+  const setShownField = (field: keyof typeof shown) => (e: { target: { value: string } }) => setShown({ ...shown, [field]: e.target.value });
   const [enabled, setEnabledFlag] = useState(resource?.enabled ?? true);
   const [error, setError] = useState<unknown>(null);
   const checked = useMemo(() => checkSchema(schemaText), [schemaText]);
@@ -285,6 +293,11 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
   const save = async () => {
     setError(null);
     let body: Record<string, unknown>;
+    const anyShown = Object.values(shown).some((v) => v.trim());
+    if (!builtIn && anyShown && (!shown.nameZh.trim() || !shown.nameEn.trim())) {
+      setError(new ApiError(422, t("tools.displayNeedsNames")));
+      return;
+    }
     if (builtIn) {
       body = { enabled, policy: policy || null };
     } else {
@@ -301,6 +314,12 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
         parameter_defaults: defaults.value ?? {},
         enabled,
         policy: policy || null,
+        display: anyShown
+          ? {
+              name: { zh: shown.nameZh.trim(), en: shown.nameEn.trim() },
+              description: { zh: shown.descriptionZh.trim(), en: shown.descriptionEn.trim() },
+            }
+          : null,
       };
       if (!resource && id.trim()) body.id = id.trim();
     }
@@ -338,6 +357,24 @@ function ToolEditor({ resource, onSaved, onCancel }: { resource: Resource | null
           <Field label={t("tools.description")}>
             <textarea id="tool-description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
           </Field>
+          <details className="display-fields" open={Object.values(shown).some((v) => v)}>
+            <summary>{t("tools.display")}</summary>
+            <p className="muted">{t("tools.displayHelp")}</p>
+            <div className="row-fields">
+              <Field label={t("tools.nameZh")}>
+                <input id="tool-name-zh" value={shown.nameZh} onChange={setShownField("nameZh")} maxLength={100} />
+              </Field>
+              <Field label={t("tools.nameEn")}>
+                <input id="tool-name-en" value={shown.nameEn} onChange={setShownField("nameEn")} maxLength={100} />
+              </Field>
+            </div>
+            <Field label={t("tools.descriptionZh")}>
+              <input id="tool-description-zh" value={shown.descriptionZh} onChange={setShownField("descriptionZh")} maxLength={1000} />
+            </Field>
+            <Field label={t("tools.descriptionEn")}>
+              <input id="tool-description-en" value={shown.descriptionEn} onChange={setShownField("descriptionEn")} maxLength={1000} />
+            </Field>
+          </details>
           <div className="row-fields">
             <Field label={t("tools.method")}>
               <select id="tool-method" value={method} onChange={(e) => changeMethod(e.target.value)}>
