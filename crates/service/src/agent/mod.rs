@@ -419,7 +419,19 @@ impl Deskmate {
                             .then_some("the reply is not in the language of the message")
                     });
                     let (text, stop) = match why {
-                        None => (text, StopReason::Answered),
+                        None => {
+                            // What worked is said even when the model told only what failed.
+                            let missing = reply::missing_lines(&text, &ran, zh);
+                            if missing.is_empty() {
+                                (text, StopReason::Answered)
+                            } else {
+                                tracing::info!(?missing, "results the reply left out were added");
+                                (
+                                    format!("{}\n{}", text.trim_end(), missing.join("\n")),
+                                    StopReason::Answered,
+                                )
+                            }
+                        }
                         Some(why) => {
                             tracing::info!(why, reply = %text, "the model's reply was replaced by the results");
                             (reply::from_results(&ran, zh), StopReason::FromResults)

@@ -213,6 +213,52 @@ fn strings(value: &serde_json::Value) -> Vec<&str> {
     }
 }
 
+/// The lines of successful results that answer on their own (a time, a sum, a new
+/// volume) and that `reply` leaves out: none of the line's figures is in it. A small
+/// model wording a turn where one call failed and another worked may tell only the
+/// failure; the person must still read what worked. A line without figures cannot be
+/// judged and is never added.
+pub(crate) fn missing_lines(reply: &str, ran: &[Outcome], zh: bool) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    for outcome in ran
+        .iter()
+        .filter(|o| o.status == CallStatus::Done && super::summary::answers(&o.tool, &o.result))
+    {
+        let said = line(&outcome.tool, outcome.status, &outcome.result, zh);
+        let figures = figures(&said);
+        if !figures.is_empty() && !figures.iter().any(|f| reply.contains(f.as_str())) {
+            let said = sentence(said, zh);
+            if !missing.contains(&said) {
+                missing.push(said);
+            }
+        }
+    }
+    missing
+}
+
+/// The figures of a line: runs of digits, with the separators inside them (`397.8`,
+/// `2026-12-02`, `01:20:22`), of at least two characters.
+fn figures(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut current = String::new();
+    let mut flush = |current: &mut String| {
+        let figure = current.trim_end_matches(['.', ':', '-', ',']);
+        if figure.chars().count() >= 2 {
+            found.push(figure.to_string());
+        }
+        current.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() || (!current.is_empty() && matches!(c, '.' | ':' | '-' | ',')) {
+            current.push(c);
+        } else {
+            flush(&mut current);
+        }
+    }
+    flush(&mut current);
+    found
+}
+
 /// The reply made of the results: one line per distinct outcome, in the model's order.
 pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
     let mut lines: Vec<String> = Vec::new();
@@ -231,18 +277,20 @@ pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
             lines.push(line);
         }
     }
-    let end = if zh { "。" } else { "." };
     lines
         .into_iter()
-        .map(|l| {
-            if l.ends_with(['.', '。', '!', '！', '?', '？']) {
-                l
-            } else {
-                format!("{l}{end}")
-            }
-        })
+        .map(|l| sentence(l, zh))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A line as a sentence: with its full stop.
+fn sentence(line: String, zh: bool) -> String {
+    if line.ends_with(['.', '。', '!', '！', '?', '？']) {
+        line
+    } else {
+        format!("{line}{}", if zh { "。" } else { "." })
+    }
 }
 
 #[cfg(test)]
@@ -321,6 +369,34 @@ mod tests {
         assert!(!results_answer(&[chosen], "ask me whether to go on"));
         assert!(!results_answer(&[failed], "What is 1/0?"));
         assert!(!results_answer(&[], "hello"));
+    }
+
+    #[test]
+    fn a_reply_that_leaves_out_what_worked_gets_its_line() {
+        let failed = outcome(
+            "increase_volume",
+            CallStatus::Failed,
+            ToolResult::failure(ToolError::transient("sound server not found")),
+        );
+        let ran = [failed, sum()];
+        // Told only the failure: the sum's line is added.
+        let missing = missing_lines(
+            "I could not change the volume: no sound server.",
+            &ran,
+            false,
+        );
+        assert_eq!(missing.len(), 1, "{missing:?}");
+        assert!(missing[0].contains("397.8"), "{missing:?}");
+        // Told both: nothing is added, whatever the words.
+        assert!(missing_lines("No sound server; 17% of 2,340 is 397.8.", &ran, false).is_empty());
+        assert!(missing_lines("音量没调成；结果是 397.8。", &ran, true).is_empty());
+        // A failure alone adds nothing.
+        assert!(missing_lines("No sound server.", &ran[..1], false).is_empty());
+        assert_eq!(
+            figures("Etc/UTC 2026-12-02 01:20:22."),
+            ["2026-12-02", "01:20:22"]
+        );
+        assert_eq!(figures("Volume 40% → 50%; step 5"), ["40", "50"]);
     }
 
     #[test]
