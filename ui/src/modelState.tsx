@@ -26,7 +26,15 @@ export function StateBadge({ model }: { model: Serving }) {
   );
 }
 
-/// The default chat model (or the first), checked again every few seconds while it loads.
+const CHANGED = "deskmate:models-changed";
+
+/// Says the chat models changed (added, edited, removed, or read anew): the header checks.
+export function modelsChanged() {
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+/// The default chat model (or the first), checked again every few seconds while it loads
+/// and whenever the models change.
 export function HeaderModel() {
   const { t } = useTranslation();
   const [model, setModel] = useState<Serving | null>(null);
@@ -46,9 +54,15 @@ export function HeaderModel() {
         });
     };
     check();
+    const now = () => {
+      clearTimeout(timer);
+      check();
+    };
+    window.addEventListener(CHANGED, now);
     return () => {
       live = false;
       clearTimeout(timer);
+      window.removeEventListener(CHANGED, now);
     };
   }, []);
   if (!model) return <span className="header-model muted" id="header-model">{t("models.none")}</span>;

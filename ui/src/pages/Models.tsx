@@ -6,7 +6,7 @@ import { api } from "../api";
 import type { components } from "../api-types";
 import { ErrorBox, Field } from "../components";
 import { checkText } from "../display";
-import { ServingState, StateBadge } from "../modelState";
+import { modelsChanged, ServingState, StateBadge } from "../modelState";
 
 type Kind = "llm" | "asr";
 type Schemas = components["schemas"];
@@ -47,7 +47,10 @@ function ModelTable({ kind }: { kind: Kind }) {
   const [testing, setTesting] = useState<Model | null>(null);
   const load = useCallback(() => {
     api<{ list: Model[] }>("GET", `/models/${kind}`)
-      .then((r) => setModels(r.list))
+      .then((r) => {
+        setModels(r.list);
+        if (kind === "llm") modelsChanged();
+      })
       .catch(setError);
   }, [kind]);
   useEffect(load, [load]);
