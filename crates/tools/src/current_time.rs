@@ -33,10 +33,17 @@ fn judge_utc_now(data: &Value) -> Result<Localized, Localized> {
             "{iso} is {off} s away from this computer's clock"
         ));
     }
-    Ok(said!(
-        "{iso}（与本机时钟相差不到 {off} 秒）",
-        "{iso} (within {off} s of the clock)"
-    ))
+    Ok(if off == 0 {
+        said!(
+            "{iso}（与本机时钟一致）",
+            "{iso} (as this computer's clock)"
+        )
+    } else {
+        said!(
+            "{iso}（与本机时钟相差 {off} 秒）",
+            "{iso} ({off} s from this computer's clock)"
+        )
+    })
 }
 
 fn spec() -> ToolSpec {
