@@ -29,14 +29,6 @@ impl Localized {
             en: text,
         }
     }
-
-    /// Both forms changed the same way (a prefix, a suffix around each language's text).
-    pub fn map(self, mut f: impl FnMut(String) -> String) -> Self {
-        Self {
-            zh: f(self.zh),
-            en: f(self.en),
-        }
-    }
 }
 
 /// Text that is the same in both languages: what an outside program said, a name.

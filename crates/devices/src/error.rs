@@ -46,18 +46,18 @@ impl DeviceError {
     /// Deskmate words it, as the OS said it otherwise).
     pub fn zh(&self) -> String {
         let (what, kind, detail) = match self {
-            Self::NotFound { what, detail } => (*what, "未找到", Some(detail)),
-            Self::Busy { what, detail } => (*what, "正忙", Some(detail)),
+            Self::NotFound { what, detail } => (*what, "未找到", detail),
+            Self::Busy { what, detail } => (*what, "正忙", detail),
             Self::Unsupported { what, os } => {
                 return format!("{}在此系统（{os}）上不受支持", device_zh(what));
             }
-            Self::Failed { what, detail } => (*what, "出错", Some(detail)),
+            Self::Failed { what, detail } => (*what, "出错", detail),
         };
-        match detail {
+        if detail.zh == detail.en {
             // The OS's own words are quoted, as they are.
-            Some(d) if d.zh == d.en => format!("{}{kind}：“{}”", device_zh(what), d.zh),
-            Some(d) => format!("{}{kind}：{}", device_zh(what), d.zh),
-            None => format!("{}{kind}", device_zh(what)),
+            format!("{}{kind}：“{}”", device_zh(what), detail.zh)
+        } else {
+            format!("{}{kind}：{}", device_zh(what), detail.zh)
         }
     }
 }

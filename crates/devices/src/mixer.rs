@@ -123,10 +123,10 @@ mod pulse {
         }
     }
 
-    fn failed(detail: impl Into<String>) -> DeviceError {
+    fn failed(detail: impl Into<deskmate_core::Localized>) -> DeviceError {
         DeviceError::Failed {
             what: WHAT,
-            detail: detail.into().into(),
+            detail: detail.into(),
         }
     }
 
