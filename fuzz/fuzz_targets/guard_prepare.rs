@@ -1,7 +1,7 @@
 //! The guard's steps 1–4 (`Guard::prepare`) against the real built-in specs: the input's
 //! first line is the tool name, the rest the argument bytes (JSON text or not). Any input
 //! must give a prepared call or a rejection, never a panic; a prepared call's arguments
-//! must be accepted again.
+//! must be accepted again, and fit the argument type the tool reads them into.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -26,6 +26,10 @@ fuzz_target!(|data: &[u8]| {
         // What the guard lets through is valid by its own measure.
         if let Err(rejection) = guard.prepare(&call.tool, call.arguments.clone()) {
             panic!("{call:?} was prepared, then refused: {rejection:?}");
+        }
+        // The tool's schema is derived from its argument type: they agree on the call.
+        if let Some(Err(error)) = registry().tool(&call.tool).map(|t| t.fits(&call.arguments)) {
+            panic!("{call:?} was prepared but does not fit {}'s arguments: {error}", call.tool);
         }
     }
 });

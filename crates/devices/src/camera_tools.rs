@@ -3,9 +3,13 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Compensation, Localized, SideEffect, ToolSpec};
+use deskmate_core::params::NoArguments;
+use deskmate_core::{
+    Category, Compensation, JsonSchema, Localized, SideEffect, ToolSpec, schema_for,
+};
 use deskmate_tools::FnTool;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::json;
 
 use crate::camera::Camera;
 use crate::volume::device_error;
@@ -16,11 +20,22 @@ pub const SUBJECTS: &[&str] = &[
     "视频", "拍",
 ];
 
+/// Which camera to turn on.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Which {
+    #[schemars(
+        range(min = 0, max = 63),
+        description = "Which camera (default: the first one).",
+        extend("x-description-zh" = "使用哪个摄像头（默认：第一个）。")
+    )]
+    index: Option<u32>,
+}
+
 /// `turn_on_camera` on this camera.
 pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
     let checked = camera.clone();
-    FnTool::blocking(on_spec(), move |args| {
-        let index = args.get("index").and_then(Value::as_u64).map(|i| i as u32);
+    FnTool::blocking(on_spec(), move |Which { index }| {
         let (on, already) = camera.turn_on(index).map_err(|e| {
             let error = device_error(e);
             if error.error_type == deskmate_core::ErrorType::NotFound {
@@ -53,7 +68,7 @@ fn camera_check(camera: Arc<dyn Camera>) -> deskmate_tools::SelfCheck {
 /// `turn_off_camera` on this camera.
 pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
     let checked = camera.clone();
-    FnTool::blocking(off_spec(), move |_args| {
+    FnTool::blocking(off_spec(), move |NoArguments {}| {
         let was = camera.turn_off().map_err(device_error)?;
         Ok(match was {
             Some(on) => {
@@ -80,15 +95,7 @@ fn on_spec() -> ToolSpec {
             and its resolution."
             .into(),
         category: Category::System,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "index": {"type": "integer", "minimum": 0, "maximum": 63,
-                          "description": "Which camera (default: the first one).",
-                          "x-description-zh": "使用哪个摄像头（默认：第一个）。"}
-            }
-        }),
+        parameters: schema_for::<Which>(),
         side_effect: SideEffect::Write,
         idempotent: true,
         timeout_ms: 10_000,
@@ -111,7 +118,7 @@ fn off_spec() -> ToolSpec {
             stop the camera. Turning off a camera that is off changes nothing."
             .into(),
         category: Category::System,
-        parameters: json!({"type": "object", "additionalProperties": false, "properties": {}}),
+        parameters: schema_for::<NoArguments>(),
         side_effect: SideEffect::Write,
         idempotent: true,
         timeout_ms: 10_000,
@@ -127,6 +134,7 @@ mod tests {
     use super::*;
     use crate::camera::SimulatedCamera;
     use deskmate_tools::{Tool, ToolContext};
+    use serde_json::Value;
 
     #[tokio::test]
     async fn the_camera_state_machine_is_idempotent_both_ways() {

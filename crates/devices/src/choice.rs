@@ -5,8 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{
+    Category, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args,
+    schema_for,
+};
 use deskmate_tools::{Tool, ToolContext};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 /// Asks a person to choose; `None` when nobody answered in time. Dropping the future
@@ -43,60 +47,42 @@ pub fn text_choice_prompt(chooser: Option<Arc<dyn Chooser>>) -> TextChoicePrompt
     }
 }
 
-/// The parameters of a choice question, with `more` of a tool's own.
-pub(crate) fn parameters(more: Value) -> Value {
-    let mut schema = json!({
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["question", "options"],
-        "properties": {
-            "question": {"type": "string", "minLength": 1, "maxLength": 500,
-                         "description": "The question, e.g. 'Continue the export?'",
-                         "x-description-zh": "要问的问题，例如 'Continue the export?'"},
-            "options": {"type": "array", "minItems": 2, "maxItems": 10, "uniqueItems": true,
-                        "items": {"type": "string", "minLength": 1, "maxLength": 100},
-                        "description": "2-10 distinct answers, e.g. [\"Yes\", \"No\"].",
-                        "x-description-zh": "2 到 10 个互不相同的答案，例如 [\"Yes\", \"No\"]。"},
-            "timeout_s": {"type": "integer", "minimum": 5, "maximum": 600, "default": 60,
-                          "description": "Seconds to wait for the answer (default 60).",
-                          "x-description-zh": "等待回答的秒数（默认 60）。"}
-        }
-    });
-    if let (Some(all), Value::Object(more)) = (schema["properties"].as_object_mut(), more) {
-        all.extend(more);
-    }
-    schema
-}
-
-/// A choice question as the guard let it through.
-#[derive(Debug)]
+/// A choice question: the arguments of `text_choice_prompt`, and the most of
+/// `voice_choice_prompt`'s (flattened into its own).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Question {
+    #[schemars(
+        length(min = 1, max = 500),
+        description = "The question, e.g. 'Continue the export?'",
+        extend("x-description-zh" = "要问的问题，例如 'Continue the export?'")
+    )]
     pub question: String,
+    #[schemars(
+        length(min = 2, max = 10),
+        inner(length(min = 1, max = 100)),
+        description = "2-10 distinct answers, e.g. [\"Yes\", \"No\"].",
+        extend("uniqueItems" = true, "x-description-zh" = "2 到 10 个互不相同的答案，例如 [\"Yes\", \"No\"]。")
+    )]
     pub options: Vec<String>,
+    #[serde(rename = "timeout_s", default = "default_seconds")]
+    #[schemars(
+        range(min = 5, max = 600),
+        description = "Seconds to wait for the answer (default 60).",
+        extend("x-description-zh" = "等待回答的秒数（默认 60）。")
+    )]
     pub seconds: u64,
 }
 
+fn default_seconds() -> u64 {
+    60
+}
+
 impl Question {
-    /// Reads the arguments; options must differ beyond case.
-    pub(crate) fn read(args: &Value) -> Result<Self, ToolError> {
-        let question = args
-            .get("question")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let options: Vec<String> = args
-            .get("options")
-            .and_then(Value::as_array)
-            .map(|o| {
-                o.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let seconds = args.get("timeout_s").and_then(Value::as_u64).unwrap_or(60);
-        // A person cannot tell "Yes" from "yes": options must differ beyond case.
+    /// Options must differ beyond case: a person cannot tell "Yes" from "yes".
+    pub(crate) fn checked(self) -> Result<Self, ToolError> {
         let mut seen: Vec<String> = Vec::new();
-        for option in &options {
+        for option in &self.options {
             let folded = option.trim().to_lowercase();
             if seen.contains(&folded) {
                 return Err(ToolError::validation(format!(
@@ -106,11 +92,7 @@ impl Question {
             }
             seen.push(folded);
         }
-        Ok(Self {
-            question,
-            options,
-            seconds,
-        })
+        Ok(self)
     }
 
     /// The error when nobody chose in time.
@@ -153,7 +135,7 @@ fn spec() -> ToolSpec {
             alternatives before going on. Returns the chosen option and its index (0-based)."
                 .into(),
         category: Category::System,
-        parameters: parameters(json!({})),
+        parameters: schema_for::<Question>(),
         side_effect: SideEffect::Read,
         idempotent: false,
         timeout_ms: 605_000,
@@ -190,8 +172,12 @@ impl Tool for TextChoicePrompt {
         )
     }
 
+    fn fits(&self, args: &Value) -> Result<(), ToolError> {
+        read_args::<Question>(&self.spec.id, args).map(drop)
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
-        let asked = Question::read(&args)?;
+        let asked = read_args::<Question>(&self.spec.id, &args)?.checked()?;
         let Some(chooser) = &self.chooser else {
             return Err(ToolError::not_found("nobody can be asked here: no window and no server")
                 .with_hint("run Deskmate's app or `deskmate serve` (answer with POST /api/v1/prompts/{id}/answer)"));

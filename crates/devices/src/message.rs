@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, schema_for};
 use deskmate_tools::FnTool;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
@@ -28,6 +28,35 @@ pub const SUBJECTS: &[&str] = &[
     "notif", "remind", "message", "show", "pop", "display", "alert", "warn", "note", "banner",
     "toast", "screen", "通知", "提醒", "消息", "弹", "显示", "提示", "屏幕",
 ];
+
+/// What to show.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Show {
+    #[schemars(
+        length(min = 1, max = 1000),
+        description = "The text to show.",
+        extend("x-description-zh" = "要显示的文字。")
+    )]
+    message: String,
+    #[serde(default = "default_title")]
+    #[schemars(
+        length(min = 1, max = 100),
+        description = "A short title (default 'Deskmate').",
+        extend("x-description-zh" = "简短的标题（默认 'Deskmate'）。")
+    )]
+    title: String,
+    #[serde(default)]
+    #[schemars(
+        description = "low, normal or critical (stays until dismissed).",
+        extend("x-description-zh" = "low、normal 或 critical（critical 会一直显示，直到被关闭）。")
+    )]
+    urgency: Urgency,
+}
+
+fn default_title() -> String {
+    "Deskmate".into()
+}
 
 /// The tool on a notifier and the app's message channel.
 pub fn text_msg_prompt(
@@ -58,22 +87,7 @@ fn spec() -> ToolSpec {
             writing. Returns the notification id and where it was shown."
             .into(),
         category: Category::System,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["message"],
-            "properties": {
-                "message": {"type": "string", "minLength": 1, "maxLength": 1000,
-                            "description": "The text to show.",
-                            "x-description-zh": "要显示的文字。"},
-                "title": {"type": "string", "minLength": 1, "maxLength": 100, "default": "Deskmate",
-                          "description": "A short title (default 'Deskmate').",
-                          "x-description-zh": "简短的标题（默认 'Deskmate'）。"},
-                "urgency": {"type": "string", "enum": ["low", "normal", "critical"], "default": "normal",
-                            "description": "low, normal or critical (stays until dismissed).",
-                            "x-description-zh": "low、normal 或 critical（critical 会一直显示，直到被关闭）。"}
-            }
-        }),
+        parameters: schema_for::<Show>(),
         side_effect: SideEffect::Write,
         idempotent: false,
         timeout_ms: 5_000,
@@ -84,22 +98,15 @@ fn spec() -> ToolSpec {
 fn show(
     notifier: &dyn Notifier,
     in_app: &broadcast::Sender<InAppMessage>,
-    args: &Value,
+    Show {
+        message,
+        title,
+        urgency,
+    }: Show,
 ) -> Result<Value, ToolError> {
-    let text = |key: &str, default: &str| {
-        args.get(key)
-            .and_then(Value::as_str)
-            .unwrap_or(default)
-            .to_string()
-    };
-    let urgency = match args.get("urgency").and_then(Value::as_str) {
-        Some("low") => Urgency::Low,
-        Some("critical") => Urgency::Critical,
-        _ => Urgency::Normal,
-    };
     let notice = Notice {
-        title: text("title", "Deskmate"),
-        body: text("message", ""),
+        title,
+        body: message,
         urgency,
     };
     let in_window = in_app

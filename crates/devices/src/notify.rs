@@ -3,19 +3,20 @@
 
 use std::sync::Mutex;
 
-use serde::Serialize;
+use deskmate_core::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::error::DeviceError;
 
-/// How urgent a notice is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How urgent a notice is: low, normal (the default) or critical (stays until dismissed
+/// on most servers). (No doc comments on the variants: in the `text_msg_prompt` schema
+/// derived from this type they would turn the enum of names into described constants.)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Urgency {
-    /// Low.
     Low,
-    /// Normal.
+    #[default]
     Normal,
-    /// Critical (stays until dismissed on most servers).
     Critical,
 }
 

@@ -5,18 +5,19 @@
 use std::process::Command;
 use std::sync::Mutex;
 
-use serde::Serialize;
+use deskmate_core::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::error::DeviceError;
 
-/// Which voice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which voice: Mandarin Chinese or English. (The variants carry no doc comments: in
+/// the `voice_msg_prompt` schema derived from this type they would turn the plain enum
+/// of names into a list of described constants.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Language {
-    /// English.
-    En,
-    /// Mandarin Chinese.
     Zh,
+    En,
 }
 
 impl Language {

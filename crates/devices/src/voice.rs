@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, schema_for};
 use deskmate_tools::FnTool;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::speaker::{Language, Speaker, Speech};
@@ -29,6 +30,34 @@ pub const SUBJECTS: &[&str] = &[
     "朗读",
     "喊",
 ];
+
+/// What to say, and how.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Say {
+    #[schemars(
+        length(min = 1, max = 1000),
+        description = "What to say.",
+        extend("x-description-zh" = "要说的内容。")
+    )]
+    message: String,
+    #[schemars(
+        description = "Voice language; by default Chinese when the message has Chinese characters, else English.",
+        extend("x-description-zh" = "语音的语言；默认情况下，消息含有汉字时用中文，否则用英文。")
+    )]
+    language: Option<Language>,
+    #[serde(default = "default_rate")]
+    #[schemars(
+        range(min = 80, max = 300),
+        description = "Speaking rate in words per minute (default 160).",
+        extend("x-description-zh" = "语速，单位为每分钟词数（默认 160）。")
+    )]
+    rate: u32,
+}
+
+fn default_rate() -> u32 {
+    160
+}
 
 /// The tool on a speaker.
 pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
@@ -57,22 +86,7 @@ fn spec() -> ToolSpec {
             joke, a story or an answer the user asked for goes in the chat reply instead."
             .into(),
         category: Category::System,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["message"],
-            "properties": {
-                "message": {"type": "string", "minLength": 1, "maxLength": 1000,
-                            "description": "What to say.",
-                            "x-description-zh": "要说的内容。"},
-                "language": {"type": "string", "enum": ["zh", "en"],
-                             "description": "Voice language; by default Chinese when the message has Chinese characters, else English.",
-                             "x-description-zh": "语音的语言；默认情况下，消息含有汉字时用中文，否则用英文。"},
-                "rate": {"type": "integer", "minimum": 80, "maximum": 300, "default": 160,
-                         "description": "Speaking rate in words per minute (default 160).",
-                         "x-description-zh": "语速，单位为每分钟词数（默认 160）。"}
-            }
-        }),
+        parameters: schema_for::<Say>(),
         side_effect: SideEffect::Write,
         idempotent: false,
         timeout_ms: 60_000,
@@ -80,21 +94,22 @@ fn spec() -> ToolSpec {
     }
 }
 
-fn speak(speaker: &dyn Speaker, args: &Value) -> Result<Value, ToolError> {
-    let text = args
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let language = match args.get("language").and_then(Value::as_str) {
-        Some("zh") => Language::Zh,
-        Some("en") => Language::En,
-        _ if text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) => Language::Zh,
-        _ => Language::En,
-    };
-    let rate = args.get("rate").and_then(Value::as_u64).unwrap_or(160) as u32;
+fn speak(speaker: &dyn Speaker, args: Say) -> Result<Value, ToolError> {
+    let Say {
+        message: text,
+        language,
+        rate,
+    } = args;
+    let language = language.unwrap_or(
+        if text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+            Language::Zh
+        } else {
+            Language::En
+        },
+    );
     let spoken = speaker
         .speak(&Speech {
-            text: text.to_string(),
+            text,
             language,
             rate,
         })

@@ -8,12 +8,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{
+    Category, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args,
+    schema_for,
+};
 use deskmate_tools::{Tool, ToolContext};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::answer::option_named;
-use crate::choice::{Chooser, Question, parameters, withdrawn};
+use crate::choice::{Chooser, Question, withdrawn};
 use crate::error::DeviceError;
 use crate::microphone::{Listen, Microphone, TranscriberSlot, wav_bytes};
 use crate::speaker::{Language, Speaker, Speech};
@@ -44,6 +48,21 @@ pub fn voice_choice_prompt(ears: Ears) -> VoiceChoicePrompt {
     VoiceChoicePrompt { spec: spec(), ears }
 }
 
+/// A choice question said aloud: the question's arguments and the language. Unknown
+/// fields are refused by the flattened `Question` (serde cannot deny them on a struct
+/// that flattens another); the schema says so itself.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+struct VoiceQuestion {
+    #[serde(flatten)]
+    question: Question,
+    #[schemars(
+        description = "Voice and listening language; by default Chinese when the question has Chinese characters, else English.",
+        extend("x-description-zh" = "朗读和识别所用的语言；默认情况下，问题含有汉字时用中文，否则用英文。")
+    )]
+    language: Option<Language>,
+}
+
 fn spec() -> ToolSpec {
     ToolSpec {
         id: "voice_choice_prompt".into(),
@@ -60,11 +79,7 @@ fn spec() -> ToolSpec {
             given (voice or dialog)."
             .into(),
         category: Category::System,
-        parameters: parameters(json!({
-            "language": {"type": "string", "enum": ["zh", "en"],
-                         "description": "Voice and listening language; by default Chinese when the question has Chinese characters, else English.",
-                         "x-description-zh": "朗读和识别所用的语言；默认情况下，问题含有汉字时用中文，否则用英文。"}
-        })),
+        parameters: schema_for::<VoiceQuestion>(),
         side_effect: SideEffect::Read,
         idempotent: false,
         timeout_ms: 660_000,
@@ -226,14 +241,18 @@ impl Tool for VoiceChoicePrompt {
         })
     }
 
+    fn fits(&self, args: &Value) -> Result<(), ToolError> {
+        read_args::<VoiceQuestion>(&self.spec.id, args).map(drop)
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
-        let question = Question::read(&args)?;
-        let language = match args.get("language").and_then(Value::as_str) {
-            Some("zh") => Language::Zh,
-            Some("en") => Language::En,
-            _ if has_chinese(&question.question) => Language::Zh,
-            _ => Language::En,
-        };
+        let VoiceQuestion { question, language } = read_args(&self.spec.id, &args)?;
+        let question = question.checked()?;
+        let language = language.unwrap_or(if has_chinese(&question.question) {
+            Language::Zh
+        } else {
+            Language::En
+        });
         if self.ears.transcriber.get().is_none() && self.ears.chooser.is_none() {
             return Err(ToolError::not_found(
                 "nobody can answer here: no ASR model to listen with, and no window or server to show the question",

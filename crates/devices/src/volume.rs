@@ -4,9 +4,11 @@
 use std::sync::Arc;
 
 use deskmate_core::{
-    Category, Compensation, ErrorType, Localized, SideEffect, ToolError, ToolSpec,
+    Category, Compensation, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec,
+    schema_for,
 };
 use deskmate_tools::FnTool;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::DeviceError;
@@ -61,6 +63,31 @@ pub const SUBJECTS: &[&str] = &[
     "听不",
 ];
 
+/// The largest step one call may take, percentage points.
+const MAX_STEP: u32 = 50;
+/// The step of a call that names none.
+const DEFAULT_STEP: u32 = 10;
+
+/// How far to change the volume: the arguments of both volume tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    #[serde(default = "default_step")]
+    #[schemars(
+        range(min = 1, max = MAX_STEP),
+        description = format!("Percentage points to change the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP})."),
+        extend(
+            "x-percent" = true,
+            "x-description-zh" = format!("音量变化的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）。")
+        )
+    )]
+    step: u32,
+}
+
+fn default_step() -> u32 {
+    DEFAULT_STEP
+}
+
 /// `increase_volume` on this mixer.
 pub fn increase_volume(mixer: Arc<dyn Mixer>) -> FnTool {
     tool(Direction::Up, mixer)
@@ -112,18 +139,7 @@ fn spec(direction: Direction) -> ToolSpec {
         summary: Some(summary),
         description: description.into(),
         category: Category::System,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "step": {
-                    "type": "integer", "minimum": 1, "maximum": 50, "default": 10,
-                    "x-percent": true,
-                    "description": "Percentage points to change the volume by, 1-50 (default 10).",
-                    "x-description-zh": "音量变化的百分点数，1-50（默认 10）。"
-                }
-            }
-        }),
+        parameters: schema_for::<Step>(),
         side_effect: SideEffect::Write,
         idempotent: false,
         timeout_ms: 5_000,
@@ -134,12 +150,11 @@ fn spec(direction: Direction) -> ToolSpec {
     }
 }
 
-fn change(mixer: &dyn Mixer, direction: Direction, args: &Value) -> Result<Value, ToolError> {
-    let step = args
-        .get("step")
-        .and_then(Value::as_u64)
-        .unwrap_or(10)
-        .min(50) as u32;
+fn change(
+    mixer: &dyn Mixer,
+    direction: Direction,
+    Step { step }: Step,
+) -> Result<Value, ToolError> {
     let before = mixer.volume().map_err(device_error)?;
     let target = match direction {
         Direction::Up => before
@@ -193,7 +208,9 @@ mod tests {
 
     fn run(direction: Direction, mixer: &SimulatedMixer, step: Option<u64>) -> Value {
         let args = step.map_or(json!({}), |s| json!({"step": s}));
-        change(mixer, direction, &args).unwrap_or_else(|e| panic!("{e}"))
+        let step =
+            deskmate_core::read_args(direction.id(), &args).unwrap_or_else(|e| panic!("{e}"));
+        change(mixer, direction, step).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]

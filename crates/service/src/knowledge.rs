@@ -5,11 +5,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{
+    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args, schema_for,
+};
 use deskmate_store::Store;
 use deskmate_store::kb::KbDocument;
 use deskmate_tools::{Tool, ToolContext};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::ServiceError;
@@ -17,6 +19,35 @@ use crate::resources::FieldError;
 
 /// Largest document body.
 pub const MAX_DOCUMENT_BYTES: usize = 1024 * 1024;
+
+/// A search of the knowledge base: the `knowledge` tool's arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Search {
+    #[schemars(
+        length(min = 1, max = 500),
+        description = "What to look for, in the user's words.",
+        extend("x-description-zh" = "要查找的内容，用用户自己的话表述。")
+    )]
+    query: String,
+    #[schemars(
+        length(min = 1, max = 64),
+        description = "Search only this knowledge base; omit to search all.",
+        extend("x-description-zh" = "只搜索这个知识库；省略则搜索全部知识库。")
+    )]
+    kb_id: Option<String>,
+    #[serde(default = "five")]
+    #[schemars(
+        range(min = 1, max = 20),
+        description = "How many passages to return (default 5).",
+        extend("x-description-zh" = "返回多少个段落（默认 5）。")
+    )]
+    limit: u32,
+}
+
+fn five() -> u32 {
+    5
+}
 
 /// The `knowledge` tool: full-text search of the local knowledge base.
 #[derive(Debug)]
@@ -41,16 +72,7 @@ impl KnowledgeTool {
                     documents, procedures or notes. Chinese and English queries both work. Read-only."
                     .into(),
                 category: Category::Query,
-                parameters: json!({
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["query"],
-                    "properties": {
-                        "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "What to look for, in the user's words.", "x-description-zh": "要查找的内容，用用户自己的话表述。"},
-                        "kb_id": {"type": "string", "minLength": 1, "maxLength": 64, "description": "Search only this knowledge base; omit to search all.", "x-description-zh": "只搜索这个知识库；省略则搜索全部知识库。"},
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "How many passages to return (default 5).", "x-description-zh": "返回多少个段落（默认 5）。"}
-                    }
-                }),
+                parameters: schema_for::<Search>(),
                 side_effect: SideEffect::Read,
                 idempotent: true,
                 timeout_ms: 5_000,
@@ -87,12 +109,19 @@ impl Tool for KnowledgeTool {
         }
     }
 
+    fn fits(&self, args: &Value) -> Result<(), ToolError> {
+        read_args::<Search>(&self.spec.id, args).map(drop)
+    }
+
     async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {
         let store = self.store.clone();
+        let Search {
+            query,
+            kb_id,
+            limit,
+        } = read_args(&self.spec.id, &args)?;
         deskmate_tools::blocking(move || {
-            let query = args["query"].as_str().unwrap_or_default();
-            let kb_id = args.get("kb_id").and_then(Value::as_str);
-            let limit = args.get("limit").and_then(Value::as_u64).unwrap_or(5);
+            let kb_id = kb_id.as_deref();
             // A knowledge base the person does not have is a wrong call, not "no match":
             // models guess names ("notes", "my_kb") the person never used.
             if let Some(kb) = kb_id {
@@ -106,7 +135,7 @@ impl Tool for KnowledgeTool {
                 }
             }
             let hits = store
-                .search_documents(kb_id, query, u32::try_from(limit).unwrap_or(5))
+                .search_documents(kb_id, &query, limit)
                 .map_err(|e| ToolError::internal(format!("the knowledge base failed: {e}")))?;
             let mut answer = json!({"query": query, "kb_id": kb_id, "hits": hits});
             if answer["hits"].as_array().is_some_and(Vec::is_empty) {

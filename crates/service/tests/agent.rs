@@ -74,7 +74,7 @@ async fn fixture_on(
     let add = counter.clone();
     let counter_add: Arc<dyn Tool> = Arc::new(FnTool::inline(
         write_spec("counter_add", Some("counter_add")),
-        move |args: &Value| {
+        move |args: Value| {
             let delta = args["delta"].as_i64().unwrap_or(0);
             let after = add.fetch_add(delta, Ordering::SeqCst) + delta;
             Ok(json!({"after": after, "undo": {"delta": -delta}}))
@@ -82,7 +82,7 @@ async fn fixture_on(
     ));
     let fail_write: Arc<dyn Tool> = Arc::new(FnTool::inline(
         write_spec("fail_write", None),
-        |_: &Value| Err(ToolError::transient("the device is busy")),
+        |_: Value| Err(ToolError::transient("the device is busy")),
     ));
     let deskmate = Arc::new(
         Deskmate::open_with_tools(
@@ -463,7 +463,7 @@ async fn an_irreversible_call_in_a_batch_asks_once_for_the_whole_batch() {
         let counter = sent.clone();
         let mut spec = write_spec("send_report", None);
         spec.side_effect = SideEffect::Irreversible;
-        let send_report: Arc<dyn Tool> = Arc::new(FnTool::inline(spec, move |_: &Value| {
+        let send_report: Arc<dyn Tool> = Arc::new(FnTool::inline(spec, move |_: Value| {
             counter.fetch_add(1, Ordering::SeqCst);
             Ok(json!({"sent": true}))
         }));
@@ -883,7 +883,7 @@ async fn an_audit_event_without_a_key_gets_one_from_the_turn() {
 /// the turn: the next request lets the model only answer, and tells it not to call again.
 #[tokio::test]
 async fn after_a_missing_device_the_model_may_only_answer() {
-    let missing: Arc<dyn Tool> = Arc::new(FnTool::inline(write_spec("beep", None), |_: &Value| {
+    let missing: Arc<dyn Tool> = Arc::new(FnTool::inline(write_spec("beep", None), |_: Value| {
         Err(ToolError::not_found("no speaker is connected"))
     }));
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
@@ -992,7 +992,7 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
     let lamp = Arc::new(AtomicI64::new(0));
     let bump = lamp.clone();
     let dimmer: Arc<dyn Tool> = Arc::new(
-        FnTool::inline(write_spec("dim_screen", None), move |_: &Value| {
+        FnTool::inline(write_spec("dim_screen", None), move |_: Value| {
             Ok(json!({"level": bump.fetch_add(1, Ordering::SeqCst) + 1}))
         })
         .with_subjects(&["screen", "brightness", "屏幕"]),

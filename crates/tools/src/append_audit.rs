@@ -7,10 +7,43 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
-use serde_json::{Value, json};
+use deskmate_core::{
+    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args, said, schema_for,
+};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
 use crate::{SelfCheck, Tool, ToolContext};
+
+/// An event to record.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(
+        length(min = 1, max = 200),
+        description = "What was done, e.g. 'ran QC checks'.",
+        extend("x-description-zh" = "做了什么，例如 'ran QC checks'。")
+    )]
+    action: String,
+    #[schemars(
+        length(max = 64),
+        description = "The dataset concerned, if any, e.g. 'adsl'.",
+        extend("x-description-zh" = "涉及的数据集（如有），例如 'adsl'。")
+    )]
+    dataset: Option<String>,
+    #[schemars(
+        description = "Further facts about the event as key/value pairs.",
+        extend("maxProperties" = 50, "x-description-zh" = "关于该事件的更多信息，以键值对形式给出。")
+    )]
+    details: Option<Map<String, Value>>,
+    #[schemars(
+        length(min = 1, max = 128),
+        regex(pattern = r"^[A-Za-z0-9._:-]+$"),
+        description = "Optional stable key of this event (letters, digits, . _ : -); the same key is recorded once. Omit it to let Deskmate derive one.",
+        extend("x-description-zh" = "该事件可选的固定键（字母、数字、. _ : -）；相同的键只记录一次。省略则由 Deskmate 自动生成。")
+    )]
+    idem_key: Option<String>,
+}
 
 /// The audit-append tool writing to `journal`.
 pub fn tool(journal: PathBuf) -> AppendAudit {
@@ -39,9 +72,14 @@ impl Tool for AppendAudit {
         SelfCheck::probe_blocking(move || dry_run(&journal))
     }
 
-    async fn run(&self, mut args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
-        if args.get("idem_key").is_none_or(Value::is_null) {
-            args["idem_key"] = Value::String(derived_key(&args, &ctx));
+    fn fits(&self, args: &Value) -> Result<(), ToolError> {
+        read_args::<Args>(&self.spec.id, args).map(drop)
+    }
+
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
+        let mut args: Args = read_args(&self.spec.id, &args)?;
+        if args.idem_key.is_none() {
+            args.idem_key = Some(derived_key(&args, &ctx));
         }
         let journal = self.journal.clone();
         crate::blocking(move || append(&journal, &args)).await
@@ -51,8 +89,8 @@ impl Tool for AppendAudit {
 /// The key of an event the caller gave none: from the conversation's turn and the event
 /// (so a call a model repeats in one turn is recorded once, and the same request made
 /// again later is a new event), or from the call itself outside a conversation.
-fn derived_key(args: &Value, ctx: &ToolContext) -> String {
-    let event = json!({"action": args["action"], "dataset": args.get("dataset"), "details": args.get("details")});
+fn derived_key(args: &Args, ctx: &ToolContext) -> String {
+    let event = json!({"action": args.action, "dataset": args.dataset, "details": args.details});
     let scope = ctx.scope.clone().unwrap_or_else(|| ctx.call_id.clone());
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in scope
@@ -81,17 +119,7 @@ fn spec() -> ToolSpec {
             changes datasets."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["action"],
-            "properties": {
-                "action": {"type": "string", "minLength": 1, "maxLength": 200, "description": "What was done, e.g. 'ran QC checks'.", "x-description-zh": "做了什么，例如 'ran QC checks'。"},
-                "dataset": {"type": "string", "maxLength": 64, "description": "The dataset concerned, if any, e.g. 'adsl'.", "x-description-zh": "涉及的数据集（如有），例如 'adsl'。"},
-                "details": {"type": "object", "maxProperties": 50, "description": "Further facts about the event as key/value pairs.", "x-description-zh": "关于该事件的更多信息，以键值对形式给出。"},
-                "idem_key": {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9._:-]+$", "description": "Optional stable key of this event (letters, digits, . _ : -); the same key is recorded once. Omit it to let Deskmate derive one.", "x-description-zh": "该事件可选的固定键（字母、数字、. _ : -）；相同的键只记录一次。省略则由 Deskmate 自动生成。"}
-            }
-        }),
+        parameters: schema_for::<Args>(),
         side_effect: SideEffect::Write,
         idempotent: true,
         timeout_ms: 5_000,
@@ -150,8 +178,8 @@ fn dry_run(journal: &std::path::Path) -> Result<Localized, Localized> {
     ))
 }
 
-fn append(journal: &std::path::Path, args: &Value) -> Result<Value, ToolError> {
-    let key = args["idem_key"].as_str().unwrap_or_default();
+fn append(journal: &std::path::Path, args: &Args) -> Result<Value, ToolError> {
+    let key = args.idem_key.as_deref().unwrap_or_default();
     if let Some(parent) = journal.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| io_error("create the folder of", journal, e))?;
@@ -178,9 +206,9 @@ fn append(journal: &std::path::Path, args: &Value) -> Result<Value, ToolError> {
     let event = json!({
         "idem_key": key,
         "recorded_at": recorded_at,
-        "action": args["action"],
-        "dataset": args.get("dataset").cloned().unwrap_or(Value::Null),
-        "details": args.get("details").cloned().unwrap_or(json!({})),
+        "action": args.action,
+        "dataset": args.dataset,
+        "details": args.details.clone().unwrap_or_default(),
     });
     let mut line = serde_json::to_string(&event).map_err(|e| ToolError::internal(e.to_string()))?;
     line.push('\n');
@@ -201,6 +229,10 @@ fn append(journal: &std::path::Path, args: &Value) -> Result<Value, ToolError> {
 mod tests {
     use super::*;
 
+    fn event(args: Value) -> Args {
+        read_args("append_audit", &args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     #[test]
     fn same_key_is_written_once_even_from_many_threads() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -209,7 +241,10 @@ mod tests {
             .map(|_| {
                 let journal = journal.clone();
                 std::thread::spawn(move || {
-                    append(&journal, &json!({"action": "ran QC", "idem_key": "k1"}))
+                    append(
+                        &journal,
+                        &event(json!({"action": "ran QC", "idem_key": "k1"})),
+                    )
                 })
             })
             .collect();
@@ -219,8 +254,11 @@ mod tests {
             .filter(|r| r.as_ref().is_ok_and(|v| v["recorded"] == true))
             .count();
         assert_eq!(recorded, 1);
-        append(&journal, &json!({"action": "other", "idem_key": "k2"}))
-            .unwrap_or_else(|e| panic!("{e}"));
+        append(
+            &journal,
+            &event(json!({"action": "other", "idem_key": "k2"})),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let text = std::fs::read_to_string(&journal).unwrap_or_default();
         assert_eq!(text.lines().count(), 2);
     }

@@ -1,7 +1,10 @@
 //! `calculator`: safe arithmetic. A small recursive-descent parser over `f64` with limits
 //! on length, nesting and magnitude — no code is ever executed.
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{
+    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said, schema_for,
+};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::numfmt::format_number;
@@ -50,20 +53,7 @@ fn spec() -> ToolSpec {
             Read-only; runs no code."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["expression"],
-            "properties": {
-                "expression": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": MAX_LEN,
-                    "description": "The arithmetic expression, e.g. '2 + 3 * 4', 'sqrt(2) ^ 2', '17% of 2340'.",
-                    "x-description-zh": "算术表达式，例如 '2 + 3 * 4'、'sqrt(2) ^ 2'、'17% of 2340'。"
-                }
-            }
-        }),
+        parameters: schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 1_000,
@@ -71,9 +61,20 @@ fn spec() -> ToolSpec {
     }
 }
 
-fn calculate(args: &Value) -> Result<Value, ToolError> {
-    let expression = args["expression"].as_str().unwrap_or_default();
-    let value = evaluate(expression)?;
+/// The calculator's arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(
+        length(min = 1, max = MAX_LEN),
+        description = "The arithmetic expression, e.g. '2 + 3 * 4', 'sqrt(2) ^ 2', '17% of 2340'.",
+        extend("x-description-zh" = "算术表达式，例如 '2 + 3 * 4'、'sqrt(2) ^ 2'、'17% of 2340'。")
+    )]
+    expression: String,
+}
+
+fn calculate(Args { expression }: Args) -> Result<Value, ToolError> {
+    let value = evaluate(&expression)?;
     Ok(json!({
         "expression": expression,
         "result": crate::numfmt::json_number(value),

@@ -3,8 +3,12 @@
 use std::sync::OnceLock;
 
 use async_trait::async_trait;
-use deskmate_core::{Category, ErrorType, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{
+    Category, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args, said,
+    schema_for,
+};
 use deskmate_sandbox::{Runner, SandboxError};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{SelfCheck, Tool, ToolContext};
@@ -24,6 +28,29 @@ pub struct CodeInterpreter {
     spec: ToolSpec,
     allow_weaker: bool,
     runner: OnceLock<Result<Runner, String>>,
+}
+
+/// The code interpreter's arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(
+        length(min = 1, max = 100_000),
+        description = "Python 3 source; the value of a final expression is returned as 'result'.",
+        extend("x-description-zh" = "Python 3 源代码；最后一个表达式的值作为 'result' 返回。")
+    )]
+    code: String,
+    #[serde(default = "default_seconds")]
+    #[schemars(
+        range(min = 1, max = MAX_SECONDS),
+        description = "Wall-clock limit in seconds (default 10, at most 60).",
+        extend("x-description-zh" = "运行时间上限，单位为秒（默认 10，最多 60）。")
+    )]
+    timeout_s: u64,
+}
+
+fn default_seconds() -> u64 {
+    DEFAULT_SECONDS
 }
 
 /// The tool; `allow_weaker` is the user's `sandbox.allow_weaker` setting.
@@ -50,28 +77,7 @@ fn spec() -> ToolSpec {
             text processing."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["code"],
-            "properties": {
-                "code": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 100000,
-                    "description": "Python 3 source; the value of a final expression is returned as 'result'.",
-                    "x-description-zh": "Python 3 源代码；最后一个表达式的值作为 'result' 返回。"
-                },
-                "timeout_s": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_SECONDS,
-                    "default": DEFAULT_SECONDS,
-                    "description": "Wall-clock limit in seconds (default 10, at most 60).",
-                    "x-description-zh": "运行时间上限，单位为秒（默认 10，最多 60）。"
-                }
-            }
-        }),
+        parameters: schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         // The runner's own limit plus start-up: the sandbox always answers first.
@@ -130,14 +136,17 @@ impl Tool for CodeInterpreter {
         }
     }
 
+    fn fits(&self, args: &Value) -> Result<(), ToolError> {
+        read_args::<Args>(&self.spec.id, args).map(drop)
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
-        let code = args.get("code").and_then(Value::as_str).unwrap_or_default();
-        let seconds = args
-            .get("timeout_s")
-            .and_then(Value::as_u64)
-            .unwrap_or(DEFAULT_SECONDS);
+        let Args {
+            code,
+            timeout_s: seconds,
+        } = read_args(&self.spec.id, &args)?;
         let runner = self.runner()?;
-        match runner.run_with(code, seconds, &ctx.cancel).await {
+        match runner.run_with(&code, seconds, &ctx.cancel).await {
             Ok(out) => {
                 let mut data = json!({
                     "stdout": out.stdout,

@@ -4,7 +4,10 @@ use std::str::FromStr;
 
 use chrono::{DateTime, Local, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{
+    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said, schema_for,
+};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{FnTool, SelfCheck};
@@ -60,18 +63,7 @@ fn spec() -> ToolSpec {
             the user asks for the time, date or weekday, here or elsewhere. Read-only."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "timezone": {
-                    "type": "string",
-                    "maxLength": 64,
-                    "description": "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time.",
-                    "x-description-zh": "IANA 时区名，例如 'Asia/Shanghai' 或 'America/New_York'；省略则使用本机的本地时间。"
-                }
-            }
-        }),
+        parameters: schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 1_000,
@@ -79,11 +71,24 @@ fn spec() -> ToolSpec {
     }
 }
 
-fn current_time(args: &Value) -> Result<Value, ToolError> {
+/// The current-time tool's arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(
+        length(max = 64),
+        description = "IANA time zone name such as 'Asia/Shanghai' or 'America/New_York'; omit for the computer's local time.",
+        extend("x-description-zh" = "IANA 时区名，例如 'Asia/Shanghai' 或 'America/New_York'；省略则使用本机的本地时间。")
+    )]
+    timezone: Option<String>,
+}
+
+fn current_time(Args { timezone }: Args) -> Result<Value, ToolError> {
     let now = Utc::now();
-    match args.get("timezone").and_then(Value::as_str) {
+    match timezone {
         Some(name) => {
-            let zone = parse_zone(name)?;
+            let zone = parse_zone(&name)?;
+
             Ok(describe(&now.with_timezone(&zone), zone.name(), false))
         }
         None => {

@@ -34,7 +34,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use deskmate_core::{Decision, Guard, Localized, ToolError, ToolSpec, said};
+use deskmate_core::{Decision, Guard, Localized, ToolError, ToolSpec, read_args, said};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -55,6 +56,15 @@ pub trait Tool: Send + Sync + fmt::Debug {
 
     /// Runs the tool on normalized, valid arguments.
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError>;
+
+    /// Whether arguments the guard accepted fit the tool's argument type: they are read
+    /// as `run` reads them, and nothing runs. A built-in tool's schema is derived from its
+    /// argument type ([`deskmate_core::schema_for`]), so this holds by construction; tests
+    /// hold every tool to it. The default (a tool that reads its arguments as JSON) fits
+    /// anything.
+    fn fits(&self, _args: &Value) -> Result<(), ToolError> {
+        Ok(())
+    }
 
     /// How the autotest checks that the tool works now: a harmless sample call, or a
     /// probe of what it needs when running it would change something or ask the person.
@@ -81,13 +91,17 @@ pub trait Tool: Send + Sync + fmt::Debug {
 
 /// The work of a tool that is one synchronous function of its arguments.
 type Work = dyn Fn(&Value) -> Result<Value, ToolError> + Send + Sync;
+/// Reads arguments into the work's argument type, running nothing ([`Tool::fits`]).
+type Fits = dyn Fn(&Value) -> Result<(), ToolError> + Send + Sync;
 
-/// A tool whose work is one synchronous function of its (already valid) arguments: quick
-/// pure work runs inline, work that touches files runs on the blocking pool so it never
-/// stalls the async runtime.
+/// A tool whose work is one synchronous function of its (already valid) arguments, read
+/// into the function's argument type `A` (a struct the spec's schema is derived from, or
+/// `Value`): quick pure work runs inline, work that touches files runs on the blocking
+/// pool so it never stalls the async runtime.
 pub struct FnTool {
     spec: ToolSpec,
     work: Arc<Work>,
+    fits: Arc<Fits>,
     blocking: bool,
     self_check: Option<Arc<dyn Fn() -> SelfCheck + Send + Sync>>,
     subjects: &'static [&'static str],
@@ -95,28 +109,33 @@ pub struct FnTool {
 
 impl FnTool {
     /// A tool whose work is quick and pure (no I/O): it runs on the caller's task.
-    pub fn inline(
+    pub fn inline<A: DeserializeOwned>(
         spec: ToolSpec,
-        work: impl Fn(&Value) -> Result<Value, ToolError> + Send + Sync + 'static,
+        work: impl Fn(A) -> Result<Value, ToolError> + Send + Sync + 'static,
     ) -> Self {
-        Self {
-            spec,
-            work: Arc::new(work),
-            blocking: false,
-            self_check: None,
-            subjects: &[],
-        }
+        Self::new(spec, work, false)
     }
 
     /// A tool whose work reads or writes files: it runs on the blocking pool.
-    pub fn blocking(
+    pub fn blocking<A: DeserializeOwned>(
         spec: ToolSpec,
-        work: impl Fn(&Value) -> Result<Value, ToolError> + Send + Sync + 'static,
+        work: impl Fn(A) -> Result<Value, ToolError> + Send + Sync + 'static,
     ) -> Self {
+        Self::new(spec, work, true)
+    }
+
+    fn new<A: DeserializeOwned>(
+        spec: ToolSpec,
+        work: impl Fn(A) -> Result<Value, ToolError> + Send + Sync + 'static,
+        blocking: bool,
+    ) -> Self {
+        let id = spec.id.clone();
+        let fits_id = id.clone();
         Self {
             spec,
-            work: Arc::new(work),
-            blocking: true,
+            work: Arc::new(move |args: &Value| work(read_args(&id, args)?)),
+            fits: Arc::new(move |args: &Value| read_args::<A>(&fits_id, args).map(drop)),
+            blocking,
             self_check: None,
             subjects: &[],
         }
@@ -164,6 +183,10 @@ impl Tool for FnTool {
 
     fn subjects(&self) -> &[&'static str] {
         self.subjects
+    }
+
+    fn fits(&self, args: &Value) -> Result<(), ToolError> {
+        (self.fits)(args)
     }
 
     async fn run(&self, args: Value, _ctx: ToolContext) -> Result<Value, ToolError> {

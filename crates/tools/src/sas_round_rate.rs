@@ -1,6 +1,9 @@
 //! `sas_round_rate`: SAS-style rounding (half away from zero) of a rate or percentage.
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{
+    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said, schema_for,
+};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::numfmt::{percent_text, round_half_away_text};
@@ -36,18 +39,7 @@ fn spec() -> ToolSpec {
             rounding. Read-only."
                 .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
-                "value": {"type": "number", "description": "The number to round (use this or numerator/denominator).", "x-description-zh": "要舍入的数值（使用此项，或使用 numerator/denominator）。"},
-                "numerator": {"type": "number", "description": "Count of events, e.g. 17 (with denominator).", "x-description-zh": "事件数，例如 17（需与 denominator 一起使用）。"},
-                "denominator": {"type": "number", "description": "Total, e.g. 254 (with numerator); must not be 0.", "x-description-zh": "总数，例如 254（需与 numerator 一起使用）；不能为 0。"},
-                "scale": {"type": "string", "enum": ["rate", "percent"], "description": "'rate' keeps the value (default); 'percent' multiplies it by 100.", "x-description-zh": "'rate' 保持原值（默认）；'percent' 将其乘以 100。"},
-                "decimals": {"type": "integer", "minimum": 0, "maximum": 10, "description": "Decimal places to keep; default 2.", "x-description-zh": "保留的小数位数；默认 2。"}
-            },
-            "oneOf": [{"required": ["value"]}, {"required": ["numerator", "denominator"]}]
-        }),
+        parameters: schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 1_000,
@@ -55,11 +47,49 @@ fn spec() -> ToolSpec {
     }
 }
 
-fn round_rate(args: &Value) -> Result<Value, ToolError> {
-    let value = args.get("value").and_then(Value::as_f64);
-    let numerator = args.get("numerator").and_then(Value::as_f64);
-    let denominator = args.get("denominator").and_then(Value::as_f64);
-    let raw = match (value, numerator, denominator) {
+// What the result is on (a doc comment here would join the schema of `scale`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Scale {
+    Rate,
+    Percent,
+}
+
+/// The rounding tool's arguments: a value, or a numerator with its denominator.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("oneOf" = [{"required": ["value"]}, {"required": ["numerator", "denominator"]}]))]
+struct Args {
+    #[schemars(
+        description = "The number to round (use this or numerator/denominator).",
+        extend("x-description-zh" = "要舍入的数值（使用此项，或使用 numerator/denominator）。")
+    )]
+    value: Option<f64>,
+    #[schemars(
+        description = "Count of events, e.g. 17 (with denominator).",
+        extend("x-description-zh" = "事件数，例如 17（需与 denominator 一起使用）。")
+    )]
+    numerator: Option<f64>,
+    #[schemars(
+        description = "Total, e.g. 254 (with numerator); must not be 0.",
+        extend("x-description-zh" = "总数，例如 254（需与 numerator 一起使用）；不能为 0。")
+    )]
+    denominator: Option<f64>,
+    #[schemars(
+        description = "'rate' keeps the value (default); 'percent' multiplies it by 100.",
+        extend("x-description-zh" = "'rate' 保持原值（默认）；'percent' 将其乘以 100。")
+    )]
+    scale: Option<Scale>,
+    #[schemars(
+        range(min = 0, max = 10),
+        description = "Decimal places to keep; default 2.",
+        extend("x-description-zh" = "保留的小数位数；默认 2。")
+    )]
+    decimals: Option<u32>,
+}
+
+fn round_rate(args: Args) -> Result<Value, ToolError> {
+    let raw = match (args.value, args.numerator, args.denominator) {
         (Some(v), None, None) => v,
         (None, Some(n), Some(d)) => {
             if d == 0.0 {
@@ -79,8 +109,9 @@ fn round_rate(args: &Value) -> Result<Value, ToolError> {
                 .with_hint("give 'value', or both 'numerator' and 'denominator'"));
         }
     };
-    let decimals = args.get("decimals").and_then(Value::as_u64).unwrap_or(2) as u32;
-    let percent = args.get("scale").and_then(Value::as_str) == Some("percent");
+    let decimals = args.decimals.unwrap_or(2);
+    let percent = args.scale == Some(Scale::Percent);
+
     let text = if percent {
         percent_text(raw, decimals)
     } else {
@@ -104,6 +135,10 @@ fn round_rate(args: &Value) -> Result<Value, ToolError> {
 mod tests {
     use super::*;
 
+    fn read(args: &Value) -> Args {
+        deskmate_core::read_args("sas_round_rate", args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     #[test]
     fn table() {
         let cases = [
@@ -121,7 +156,7 @@ mod tests {
             ),
         ];
         for (args, want) in cases {
-            let got = round_rate(&args).ok().map(|v| v["text"].clone());
+            let got = round_rate(read(&args)).ok().map(|v| v["text"].clone());
             assert_eq!(got, Some(json!(want)), "{args}");
         }
     }
@@ -134,7 +169,7 @@ mod tests {
             json!({"numerator": 1, "denominator": 0}),
             json!({"value": 1e300}),
         ] {
-            assert!(round_rate(&args).is_err(), "{args}");
+            assert!(round_rate(read(&args)).is_err(), "{args}");
         }
     }
 }

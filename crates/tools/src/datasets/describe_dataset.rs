@@ -2,12 +2,31 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::DatasetDir;
 use crate::FnTool;
 use crate::numfmt::percent_text;
+
+/// What to describe.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(schema_with = "super::dataset_schema")]
+    dataset: String,
+    #[schemars(
+        inner(length(min = 1)),
+        description = "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all.",
+        extend(
+            "uniqueItems" = true,
+            "x-all" = "omit",
+            "x-description-zh" = "只描述这些变量（使用文件中的名称，例如 'AGE'）；省略则描述全部变量。"
+        )
+    )]
+    variables: Option<Vec<String>>,
+}
 
 /// The describe-dataset tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
@@ -48,22 +67,7 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             run_qc_checks. Read-only."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["dataset"],
-            "properties": {
-                "dataset": datasets.parameter(),
-                "variables": {
-                    "type": "array",
-                    "items": {"type": "string", "minLength": 1},
-                    "uniqueItems": true,
-                    "x-all": "omit",
-                    "description": "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all.",
-                    "x-description-zh": "只描述这些变量（使用文件中的名称，例如 'AGE'）；省略则描述全部变量。"
-                }
-            }
-        }),
+        parameters: datasets.schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 10_000,
@@ -71,13 +75,11 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     }
 }
 
-fn describe(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
-    let name = args["dataset"].as_str().unwrap_or_default();
-    let data = datasets.load(name)?;
-    let columns: Vec<&super::Column> = match args.get("variables").and_then(Value::as_array) {
+fn describe(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {
+    let data = datasets.load(&args.dataset)?;
+    let columns: Vec<&super::Column> = match &args.variables {
         Some(wanted) => wanted
             .iter()
-            .filter_map(Value::as_str)
             .map(|w| data.column(w))
             .collect::<Result<_, _>>()?,
         None => data.columns.iter().collect(),

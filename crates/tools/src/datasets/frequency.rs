@@ -3,15 +3,38 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
-use super::{
-    Column, DatasetDir, MISSING_LABEL, group_rows, subjects_parameter, variable_parameter,
-};
+use super::{Column, DatasetDir, MISSING_LABEL, group_rows};
 use crate::numfmt::percent_text;
 use crate::{FnTool, Verdict};
+
+/// What to count.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(schema_with = "super::dataset_schema")]
+    dataset: String,
+    #[schemars(
+        schema_with = "super::variable_schema",
+        description = "The variable to count, e.g. 'SEX' or 'RACE'.",
+        extend("x-description-zh" = "要计数的变量，例如 'SEX' 或 'RACE'。")
+    )]
+    variable: String,
+    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+    #[schemars(
+        schema_with = "super::variable_schema",
+        description = format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows."),
+        extend("x-description-zh" = format!("可选的分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A'；此时百分比按各组分别计算。省略则对所有行计数。"))
+    )]
+    by: Option<String>,
+    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+    #[schemars(schema_with = "super::subjects_schema")]
+    subjects: Option<Vec<String>>,
+}
 
 /// The frequency tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
@@ -65,23 +88,7 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             describe_dataset first. Read-only."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["dataset", "variable"],
-            "properties": {
-                "dataset": datasets.parameter(),
-                "variable": variable_parameter(
-                    "The variable to count, e.g. 'SEX' or 'RACE'.",
-                    "要计数的变量，例如 'SEX' 或 'RACE'。",
-                ),
-                "by": variable_parameter(
-                    &format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows."),
-                    &format!("可选的分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A'；此时百分比按各组分别计算。省略则对所有行计数。"),
-                ),
-                "subjects": subjects_parameter()
-            }
-        }),
+        parameters: datasets.schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 10_000,
@@ -89,11 +96,11 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     }
 }
 
-fn frequency(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
-    let data = datasets.load(args["dataset"].as_str().unwrap_or_default())?;
-    let variable = data.column(args["variable"].as_str().unwrap_or_default())?;
-    let rows = data.subject_rows(args.get("subjects"))?;
-    let grouping = data.grouping("by", args.get("by").and_then(Value::as_str), variable)?;
+fn frequency(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {
+    let data = datasets.load(&args.dataset)?;
+    let variable = data.column(&args.variable)?;
+    let rows = data.subject_rows(args.subjects.as_deref())?;
+    let grouping = data.grouping("by", args.by.as_deref(), variable)?;
     let (by, table) = match grouping.column() {
         Some(by) => {
             let mut table = Vec::new();

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use deskmate_core::resolve::closest;
-use deskmate_core::{ToolError, said};
+use deskmate_core::{JsonSchema, ToolError, said};
+use schemars::{Schema, SchemaGenerator, json_schema};
 use serde_json::{Value, json};
 
 use crate::self_check::{Judge, SelfCheck, Verdict};
@@ -121,19 +122,15 @@ impl DatasetDir {
         self.files.keys().cloned().collect()
     }
 
-    /// The `dataset` parameter schema: an enum of the names present (the normalizer then
+    /// The parameter schema of a dataset tool's argument type `T`, whose `dataset` field
+    /// is a [`dataset_schema`]: the names present become its enum (the normalizer then
     /// folds case, trims and strips `.csv`/`.xpt`).
-    pub fn parameter(&self) -> Value {
-        let mut schema = json!({
-            "type": "string",
-            "x-strip-suffixes": [".csv", ".xpt", ".sas7bdat"],
-            "description": "Dataset name: the lower-case file name without extension, e.g. 'adsl'.",
-            "x-description-zh": "数据集名称：小写的文件名，不带扩展名，例如 'adsl'。"
-        });
+    pub fn schema_for<T: JsonSchema>(&self) -> Value {
+        let mut schema = deskmate_core::schema_for::<T>();
         // With no files the enum would be empty and reject everything with no useful
         // options; the tool then answers not_found with the folder in the hint instead.
         if !self.files.is_empty() {
-            schema["enum"] = json!(self.names());
+            schema["properties"]["dataset"]["enum"] = json!(self.names());
         }
         schema
     }
@@ -372,11 +369,12 @@ impl Dataset {
 
     /// Row indices to include: all rows, or the rows of the given subjects (by `USUBJID`).
     /// Unknown subject ids are a `validation` error naming them.
-    pub fn subject_rows(&self, subjects: Option<&Value>) -> Result<Vec<usize>, ToolError> {
+    pub fn subject_rows(&self, subjects: Option<&[String]>) -> Result<Vec<usize>, ToolError> {
         let wanted: Vec<&str> = subjects
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .iter()
+            .map(String::as_str)
+            .collect();
         if wanted.is_empty() {
             return Ok((0..self.rows).collect());
         }
@@ -469,9 +467,20 @@ pub fn group_rows(by: &Column, rows: &[usize]) -> Vec<(String, Vec<usize>)> {
 /// How a missing value is labelled in tables.
 pub const MISSING_LABEL: &str = "(missing)";
 
+/// The `dataset` parameter of every dataset tool, before [`DatasetDir::schema_for`] adds
+/// the names present.
+fn dataset_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "string",
+        "x-strip-suffixes": [".csv", ".xpt", ".sas7bdat"],
+        "description": "Dataset name: the lower-case file name without extension, e.g. 'adsl'.",
+        "x-description-zh": "数据集名称：小写的文件名，不带扩展名，例如 'adsl'。"
+    })
+}
+
 /// The `subjects` parameter shared by the tools that can filter by subject.
-pub fn subjects_parameter() -> Value {
-    json!({
+fn subjects_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
         "type": "array",
         "items": {"type": "string", "minLength": 1},
         "uniqueItems": true,
@@ -482,10 +491,9 @@ pub fn subjects_parameter() -> Value {
     })
 }
 
-/// The `variable` parameter schema with a description, in English (for the model) and
-/// in Chinese (for the GUI; `x-` keys never reach the model).
-pub fn variable_parameter(description: &str, description_zh: &str) -> Value {
-    json!({"type": "string", "minLength": 1, "maxLength": 64, "description": description, "x-description-zh": description_zh})
+/// A variable (column) name parameter; each tool gives it its own description.
+fn variable_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "string", "minLength": 1, "maxLength": 64})
 }
 
 #[cfg(test)]

@@ -4,20 +4,105 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::{Dataset, DatasetDir};
 use crate::FnTool;
 use crate::numfmt::percent_text;
 
-const CHECKS: [&str; 5] = [
-    "required_vars",
-    "missing_rate",
-    "key_unique",
-    "date_pairs",
-    "codelist",
+// A check the tool runs (a doc comment here would join the schema of the items of `checks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Check {
+    RequiredVars,
+    MissingRate,
+    KeyUnique,
+    DatePairs,
+    Codelist,
+}
+
+/// Every check, in the order they run when a call names none.
+const CHECKS: [Check; 5] = [
+    Check::RequiredVars,
+    Check::MissingRate,
+    Check::KeyUnique,
+    Check::DatePairs,
+    Check::Codelist,
 ];
+
+// Two date variables where the end must not precede the start.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DatePair {
+    #[schemars(
+        length(min = 1),
+        description = "Start date variable, e.g. 'TRTSDT'.",
+        extend("x-description-zh" = "开始日期变量，例如 'TRTSDT'。")
+    )]
+    start: String,
+    #[schemars(
+        length(min = 1),
+        description = "End date variable, e.g. 'TRTEDT'.",
+        extend("x-description-zh" = "结束日期变量，例如 'TRTEDT'。")
+    )]
+    end: String,
+}
+
+/// Which checks to run on which dataset, and their settings.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(schema_with = "super::dataset_schema")]
+    dataset: String,
+    #[schemars(
+        description = "Checks to run; omit to run all of them.",
+        extend(
+            "uniqueItems" = true,
+            "x-all" = "omit",
+            "x-description-zh" = "要运行的检查；省略则运行全部检查。"
+        )
+    )]
+    checks: Option<Vec<Check>>,
+    #[schemars(
+        inner(length(min = 1)),
+        description = "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data.",
+        extend(
+            "uniqueItems" = true,
+            "x-description-zh" = "必须存在且不得有缺失值的变量；对 CDISC 数据默认为 STUDYID 和 USUBJID。"
+        )
+    )]
+    required_vars: Option<Vec<String>>,
+    #[schemars(
+        inner(length(min = 1)),
+        description = "Variables that together must be unique per row; default USUBJID when present.",
+        extend(
+            "uniqueItems" = true,
+            "x-description-zh" = "组合起来必须在每行唯一的变量；存在 USUBJID 时默认为 USUBJID。"
+        )
+    )]
+    key: Option<Vec<String>>,
+    #[schemars(
+        range(min = 0, max = 100),
+        description = "Percent of missing values above which a variable is reported; default 10.",
+        extend("x-percent" = true, "x-description-zh" = "缺失值百分比超过该值时报告该变量；默认 10。")
+    )]
+    missing_threshold: Option<f64>,
+    #[schemars(
+        description = "Pairs of date variables where end must not precede start; default: detected from names.",
+        extend("x-description-zh" = "成对的日期变量，结束日期不得早于开始日期；默认根据变量名自动识别。")
+    )]
+    date_pairs: Option<Vec<DatePair>>,
+    #[schemars(
+        description = "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL).",
+        extend(
+            "additionalProperties" = {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            "x-description-zh" = "每个变量允许的取值，例如 {\"SEX\": [\"M\", \"F\"]}；默认检查 SEX 和 Y/N 标志变量（*FL）。"
+        )
+    )]
+    codelist: Option<BTreeMap<String, Vec<String>>>,
+}
 /// Example values shown per finding.
 const MAX_EXAMPLES: usize = 5;
 /// CDISC identifiers every subject-level dataset carries.
@@ -64,64 +149,7 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             Call describe_dataset first to learn variable names. Read-only: it never changes data."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["dataset"],
-            "properties": {
-                "dataset": datasets.parameter(),
-                "checks": {
-                    "type": "array",
-                    "items": {"type": "string", "enum": CHECKS},
-                    "uniqueItems": true,
-                    "x-all": "omit",
-                    "description": "Checks to run; omit to run all of them.",
-                    "x-description-zh": "要运行的检查；省略则运行全部检查。"
-                },
-                "required_vars": {
-                    "type": "array",
-                    "items": {"type": "string", "minLength": 1},
-                    "uniqueItems": true,
-                    "description": "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data.",
-                    "x-description-zh": "必须存在且不得有缺失值的变量；对 CDISC 数据默认为 STUDYID 和 USUBJID。"
-                },
-                "key": {
-                    "type": "array",
-                    "items": {"type": "string", "minLength": 1},
-                    "uniqueItems": true,
-                    "description": "Variables that together must be unique per row; default USUBJID when present.",
-                    "x-description-zh": "组合起来必须在每行唯一的变量；存在 USUBJID 时默认为 USUBJID。"
-                },
-                "missing_threshold": {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 100,
-                    "x-percent": true,
-                    "description": "Percent of missing values above which a variable is reported; default 10.",
-                    "x-description-zh": "缺失值百分比超过该值时报告该变量；默认 10。"
-                },
-                "date_pairs": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "additionalProperties": false,
-                        "required": ["start", "end"],
-                        "properties": {
-                            "start": {"type": "string", "minLength": 1, "description": "Start date variable, e.g. 'TRTSDT'.", "x-description-zh": "开始日期变量，例如 'TRTSDT'。"},
-                            "end": {"type": "string", "minLength": 1, "description": "End date variable, e.g. 'TRTEDT'.", "x-description-zh": "结束日期变量，例如 'TRTEDT'。"}
-                        }
-                    },
-                    "description": "Pairs of date variables where end must not precede start; default: detected from names.",
-                    "x-description-zh": "成对的日期变量，结束日期不得早于开始日期；默认根据变量名自动识别。"
-                },
-                "codelist": {
-                    "type": "object",
-                    "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                    "description": "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL).",
-                    "x-description-zh": "每个变量允许的取值，例如 {\"SEX\": [\"M\", \"F\"]}；默认检查 SEX 和 Y/N 标志变量（*FL）。"
-                }
-            }
-        }),
+        parameters: datasets.schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 15_000,
@@ -168,41 +196,23 @@ impl Finding {
     }
 }
 
-fn strings(value: Option<&Value>) -> Option<Vec<String>> {
-    value.and_then(Value::as_array).map(|a| {
-        a.iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect()
-    })
-}
-
-fn run_checks(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
-    let data = datasets.load(args["dataset"].as_str().unwrap_or_default())?;
-    let checks = strings(args.get("checks"))
-        .unwrap_or_else(|| CHECKS.iter().map(|c| c.to_string()).collect());
+fn run_checks(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {
+    let data = datasets.load(&args.dataset)?;
+    let checks = args.checks.unwrap_or_else(|| CHECKS.to_vec());
     let has = |name: &str| data.columns.iter().any(|c| c.name == name);
     let cdisc = CDISC_IDS.iter().any(|id| has(id));
     // Variables named in options must exist (except required_vars, whose absence is the finding).
-    let mut named: Vec<String> = strings(args.get("key")).unwrap_or_default();
-    if let Some(pairs) = args.get("date_pairs").and_then(Value::as_array) {
-        for pair in pairs {
-            named.extend(
-                ["start", "end"]
-                    .iter()
-                    .filter_map(|k| pair[*k].as_str().map(str::to_string)),
-            );
-        }
+    let mut named: Vec<&String> = args.key.iter().flatten().collect();
+    for pair in args.date_pairs.iter().flatten() {
+        named.extend([&pair.start, &pair.end]);
     }
-    if let Some(lists) = args.get("codelist").and_then(Value::as_object) {
-        named.extend(lists.keys().cloned());
-    }
+    named.extend(args.codelist.iter().flat_map(BTreeMap::keys));
     for name in &named {
         data.column(name)?;
     }
 
     let mut findings = Vec::new();
-    let required = strings(args.get("required_vars")).unwrap_or_else(|| {
+    let required = args.required_vars.clone().unwrap_or_else(|| {
         if cdisc {
             CDISC_IDS.iter().map(|s| s.to_string()).collect()
         } else {
@@ -210,17 +220,14 @@ fn run_checks(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
         }
     });
     for check in &checks {
-        match check.as_str() {
-            "required_vars" => required_vars(&data, &required, &mut findings),
-            "missing_rate" => {
-                let threshold = args
-                    .get("missing_threshold")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(10.0);
+        match check {
+            Check::RequiredVars => required_vars(&data, &required, &mut findings),
+            Check::MissingRate => {
+                let threshold = args.missing_threshold.unwrap_or(10.0);
                 missing_rate(&data, threshold, &required, &mut findings);
             }
-            "key_unique" => {
-                let key = strings(args.get("key")).unwrap_or_else(|| {
+            Check::KeyUnique => {
+                let key = args.key.clone().unwrap_or_else(|| {
                     if has("USUBJID") {
                         vec!["USUBJID".to_string()]
                     } else {
@@ -229,32 +236,23 @@ fn run_checks(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
                 });
                 key_unique(&data, &key, &mut findings);
             }
-            "date_pairs" => {
-                let pairs = match args.get("date_pairs").and_then(Value::as_array) {
+            Check::DatePairs => {
+                let pairs = match &args.date_pairs {
                     Some(pairs) => pairs
                         .iter()
-                        .map(|p| {
-                            (
-                                p["start"].as_str().unwrap_or_default().to_string(),
-                                p["end"].as_str().unwrap_or_default().to_string(),
-                            )
-                        })
+                        .map(|p| (p.start.clone(), p.end.clone()))
                         .collect(),
                     None => detect_date_pairs(&data),
                 };
                 date_pairs(&data, &pairs, &mut findings)?;
             }
-            "codelist" => {
-                let lists = match args.get("codelist").and_then(Value::as_object) {
-                    Some(lists) => lists
-                        .iter()
-                        .map(|(k, v)| (k.clone(), strings(Some(v)).unwrap_or_default()))
-                        .collect(),
+            Check::Codelist => {
+                let lists = match &args.codelist {
+                    Some(lists) => lists.clone(),
                     None => default_codelists(&data),
                 };
                 codelists(&data, &lists, &mut findings)?;
             }
-            _ => {}
         }
     }
     findings.sort_by_key(|f| f.severity);

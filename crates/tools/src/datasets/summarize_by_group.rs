@@ -3,13 +3,38 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
-use super::{Column, DatasetDir, group_rows, subjects_parameter, variable_parameter};
+use super::{Column, DatasetDir, group_rows};
 use crate::numfmt::round_half_away_text;
 use crate::{FnTool, Verdict};
+
+/// What to summarize, by what.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[schemars(schema_with = "super::dataset_schema")]
+    dataset: String,
+    #[schemars(
+        schema_with = "super::variable_schema",
+        description = "The numeric variable to summarize, e.g. 'AGE'.",
+        extend("x-description-zh" = "要汇总的数值变量，例如 'AGE'。")
+    )]
+    variable: String,
+    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+    #[schemars(
+        schema_with = "super::variable_schema",
+        description = format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
+        extend("x-description-zh" = format!("分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A' 或 'SEX'；省略则给出一个总体汇总。"))
+    )]
+    group_by: Option<String>,
+    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+    #[schemars(schema_with = "super::subjects_schema")]
+    subjects: Option<Vec<String>>,
+}
 
 /// The summarize-by-group tool over a dataset folder; reads files, so it runs on the blocking pool.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
@@ -72,23 +97,7 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
             describe_dataset first. Read-only."
             .into(),
         category: Category::Query,
-        parameters: json!({
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["dataset", "variable"],
-            "properties": {
-                "dataset": datasets.parameter(),
-                "variable": variable_parameter(
-                    "The numeric variable to summarize, e.g. 'AGE'.",
-                    "要汇总的数值变量，例如 'AGE'。",
-                ),
-                "group_by": variable_parameter(
-                    &format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
-                    &format!("分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A' 或 'SEX'；省略则给出一个总体汇总。"),
-                ),
-                "subjects": subjects_parameter()
-            }
-        }),
+        parameters: datasets.schema_for::<Args>(),
         side_effect: SideEffect::Read,
         idempotent: true,
         timeout_ms: 10_000,
@@ -96,16 +105,12 @@ fn spec(datasets: &DatasetDir) -> ToolSpec {
     }
 }
 
-fn summarize(datasets: &DatasetDir, args: &Value) -> Result<Value, ToolError> {
-    let data = datasets.load(args["dataset"].as_str().unwrap_or_default())?;
-    let variable = data.numeric_column(args["variable"].as_str().unwrap_or_default())?;
-    let rows = data.subject_rows(args.get("subjects"))?;
+fn summarize(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {
+    let data = datasets.load(&args.dataset)?;
+    let variable = data.numeric_column(&args.variable)?;
+    let rows = data.subject_rows(args.subjects.as_deref())?;
     let mut table = Vec::new();
-    let grouping = data.grouping(
-        "group_by",
-        args.get("group_by").and_then(Value::as_str),
-        variable,
-    )?;
+    let grouping = data.grouping("group_by", args.group_by.as_deref(), variable)?;
     let group_by = match grouping.column() {
         Some(by) => {
             for (group, members) in group_rows(by, &rows) {
