@@ -767,7 +767,9 @@ async fn a_changed_tool_definition_disables_the_tool_until_approved() {
         .send(&client, Method::POST, "/mcp/servers", Some(body))
         .await;
     assert_eq!(status, 201, "{created}");
-    server_status(&server, &client, "fixture", "running").await;
+    let running = server_status(&server, &client, "fixture", "running").await;
+    // The Python SDK speaks 2026-07-28, so the question below comes as `input_required`.
+    assert_eq!(running["status"]["protocol"], "2026-07-28", "{running}");
     let greet = json!({"tool": "fixture.greet", "arguments": {"name": "Ada"}});
     let first = call_approving(&server, &client, greet.clone()).await;
     assert_eq!(first["ok"], true, "{first}");
@@ -930,4 +932,81 @@ async fn an_http_server_is_imported_by_its_url() {
     assert_eq!(echoed["data"]["text"], "Echo: over http", "{echoed}");
     let _ = remote.kill();
     let _ = remote.wait();
+}
+
+/// Deskmate as a client speaks the 2026-07-28 era where the server does: another
+/// Deskmate (`deskmate mcp` on its own data dir, headless over stdio, which speaks both
+/// eras) is imported stateless (`server/discover`, the status says 2026-07-28), its
+/// tools run through the importing Deskmate's guard, and a call the other Deskmate's
+/// policy asks for comes back `input_required`: the question reaches this Deskmate's
+/// prompts (answered as its dialog would), and the call is made again with the answer.
+/// server-everything, which knows only 2025-11-25, is imported with the handshake.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_of_the_2026_era_is_imported_stateless_and_its_questions_asked() {
+    let remote = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let client = Server::client();
+    {
+        // The other Deskmate asks before every calculation.
+        let other = Server::start(remote.path());
+        let (status, changed) = other
+            .send(
+                &client,
+                Method::PUT,
+                "/tools/resources/calculator",
+                Some(json!({"policy": "ask"})),
+            )
+            .await;
+        assert_eq!(status, 200, "{changed}");
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start(dir.path());
+    let bin = peers().join("npm/node_modules/.bin");
+    for body in [
+        json!({"name": "desk", "command": env!("CARGO_BIN_EXE_deskmate"),
+               "args": ["--data-dir", remote.path(), "mcp"]}),
+        json!({"name": "everything", "command": bin.join("mcp-server-everything"), "args": ["stdio"]}),
+    ] {
+        let (status, created) = server
+            .send(&client, Method::POST, "/mcp/servers", Some(body))
+            .await;
+        assert_eq!(status, 201, "{created}");
+    }
+    let desk = server_status(&server, &client, "desk", "running").await;
+    assert_eq!(desk["status"]["protocol"], "2026-07-28", "{desk}");
+    assert!(
+        desk["tools"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!("desk.calculator"))),
+        "{desk}"
+    );
+    let everything = server_status(&server, &client, "everything", "running").await;
+    assert_eq!(
+        everything["status"]["protocol"], "2025-11-25",
+        "{everything}"
+    );
+
+    let mut asked = Vec::new();
+    let answer = call_answering(
+        &server,
+        &client,
+        json!({"tool": "desk.calculator", "arguments": {"expression": "6*7"}}),
+        &mut |prompt| asked.push(prompt.clone()),
+    )
+    .await;
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(answer["data"]["data"]["result"], 42, "{answer}");
+    assert!(
+        asked.iter().any(|p| p["question"]
+            .as_str()
+            .is_some_and(|q| q.starts_with("desk asks"))),
+        "the other Deskmate's question reached the prompts: {asked:?}"
+    );
+    // The guard of this Deskmate checks the other's schema before anything is sent.
+    let invalid = call_approving(
+        &server,
+        &client,
+        json!({"tool": "desk.calculator", "arguments": {"expression": ""}}),
+    )
+    .await;
+    assert_eq!(invalid["error_type"], "validation", "{invalid}");
 }

@@ -19,13 +19,14 @@ use deskmate_service::mcp_servers::{ChangedTool, McpServerConfig, McpStatus, Tra
 use deskmate_service::prompts::PromptBroker;
 use deskmate_tools::{Tool, ToolContext};
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, ContentBlock, ElicitRequestParams,
-    ElicitResult, ElicitationAction, Implementation,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    ContentBlock, ElicitRequestParams, ElicitResult, ElicitationAction, Implementation,
+    InputRequest, InputResponses, ProtocolVersion, SubscriptionFilter,
 };
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, NotificationContext, RunningService};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -138,17 +139,29 @@ async fn supervise(
 /// changed, and puts the server's questions (elicitation) to the person.
 #[derive(Debug, Clone)]
 struct Importer {
-    server: String,
     changed: watch::Sender<u64>,
+    asker: Arc<Asker>,
+}
+
+/// Who answers a server's questions (elicitation) for the person: the app's dialog or
+/// `/api/v1/prompts`, through the prompt broker. Shared by the connection (a 2025-11-25
+/// server asks with `elicitation/create`) and its tools (a 2026-07-28 server answers a
+/// call with `input_required`, and the call is made again with the answers).
+#[derive(Debug)]
+struct Asker {
+    server: String,
     prompts: Option<Arc<PromptBroker>>,
 }
+
+/// How many `input_required` rounds one call may take before it fails.
+const MAX_INPUT_ROUNDS: usize = 10;
 
 /// How long a server's question waits for the person.
 const QUESTION_TIMEOUT: Duration = Duration::from_secs(120);
 
 impl ClientHandler for Importer {
     fn get_info(&self) -> ClientConfig {
-        let capabilities = if self.prompts.is_some() {
+        let capabilities = if self.asker.prompts.is_some() {
             ClientCapabilities::builder().enable_elicitation().build()
         } else {
             ClientCapabilities::default()
@@ -159,16 +172,27 @@ impl ClientHandler for Importer {
         )
     }
 
-    /// A form with one choice (a yes/no field, an enum field) or none (accept or
-    /// decline) becomes a choice in the app's dialog (or `/api/v1/prompts`): the person's
-    /// pick is the answer, "Decline" declines, no answer in time cancels. A form Deskmate
-    /// cannot show as one choice (several fields, free text) and a URL are declined.
+    /// A server's question, answered by the person ([`Asker::elicit`]).
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
         _context: rmcp::service::RequestContext<RoleClient>,
     ) -> Result<ElicitResult, rmcp::ErrorData> {
-        let decline = || Ok(ElicitResult::new(ElicitationAction::Decline));
+        Ok(self.asker.elicit(request).await)
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.changed.send_modify(|generation| *generation += 1);
+    }
+}
+
+impl Asker {
+    /// A form with one choice (a yes/no field, an enum field) or none (accept or
+    /// decline) becomes a choice in the app's dialog (or `/api/v1/prompts`): the person's
+    /// pick is the answer, "Decline" declines, no answer in time cancels. A form Deskmate
+    /// cannot show as one choice (several fields, free text) and a URL are declined.
+    async fn elicit(&self, request: ElicitRequestParams) -> ElicitResult {
+        let decline = || ElicitResult::new(ElicitationAction::Decline);
         let Some(prompts) = &self.prompts else {
             return decline();
         };
@@ -193,15 +217,41 @@ impl ClientHandler for Importer {
         match prompts.choose(&asked, &options, QUESTION_TIMEOUT).await {
             Ok((index, _)) if index + 1 == options.len() => decline(),
             Ok((index, _)) => {
-                Ok(ElicitResult::new(ElicitationAction::Accept)
-                    .with_content(question.answer(index)))
+                ElicitResult::new(ElicitationAction::Accept).with_content(question.answer(index))
             }
-            Err(_) => Ok(ElicitResult::new(ElicitationAction::Cancel)),
+            Err(_) => ElicitResult::new(ElicitationAction::Cancel),
         }
     }
 
-    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        self.changed.send_modify(|generation| *generation += 1);
+    /// The answers to a 2026-07-28 server's `input_required` requests: its questions are
+    /// asked ([`Asker::elicit`]); a model completion (sampling) or the roots of this
+    /// computer's files are never given to a server.
+    async fn answer(&self, requests: rmcp::model::InputRequests) -> Result<InputResponses, String> {
+        let mut answers = InputResponses::new();
+        for (key, request) in requests {
+            let answer = match request {
+                InputRequest::Elicitation(request) => self.elicit(request.params).await,
+                InputRequest::CreateMessage(_) => {
+                    return Err("the server asked for a model completion (sampling), which Deskmate does not give to servers".into());
+                }
+                InputRequest::ListRoots(_) => {
+                    return Err(
+                        "the server asked for this computer's roots, which Deskmate does not share"
+                            .into(),
+                    );
+                }
+                _ => {
+                    return Err(
+                        "the server asked for input of a kind Deskmate does not know".into(),
+                    );
+                }
+            };
+            answers.insert(
+                key,
+                serde_json::to_value(answer).map_err(|e| e.to_string())?,
+            );
+        }
+        Ok(answers)
     }
 }
 
@@ -263,6 +313,16 @@ impl Question {
     }
 }
 
+/// How a connection starts: the 2026-07-28 era first (`server/discover`, stateless),
+/// and the 2025-11-25 handshake (`initialize`, offering 2025-11-25) when the server does
+/// not know `server/discover` (an error, or no answer within 10 s).
+fn lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+    }
+}
+
 async fn connect(
     deskmate: &Deskmate,
     config: &McpServerConfig,
@@ -282,12 +342,15 @@ async fn connect(
                     .stderr(stderr)
                     .spawn()
                     .map_err(|e| format!("cannot start '{command}': {e}"))?;
-                importer.serve(process).await.map_err(|e| {
-                    format!(
-                        "'{command}' did not start as an MCP server: {}",
-                        readable(&e)
-                    )
-                })
+                importer
+                    .serve_with_lifecycle(process, lifecycle())
+                    .await
+                    .map_err(|e| {
+                        format!(
+                            "'{command}' did not start as an MCP server: {}",
+                            readable(&e)
+                        )
+                    })
             }
             Transport::Http { url, headers } => {
                 let _ = rustls::crypto::ring::default_provider().install_default();
@@ -304,7 +367,7 @@ async fn connect(
                         .custom_headers(custom),
                 );
                 importer
-                    .serve(transport)
+                    .serve_with_lifecycle(transport, lifecycle())
                     .await
                     .map_err(|e| format!("{url} did not answer as an MCP server: {}", readable(&e)))
             }
@@ -349,25 +412,34 @@ async fn connect_and_serve(
     cancel: &CancellationToken,
 ) -> Result<(), String> {
     let (changed, mut changes) = watch::channel(0);
-    let importer = Importer {
+    let asker = Arc::new(Asker {
         server: config.name.clone(),
-        changed,
         prompts,
+    });
+    let importer = Importer {
+        changed,
+        asker: asker.clone(),
     };
     let running = connect(deskmate, config, importer).await?;
-    let protocol = running
+    let version = running
         .peer()
         .peer_info()
-        .map(|i| i.protocol_version.to_string())
+        .map(|i| i.protocol_version.clone());
+    let protocol = version
+        .as_ref()
+        .map(ToString::to_string)
         .unwrap_or_default();
+    // 2026-07-28: no notification comes unasked; list changes are subscribed to.
+    let modern = version.is_some_and(|v| !v.has_initialize());
     let peer = running.peer().clone();
     let protocol = &protocol;
+    let asker = &asker;
     let import = |peer: Peer<RoleClient>| async move {
         let listed = tokio::time::timeout(start_timeout(), peer.list_all_tools())
             .await
             .map_err(|_| "tools/list got no answer".to_string())?
             .map_err(|e| format!("tools/list failed: {e}"))?;
-        let tools = imported_tools(&config.name, &listed, &peer);
+        let tools = imported_tools(&config.name, &listed, &peer, asker);
         let count = tools.len();
         let (blocked, changed) = check_pins(deskmate, &config.name, &listed, &tools);
         deskmate.set_imported_tools(&config.name, tools, &blocked);
@@ -382,10 +454,28 @@ async fn connect_and_serve(
         Ok::<(), String>(())
     };
     import(peer.clone()).await?;
+    let mut subscription = if modern {
+        let tools = SubscriptionFilter::builder().tools_list_changed().build();
+        match peer.listen(tools).await {
+            Ok(subscription) => Some(subscription),
+            Err(error) => {
+                tracing::warn!(server = %config.name, %error, "cannot subscribe to list changes");
+                None
+            }
+        }
+    } else {
+        None
+    };
     // Dropping the service (cancelled) closes the connection and ends a stdio child.
     let ended = running.waiting();
     tokio::pin!(ended);
     loop {
+        let heard = async {
+            match subscription.as_mut() {
+                Some(listening) => listening.next().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             () = cancel.cancelled() => return Ok(()),
             _ = &mut ended => return Ok(()),
@@ -395,6 +485,11 @@ async fn connect_and_serve(
                 }
                 import(peer.clone()).await?;
             }
+            note = heard => match note {
+                Ok(Some(_)) => import(peer.clone()).await?,
+                // The server ended the subscription: the connection may go on.
+                _ => subscription = None,
+            },
         }
     }
 }
@@ -494,13 +589,14 @@ fn imported_tools(
     server: &str,
     listed: &[rmcp::model::Tool],
     peer: &Peer<RoleClient>,
+    asker: &Arc<Asker>,
 ) -> Vec<Arc<dyn Tool>> {
     let mut taken = HashSet::new();
     listed
         .iter()
         .map(|tool| {
             let id = imported_id(server, &tool.name, &mut taken);
-            Arc::new(McpTool::new(id, tool, peer.clone())) as Arc<dyn Tool>
+            Arc::new(McpTool::new(id, tool, peer.clone(), asker.clone())) as Arc<dyn Tool>
         })
         .collect()
 }
@@ -514,11 +610,17 @@ pub struct McpTool {
     remote: String,
     open_world: bool,
     peer: Peer<RoleClient>,
+    asker: Arc<Asker>,
 }
 
 impl McpTool {
     /// The tool `definition` of a server, as `id` in Deskmate.
-    pub fn new(id: String, definition: &rmcp::model::Tool, peer: Peer<RoleClient>) -> Self {
+    fn new(
+        id: String,
+        definition: &rmcp::model::Tool,
+        peer: Peer<RoleClient>,
+        asker: Arc<Asker>,
+    ) -> Self {
         let annotations = definition.annotations.clone().unwrap_or_default();
         // No annotations: a write (the server did not say it only reads).
         let side_effect = if annotations.read_only_hint == Some(true) {
@@ -562,7 +664,55 @@ impl McpTool {
             remote: definition.name.to_string(),
             open_world: annotations.open_world_hint.unwrap_or(true),
             peer,
+            asker,
         }
+    }
+}
+
+impl McpTool {
+    /// One `tools/call`, with the rounds a 2026-07-28 server may ask for: its
+    /// `input_required` questions are answered ([`Asker::answer`]) and the call is made
+    /// again with the answers and the server's state, at most [`MAX_INPUT_ROUNDS`] times.
+    /// The outer error is Deskmate's (a question it cannot answer, too many rounds); the
+    /// inner one the SDK's, as the caller maps it.
+    async fn call(
+        &self,
+        mut request: CallToolRequestParams,
+    ) -> Result<Result<CallToolResult, rmcp::ServiceError>, ToolError> {
+        let server = &self.asker.server;
+        for _ in 0..MAX_INPUT_ROUNDS {
+            match self.peer.call_tool_once(request.clone()).await {
+                Ok(CallToolResponse::Complete(result)) => return Ok(Ok(result)),
+                Ok(CallToolResponse::InputRequired(asked)) => {
+                    let answers = self
+                        .asker
+                        .answer(asked.input_requests.unwrap_or_default())
+                        .await
+                        .map_err(|why| {
+                            ToolError::new(
+                                ErrorType::Permission,
+                                format!("the MCP server '{server}' {why}"),
+                            )
+                            .with_hint("this tool cannot be used from Deskmate; tell the user")
+                        })?;
+                    request.input_responses = (!answers.is_empty()).then_some(answers);
+                    request.request_state = asked.request_state;
+                }
+                Ok(_) => {
+                    return Err(ToolError::new(
+                        ErrorType::Validation,
+                        format!("the MCP server '{server}' answered with a task, which Deskmate does not follow"),
+                    )
+                    .with_hint("tell the user this tool cannot be used from Deskmate"));
+                }
+                Err(error) => return Ok(Err(error)),
+            }
+        }
+        Err(ToolError::new(
+            ErrorType::Transient,
+            format!("the MCP server '{server}' asked for input {MAX_INPUT_ROUNDS} times without finishing the call"),
+        )
+        .with_hint("try again later, or tell the user the server did not finish"))
     }
 }
 
@@ -600,7 +750,7 @@ impl Tool for McpTool {
         };
         let request = CallToolRequestParams::new(self.remote.clone()).with_arguments(arguments);
         let answer = tokio::select! {
-            answer = self.peer.call_tool(request) => answer,
+            answer = self.call(request) => answer?,
             () = ctx.cancel.cancelled() => {
                 return Err(ToolError::new(ErrorType::Timeout, "the call was cancelled"));
             }
