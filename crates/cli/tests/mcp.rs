@@ -1010,3 +1010,49 @@ async fn a_server_of_the_2026_era_is_imported_stateless_and_its_questions_asked(
     .await;
     assert_eq!(invalid["error_type"], "validation", "{invalid}");
 }
+
+/// Over Streamable HTTP in the 2026-07-28 era nothing comes unasked: Deskmate subscribes
+/// to the server's list changes, so a tool the other Deskmate gains (an HTTP tool created
+/// there) joins this one's registry without a reconnect.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_server_over_http_tells_its_list_changes_to_the_subscription() {
+    let remote_dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let remote = Server::start(remote_dir.path());
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start(dir.path());
+    let client = Server::client();
+    let body = json!({"name": "remote", "url": remote.url.replace("/api/v1", "/mcp"),
+        "headers": {"Authorization": format!("Bearer {}", remote.token)}});
+    let (status, created) = server
+        .send(&client, Method::POST, "/mcp/servers", Some(body))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let running = server_status(&server, &client, "remote", "running").await;
+    assert_eq!(running["status"]["protocol"], "2026-07-28", "{running}");
+    let has = |found: &Value, tool: &str| {
+        found["tools"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!(tool)))
+    };
+    assert!(!has(&running, "remote.save_note"), "{running}");
+
+    let tool = json!({"name": "Save note", "category": "query", "http_method": "POST",
+        "http_url": "http://127.0.0.1:9/notes", "side_effect": "write",
+        "parameter_schema": {"type": "object", "properties": {"text": {"type": "string"}}}});
+    let (status, created) = remote
+        .send(&client, Method::POST, "/tools/resources", Some(tool))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let found = server_status(&server, &client, "remote", "running").await;
+        if has(&found, "remote.save_note") {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the new tool never arrived: {found}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
