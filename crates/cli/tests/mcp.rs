@@ -383,12 +383,18 @@ async fn refuses_strangers(client: &reqwest::Client, endpoint: &str, token: &str
     }
 }
 
-/// Over HTTP, in both eras: a slow call reports progress to a client that asked for it,
-/// a call the client cancels stops the tool (its HTTP request is dropped), and a tool
-/// created over the REST API reaches a connected client as a list change.
+/// Over HTTP and over `deskmate mcp` forwarding to the running app, in both eras: a slow
+/// call reports progress to a client that asked for it, a call the client cancels stops
+/// the tool (its HTTP request is dropped), and a tool created over the REST API reaches a
+/// connected client as a list change.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_clients_hear_progress_cancel_calls_and_see_the_list_change() {
-    for mode in ["legacy", "2026-07-28"] {
+    for (mode, bridged) in [
+        ("legacy", false),
+        ("2026-07-28", false),
+        ("legacy", true),
+        ("2026-07-28", true),
+    ] {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let notes = notes_service().await;
         let server = Server::start(dir.path());
@@ -405,11 +411,9 @@ async fn mcp_clients_hear_progress_cancel_calls_and_see_the_list_change() {
         }
         let late = json!({"name": "Late note", "category": "query", "http_url": format!("{}/notes", notes.url),
             "parameter_schema": schema});
-        let args: Vec<String> = [
+        let mut args: Vec<String> = [
             "--mode",
             mode,
-            "--url",
-            &server.url.replace("/api/v1", "/mcp"),
             "--api",
             &server.url,
             "--token",
@@ -423,10 +427,15 @@ async fn mcp_clients_hear_progress_cancel_calls_and_see_the_list_change() {
         ]
         .map(String::from)
         .to_vec();
+        if bridged {
+            args.extend(stdio_command(dir.path()));
+        } else {
+            args.extend(["--url".into(), server.url.replace("/api/v1", "/mcp")]);
+        }
         let seen = tokio::task::spawn_blocking(move || python_client_script("events.py", &args))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(seen["slow_ok"], true, "{seen}");
+        assert_eq!(seen["slow_ok"], true, "{mode} bridged={bridged}: {seen}");
         let progress = seen["progress"].as_array().map(Vec::len).unwrap_or(0);
         assert!(
             progress >= 1,

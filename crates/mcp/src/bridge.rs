@@ -1,7 +1,8 @@
 //! `deskmate mcp` while the Deskmate app (or `deskmate serve`) runs on the same data dir:
 //! the stdio server forwards to the app's `/mcp`, so calls run in the app — its
 //! confirmation dialogs appear there, its registry and audit are the ones in use — and
-//! a tool list change in the app reaches the stdio client.
+//! a tool list change in the app reaches the stdio client; a client that asks for progress
+//! of a long call hears it.
 
 use std::time::Duration;
 
@@ -83,8 +84,12 @@ impl ServerHandler for Bridge {
             meta.0.0.insert(CLIENT_META.into(), client.name.into());
         }
         request.meta = Some(meta);
+        let name = request.name.to_string();
+        // The app's progress is not relayed; the bridge tells the client how long the
+        // call has been running, as the app would.
+        let answer = server::with_progress(self.app.call_tool(request), &context, &name);
         tokio::select! {
-            answer = self.app.call_tool(request) => {
+            answer = answer => {
                 let mut answer = answer.map_err(from_app)?;
                 // The app answered in the 2025-11-25 era, which has no result type; the
                 // stdio client may speak 2026-07-28, which requires it.

@@ -70,6 +70,35 @@ pub const CLIENT_META: &str = "deskmate/client";
 /// How often a long call reports progress to a client that asked for it.
 const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
+/// Runs a call; a client that asked for progress (a progress token) hears every second
+/// how long the call `name` has been running, until it ends.
+pub(crate) async fn with_progress<T>(
+    running: impl std::future::Future<Output = T>,
+    context: &RequestContext<RoleServer>,
+    name: &str,
+) -> T {
+    let Some(token) = context.meta.get_progress_token() else {
+        return running.await;
+    };
+    tokio::pin!(running);
+    let started = Instant::now();
+    let mut tick = tokio::time::interval(PROGRESS_EVERY);
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            result = &mut running => return result,
+            _ = tick.tick() => {
+                let seconds = started.elapsed().as_secs_f64().floor();
+                let note = ProgressNotificationParam::new(token.clone(), seconds)
+                    .with_message(format!("{name} running for {seconds} s"));
+                if let Err(e) = context.peer.notify_progress(note).await {
+                    tracing::debug!(error = %e, "progress not delivered");
+                }
+            }
+        }
+    }
+}
+
 /// The handler: cheap to clone (one per MCP session or stateless request).
 #[derive(Debug, Clone)]
 pub struct DeskmateMcp {
@@ -290,30 +319,7 @@ impl ServerHandler for DeskmateMcp {
             // audits the refusal like any other.
         }
         tracing::info!(tool = %name, client = client.as_deref().unwrap_or("unknown"), "MCP call");
-        let running = self.deskmate.call(call);
-        let result = match context.meta.get_progress_token() {
-            None => running.await,
-            Some(token) => {
-                // A client that asked for progress hears about a long call every second.
-                tokio::pin!(running);
-                let started = Instant::now();
-                let mut tick = tokio::time::interval(PROGRESS_EVERY);
-                tick.tick().await;
-                loop {
-                    tokio::select! {
-                        result = &mut running => break result,
-                        _ = tick.tick() => {
-                            let seconds = started.elapsed().as_secs_f64().floor();
-                            let note = ProgressNotificationParam::new(token.clone(), seconds)
-                                .with_message(format!("{name} running for {seconds} s"));
-                            if let Err(e) = context.peer.notify_progress(note).await {
-                                tracing::debug!(error = %e, "progress not delivered");
-                            }
-                        }
-                    }
-                }
-            }
-        };
+        let result = with_progress(self.deskmate.call(call), &context, &name).await;
         Ok(convert::call_result(&result).into())
     }
 

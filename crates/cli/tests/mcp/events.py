@@ -1,9 +1,10 @@
-"""What a client hears besides answers, over Streamable HTTP: progress of a slow call,
-a cancelled call, and the tool list changing (a tool created over the REST API while the
-client is connected). Prints what it saw as one JSON object for `crates/cli/tests/mcp.rs`.
+"""What a client hears besides answers, over Streamable HTTP (or over stdio, from
+`deskmate mcp` forwarding to the running app): progress of a slow call, a cancelled
+call, and the tool list changing (a tool created over the REST API while the client is
+connected). Prints what it saw as one JSON object for `crates/cli/tests/mcp.rs`.
 
-    events.py --mode legacy|2026-07-28 --url MCP_URL --api API_URL --token T
-              --slow TOOL --hang TOOL --create RESOURCE_JSON
+    events.py --mode legacy|2026-07-28 (--url MCP_URL | --stdio CMD [ARG...]) --api API_URL
+              --token T --slow TOOL --hang TOOL --create RESOURCE_JSON
 """
 
 import argparse
@@ -14,15 +15,19 @@ import time
 import anyio
 import httpx2
 import mcp.types as types
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 
 async def main():
     parser = argparse.ArgumentParser()
-    for flag in ("--mode", "--url", "--api", "--token", "--slow", "--hang", "--create"):
+    for flag in ("--mode", "--api", "--token", "--slow", "--hang", "--create"):
         parser.add_argument(flag, required=True)
+    parser.add_argument("--url")
+    parser.add_argument("--stdio", nargs=argparse.REMAINDER)
     args = parser.parse_args()
+    if bool(args.url) == bool(args.stdio):
+        parser.error("give --url or --stdio (last)")
     seen = {"progress": [], "list_changed": False}
     changed = anyio.Event()
 
@@ -36,8 +41,11 @@ async def main():
     headers = {"Authorization": f"Bearer {args.token}"}
     http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=120))
     async with http:
-        async with Client(streamable_http_client(args.url, http_client=http), mode=args.mode,
-                          message_handler=on_message) as client:
+        if args.url:
+            server = streamable_http_client(args.url, http_client=http)
+        else:
+            server = StdioServerParameters(command=args.stdio[0], args=args.stdio[1:])
+        async with Client(server, mode=args.mode, message_handler=on_message) as client:
             result = await client.call_tool(args.slow, {"text": "slow"}, progress_callback=on_progress)
             seen["slow_ok"] = not result.is_error
 
