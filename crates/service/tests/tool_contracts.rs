@@ -17,8 +17,9 @@ use deskmate_service::agent::prefix_prompt;
 use deskmate_service::hooks::PreApproved;
 use serde_json::{Map, Value, json};
 
-#[test]
-fn the_built_in_tools_read_as_committed() {
+/// A service on a data dir with ADSL, with every built-in tool (the device tools on
+/// simulated devices) and the shipped HTTP templates.
+fn every_tool() -> (tempfile::TempDir, Deskmate) {
     let dir = common::data_dir_with_adsl();
     let backends = Backends::simulated();
     let deskmate = Deskmate::open_with_tools(
@@ -27,6 +28,12 @@ fn the_built_in_tools_read_as_committed() {
         deskmate_devices::system_tools(&backends),
     )
     .unwrap_or_else(|e| panic!("{e}"));
+    (dir, deskmate)
+}
+
+#[test]
+fn the_built_in_tools_read_as_committed() {
+    let (_dir, deskmate) = every_tool();
     let parameters: Map<String, Value> = deskmate
         .specs()
         .iter()
@@ -144,14 +151,7 @@ fn valid_value(schema: &Value, full: bool) -> Value {
 /// them) that the guard accepts.
 #[test]
 fn every_call_the_guard_accepts_fits_the_tools_argument_type() {
-    let dir = common::data_dir_with_adsl();
-    let backends = Backends::simulated();
-    let deskmate = Deskmate::open_with_tools(
-        dir.path(),
-        Arc::new(PreApproved),
-        deskmate_devices::system_tools(&backends),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let (_dir, deskmate) = every_tool();
     let registry = deskmate.registry();
     let mut calls: Vec<(String, Value)> = Vec::new();
     // The shipped HTTP templates are disabled: the guard refuses every call of them.
