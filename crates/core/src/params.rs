@@ -110,12 +110,36 @@ fn clean(schema: &mut Value) {
 /// Reads arguments the guard accepted into the tool's argument type. The type is where
 /// the schema comes from, so this fails only on a defect (a schema changed by hand after
 /// it was derived): an internal error naming the tool and what did not fit.
+///
+/// A whole number written with a fraction (`20.0`, as Python's `json.dumps(20.0)` and some
+/// models write it) is an integer to JSON Schema, so the guard lets it through an
+/// `integer` parameter; it is read as that integer (a `f64` field takes it all the same).
 pub fn read_args<T: DeserializeOwned>(tool: &str, args: &Value) -> Result<T, ToolError> {
-    T::deserialize(args).map_err(|e| {
+    let mut args = args.clone();
+    whole_numbers_as_integers(&mut args);
+    T::deserialize(&args).map_err(|e| {
         ToolError::internal(format!(
             "the arguments passed {tool}'s schema but not its argument type: {e}"
         ))
     })
+}
+
+/// Every number with no fraction (and within the range of an `i64`) becomes an integer.
+fn whole_numbers_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(number) if !number.is_i64() && !number.is_u64() => {
+            if let Some(float) = number.as_f64()
+                && float.fract() == 0.0
+                && float.abs() < 9.0e15
+            {
+                // Exact: |float| < 2^53, and it has no fraction.
+                *value = Value::from(float as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(whole_numbers_as_integers),
+        Value::Object(map) => map.values_mut().for_each(whole_numbers_as_integers),
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -162,6 +186,14 @@ mod tests {
                 }
             })
         );
+    }
+
+    #[test]
+    fn a_whole_number_written_with_a_fraction_is_read_as_an_integer() {
+        let read: Option<Notice> = read_args("notice", &json!({"title": "t", "count": 20.0})).ok();
+        assert_eq!(read.and_then(|n| n.count), Some(20));
+        // A real fraction in an integer field stays a defect of the caller's check.
+        assert!(read_args::<Notice>("notice", &json!({"title": "t", "count": 2.5})).is_err());
     }
 
     #[test]

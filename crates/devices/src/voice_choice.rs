@@ -48,9 +48,10 @@ pub fn voice_choice_prompt(ears: Ears) -> VoiceChoicePrompt {
     VoiceChoicePrompt { spec: spec(), ears }
 }
 
-/// A choice question said aloud: the question's arguments and the language. Unknown
-/// fields are refused by the flattened `Question` (serde cannot deny them on a struct
-/// that flattens another); the schema says so itself.
+/// A choice question said aloud: the question's arguments and the language. Serde
+/// cannot refuse unknown fields of a struct that flattens another, so reading this type
+/// would accept them: the schema refuses them (`additionalProperties: false`), and the
+/// guard checks it before any call reaches the tool.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(extend("additionalProperties" = false))]
 struct VoiceQuestion {

@@ -456,10 +456,14 @@ async fn connect_and_serve(
     import(peer.clone()).await?;
     let mut subscription = if modern {
         let tools = SubscriptionFilter::builder().tools_list_changed().build();
-        match peer.listen(tools).await {
-            Ok(subscription) => Some(subscription),
-            Err(error) => {
+        match tokio::time::timeout(start_timeout(), peer.listen(tools)).await {
+            Ok(Ok(subscription)) => Some(subscription),
+            Ok(Err(error)) => {
                 tracing::warn!(server = %config.name, %error, "cannot subscribe to list changes");
+                None
+            }
+            Err(_) => {
+                tracing::warn!(server = %config.name, "the subscription to list changes got no answer");
                 None
             }
         }
@@ -700,7 +704,7 @@ impl McpTool {
                 }
                 Ok(_) => {
                     return Err(ToolError::new(
-                        ErrorType::Validation,
+                        ErrorType::Internal,
                         format!("the MCP server '{server}' answered with a task, which Deskmate does not follow"),
                     )
                     .with_hint("tell the user this tool cannot be used from Deskmate"));

@@ -145,8 +145,21 @@ fn valid_value(schema: &Value, full: bool) -> Value {
     }
 }
 
+/// Every integer in `value` written as a float (`5` → `5.0`).
+fn integers_as_floats(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_i64() || n.is_u64() => {
+            *value = json!(n.as_f64().unwrap_or_default());
+        }
+        Value::Array(items) => items.iter_mut().for_each(integers_as_floats),
+        Value::Object(map) => map.values_mut().for_each(integers_as_floats),
+        _ => {}
+    }
+}
+
 /// Every call the guard lets through fits the tool's argument type, which the tool reads
-/// it into: the smallest and the fullest valid call of each built-in tool, and every call
+/// it into: the smallest and the fullest valid call of each built-in tool (the fullest also
+/// with its whole numbers written as floats), and every call
 /// of the guard benchmark's corpus (valid, repairable and invalid ones, as models write
 /// them) that the guard accepts.
 #[test]
@@ -162,6 +175,10 @@ fn every_call_the_guard_accepts_fits_the_tools_argument_type() {
         for full in [false, true] {
             calls.push((spec.id.clone(), valid_value(&spec.parameters, full)));
         }
+        // Whole numbers as some clients write them (`20.0`): valid integers to JSON Schema.
+        let mut floats = valid_value(&spec.parameters, true);
+        integers_as_floats(&mut floats);
+        calls.push((spec.id.clone(), floats));
     }
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/guard_corpus.jsonl");
     let corpus = std::fs::read_to_string(&corpus).unwrap_or_else(|e| panic!("{e}"));
