@@ -125,8 +125,22 @@ pub fn cap(data: Value, limits: CapLimits) -> (Value, Capped) {
         chars = (chars / 2).max(200);
     }
     let text = serde_json::to_string(&data).unwrap_or_default();
+    // Counted in the bytes the excerpt takes as a JSON string (a character is 1 to 4
+    // bytes, and quotes, backslashes and control characters are escaped again), with
+    // room for the object around it.
     let keep = limits.max_bytes.saturating_sub(64);
-    let excerpt: String = text.chars().take(keep).collect();
+    let mut used = 0;
+    let excerpt: String = text
+        .chars()
+        .take_while(|&c| {
+            used += match c {
+                '"' | '\\' => 2,
+                c if u32::from(c) < 0x20 => 6,
+                c => c.len_utf8(),
+            };
+            used <= keep
+        })
+        .collect();
     capped.excerpt = true;
     (json!({ "excerpt": excerpt }), capped)
 }
@@ -313,6 +327,23 @@ mod tests {
                 .unwrap_or(usize::MAX);
             assert!(size <= 4096, "{size}");
             assert!(capped.truncated());
+        }
+    }
+
+    #[test]
+    fn an_excerpt_of_wide_and_escaped_characters_fits_in_bytes() {
+        // Four-byte characters, quotes and control characters: a cut by characters
+        // would be several times the limit in bytes.
+        let data = json!({"a": {"b": "𐀀\"\u{0}".repeat(40), "c": -1e-161}, "d": "𐀀".repeat(60)});
+        for max_bytes in [64, 100, 206, 400] {
+            let limits = CapLimits {
+                max_rows: 5,
+                max_string_chars: 50,
+                max_bytes,
+            };
+            let (out, _) = cap(data.clone(), limits);
+            let size = serde_json::to_vec(&out).map_or(usize::MAX, |v| v.len());
+            assert!(size <= max_bytes, "{size} > {max_bytes}: {out}");
         }
     }
 
