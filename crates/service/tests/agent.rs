@@ -812,6 +812,53 @@ async fn a_constrained_model_gets_a_schema_of_the_tools_and_acts_in_one_group() 
     assert_eq!(again.as_str(), Some(system));
 }
 
+/// A constrained turn limited to some tools reads the catalog every turn reads (so the
+/// server's cached prefix serves it) with a line naming what can be called, and its
+/// grammar admits only those; a masked tool named anyway is not run.
+#[tokio::test]
+async fn a_constrained_turn_limited_to_some_tools_masks_the_others() {
+    let f = constrained_fixture(false).await;
+    f.server.push(content(r#"{"answer": "Hello!"}"#));
+    turn(&f, "hi", None).await;
+    f.server
+        .push(content(
+            r#"{"calls": [{"name": "counter_add", "arguments": {"delta": 5}}, {"name": "calculator", "arguments": {"expression": "2+2"}}]}"#,
+        ))
+        .push(content(r#"{"answer": "2+2 is 4."}"#));
+    let (events, _) = f
+        .deskmate
+        .chat_collected(ChatTurn {
+            message: "add 5 and compute 2+2".into(),
+            tools: Some(vec!["calculator".into()]),
+            ..ChatTurn::default()
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let requests = f.server.requests();
+    let every_turn = requests[0]["messages"][0]["content"]
+        .as_str()
+        .unwrap_or_default();
+    let limited = requests[1]["messages"][0]["content"]
+        .as_str()
+        .unwrap_or_default();
+    let line = limited
+        .strip_prefix(every_turn)
+        .unwrap_or_else(|| panic!("{limited}"));
+    assert!(
+        line.contains("only these tools can be called: calculator."),
+        "{line}"
+    );
+    let grammar = requests[1]["grammar"].as_str().unwrap_or_default();
+    assert!(
+        grammar.contains("calculator") && !grammar.contains("counter_add"),
+        "{grammar}"
+    );
+    let results = results(&events);
+    assert_eq!(results[0].2["error_type"], "not_found", "{:?}", results[0]);
+    assert_eq!(f.counter.load(Ordering::SeqCst), 0, "counter_add never ran");
+    assert_eq!(results[1].1, CallStatus::Done);
+}
+
 /// A constrained answer streams as text, decoded from its JSON, never as JSON.
 #[tokio::test]
 async fn a_constrained_answer_streams_as_plain_text() {

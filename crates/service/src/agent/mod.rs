@@ -208,7 +208,7 @@ pub use reply::disagrees as reply_disagrees;
 /// The system prompt a constrained turn offering `tools` starts with (what the local
 /// model's server keeps warm).
 pub fn prefix_prompt(tools: &[ToolDef]) -> String {
-    protocol::system_prompt(Protocol::Constrained, tools)
+    protocol::system_prompt(Protocol::Constrained, tools, tools)
 }
 
 fn is_chinese(text: &str) -> bool {
@@ -324,7 +324,15 @@ impl Deskmate {
             } else {
                 Protocol::Native
             };
-            messages[0] = Message::system(protocol::system_prompt(protocol, &tools));
+            // A turn limited to some tools reads the catalog every turn reads (its cached
+            // prefix), and its grammar admits only the tools it offers.
+            let shown = match offered {
+                Some(_) if protocol == Protocol::Constrained => {
+                    protocol::masked_catalog(self.chat_tools(""), &tools)
+                }
+                _ => tools.clone(),
+            };
+            messages[0] = Message::system(protocol::system_prompt(protocol, &shown, &tools));
             while steps < MAX_STEPS {
                 steps += 1;
                 let followup = protocol::Followup {

@@ -64,7 +64,7 @@ impl Deskmate {
             Protocol::Native
         };
         let messages = vec![
-            deskmate_llm::wire::Message::system(protocol::system_prompt(protocol, &tools)),
+            deskmate_llm::wire::Message::system(protocol::system_prompt(protocol, &tools, &tools)),
             deskmate_llm::wire::Message::user(REQUEST),
         ];
         let mut request = protocol::request(

@@ -85,9 +85,16 @@ pub(crate) enum Protocol {
     Native,
 }
 
-/// The system prompt for a set of offered tools.
-pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
-    if protocol == Protocol::Native || tools.is_empty() {
+/// The system prompt for a turn whose model may call `callable`, describing `shown`.
+///
+/// `shown` is the catalog the model reads and `callable` the tools the reply's grammar
+/// admits ([`request`]). A turn limited to some tools shows the catalog every turn shows
+/// (the tools are masked, not removed): the prompt then starts with the same bytes as
+/// every other turn's, so the server's cached prefix serves it, and only the line naming
+/// what can be called now is new. Removing the others from the catalog would make each
+/// tool subset a new prefix to evaluate (100–150 tokens, several seconds on a CPU).
+pub(crate) fn system_prompt(protocol: Protocol, shown: &[ToolDef], callable: &[ToolDef]) -> String {
+    if protocol == Protocol::Native || callable.is_empty() {
         return NATIVE_PROMPT.to_string();
     }
     // Every example, whatever tools are offered: the grammar lets the model name only
@@ -105,7 +112,7 @@ pub(crate) fn system_prompt(protocol: Protocol, tools: &[ToolDef]) -> String {
         .collect();
     // The fixed instructions come first and the tool-dependent part last, so prompts for
     // different tool sets still share their longest possible prefix in the server cache.
-    format!(
+    let mut prompt = format!(
         "You are Deskmate, a desktop assistant. You act on the user's computer only through \
 the tools listed at the end. You cannot see the time, the volume, the camera, files, data or \
 the result of arithmetic yourself: when a tool can do what the user asks, call it. A tool \
@@ -123,9 +130,33 @@ did not ask for, their defaults apply. When a result is an error, fix the call w
 and valid options and call again, or explain the problem.\n\n\
 Examples:\n{examples}\n\n\
 Tools:\n{catalog}",
-        catalog = envelope::catalog(tools),
+        catalog = envelope::catalog(shown),
         examples = examples.join("\n"),
-    )
+    );
+    let names = |tools: &[ToolDef]| -> Vec<String> {
+        tools.iter().map(|t| t.function.name.clone()).collect()
+    };
+    if names(shown) != names(callable) {
+        prompt.push_str(&format!(
+            "\n\nIn this turn only these tools can be called: {}. Answer directly when none \
+of them does what the user asks.",
+            names(callable).join(", ")
+        ));
+    }
+    prompt
+}
+
+/// The catalog a turn limited to `callable` shows: `every_turn`'s (the one the cached
+/// prefix holds), then the callable tools it lacks.
+pub(crate) fn masked_catalog(every_turn: Vec<ToolDef>, callable: &[ToolDef]) -> Vec<ToolDef> {
+    let mut shown = every_turn;
+    let missing: Vec<ToolDef> = callable
+        .iter()
+        .filter(|c| !shown.iter().any(|s| s.function.name == c.function.name))
+        .cloned()
+        .collect();
+    shown.extend(missing);
+    shown
 }
 
 /// What the model is told with the latest results.
@@ -469,14 +500,66 @@ mod tests {
     #[test]
     fn the_prompt_differs_between_tool_sets_only_in_its_catalog() {
         let tools = [tool("calculator"), tool("current_time")];
-        let a = system_prompt(Protocol::Constrained, &tools);
-        assert_eq!(a, system_prompt(Protocol::Constrained, &tools));
+        let a = system_prompt(Protocol::Constrained, &tools, &tools);
+        assert_eq!(a, system_prompt(Protocol::Constrained, &tools, &tools));
         assert!(a.contains("- calculator(): Does a thing."), "{a}");
         assert!(a.contains("3% of 1250"), "{a}");
-        let b = system_prompt(Protocol::Constrained, &[tool("increase_volume")]);
+        let volume = [tool("increase_volume")];
+        let b = system_prompt(Protocol::Constrained, &volume, &volume);
         let (head, _) = a.split_once("Tools:\n").unwrap_or_default();
         assert!(b.starts_with(&format!("{head}Tools:\n")), "{b}");
         assert!(b.ends_with("- increase_volume(): Does a thing."), "{b}");
+    }
+
+    #[test]
+    fn a_turn_limited_to_some_tools_starts_with_the_prompt_of_every_turn() {
+        let every_turn = vec![
+            tool("calculator"),
+            tool("current_time"),
+            tool("increase_volume"),
+        ];
+        let full = system_prompt(Protocol::Constrained, &every_turn, &every_turn);
+        assert!(!full.contains("only these tools"), "{full}");
+        // A subset of the catalog: the same prompt, then the line naming what can be called.
+        let callable = [tool("current_time")];
+        let shown = masked_catalog(every_turn.clone(), &callable);
+        assert_eq!(shown.len(), 3);
+        let limited = system_prompt(Protocol::Constrained, &shown, &callable);
+        let rest = limited
+            .strip_prefix(&full)
+            .unwrap_or_else(|| panic!("{limited}"));
+        assert!(
+            rest.starts_with("\n\nIn this turn only these tools can be called: current_time."),
+            "{rest}"
+        );
+        // A tool the catalog lacks (a case's own tool) is added after it.
+        let callable = [tool("set_timer"), tool("calculator")];
+        let shown = masked_catalog(every_turn.clone(), &callable);
+        let names: Vec<&str> = shown.iter().map(|t| t.function.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["calculator", "current_time", "increase_volume", "set_timer"]
+        );
+        let limited = system_prompt(Protocol::Constrained, &shown, &callable);
+        let (head, _) = full.split_once("- calculator()").unwrap_or_default();
+        assert!(limited.starts_with(head), "{limited}");
+        assert!(
+            limited.ends_with("only these tools can be called: set_timer, calculator. Answer directly when none of them does what the user asks."),
+            "{limited}"
+        );
+        // The grammar still admits only the callable tools.
+        let sent = request(
+            Protocol::Constrained,
+            "m",
+            &[Message::system(limited), Message::user("hi")],
+            &callable,
+            Followup::default(),
+        );
+        let grammar = sent.grammar.unwrap_or_default();
+        assert!(
+            grammar.contains("set_timer") && !grammar.contains("increase_volume"),
+            "{grammar}"
+        );
     }
 
     #[test]
