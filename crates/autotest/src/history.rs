@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::{AutotestResult, CaseZh, Status};
 
 /// One check whose status differs between two runs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Change {
     /// The check.
     pub name: String,
@@ -23,7 +23,7 @@ pub struct Change {
 }
 
 /// A run against an earlier one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Comparison {
     /// This run.
     pub run_id: String,

@@ -32,7 +32,7 @@ use serde_json::Value;
 pub use llm::TestMessage;
 
 /// How a check ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// It works.
@@ -44,7 +44,7 @@ pub enum Status {
 }
 
 /// One check (the API contract's `TestCase`, plus its `status`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TestCase {
     /// What was checked (`Model Existence`, `API Connection`, …).
     pub name: String,
@@ -62,7 +62,7 @@ pub struct TestCase {
 }
 
 /// A check's name and message in Chinese (`name` and `message` are English).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CaseZh {
     /// What was checked.
     pub name: String,
@@ -71,7 +71,7 @@ pub struct CaseZh {
 }
 
 /// Counts (the API contract's `TestSummary`, plus `skipped`): `total = passed + failed + skipped`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Summary {
     /// Checks passed.
     pub passed: usize,
@@ -85,7 +85,7 @@ pub struct Summary {
 }
 
 /// A run (the API contract's `AutotestResult`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AutotestResult {
     /// Run id.
     pub id: String,
@@ -104,7 +104,7 @@ pub struct AutotestResult {
 }
 
 /// Which groups of checks a run had.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Scope {
     /// The LLM checks.
     pub llm: bool,

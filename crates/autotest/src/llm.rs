@@ -23,7 +23,7 @@ pub(crate) const CHECKS: [&str; 5] = [
 ];
 
 /// A model's answer to a test message (the API contract's shape, plus `error` on failure).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct TestMessage {
     /// Whether the model answered.
     pub success: bool,

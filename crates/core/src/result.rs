@@ -11,6 +11,7 @@ use serde_json::Value;
 /// kinds rather than folded into `permission` and `transient`, because the right next
 /// step differs — a denied call must not be retried without asking the person, a timed
 /// out call may be retried with a smaller request.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorType {
@@ -52,6 +53,7 @@ impl fmt::Display for ErrorType {
 }
 
 /// One change the guard made to a model's arguments, so nobody has to guess what ran.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Repair {
     /// JSON pointer of the repaired value (`""` for the whole argument object).
@@ -65,6 +67,7 @@ pub struct Repair {
 }
 
 /// The normalizer's rules; each is table-tested in `normalize`.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RepairRule {
@@ -114,6 +117,7 @@ pub enum RepairRule {
 }
 
 /// The single result shape of a tool call.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolResult {
     /// Whether the call succeeded.

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A display string in both user-facing languages.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Localized {
     /// Simplified Chinese.
@@ -62,6 +63,7 @@ macro_rules! said {
 
 /// What a person reads about a tool in the GUI, in both languages: its name and what it
 /// does in a sentence. A built-in tool's comes from its spec; an HTTP tool may carry one.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolDisplay {
     /// The display name.

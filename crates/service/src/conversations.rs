@@ -14,7 +14,7 @@ const MAX_TITLE: usize = 200;
 const MAX_MESSAGES: u32 = 2_000;
 
 /// One entry of a conversation as the chat shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChatEntry {
     /// What the person wrote.
@@ -40,12 +40,13 @@ pub enum ChatEntry {
         /// The one-line summary the card leads with.
         summary: Option<String>,
         /// The full result (with the guard's repairs), when it was saved.
+        #[schema(value_type = Option<deskmate_core::ToolResult>)]
         result: Option<Value>,
     },
 }
 
 /// A conversation with its entries.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ConversationDetail {
     /// The conversation.
     #[serde(flatten)]

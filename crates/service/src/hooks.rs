@@ -29,7 +29,7 @@ impl PolicySource for DefaultPolicies {
 }
 
 /// What a person is asked to confirm.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ConfirmRequest {
     /// The call.
     pub call_id: String,

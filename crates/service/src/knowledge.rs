@@ -187,7 +187,7 @@ pub fn validate_document(kb_id: &str, title: &str, body: &str) -> Result<(), Ser
 }
 
 /// What importing a folder did.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 pub struct ImportReport {
     /// Documents added or replaced.
     pub imported: Vec<KbDocument>,
@@ -196,7 +196,7 @@ pub struct ImportReport {
 }
 
 /// A file that was not imported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Skipped {
     /// The file name.
     pub file: String,

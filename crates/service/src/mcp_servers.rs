@@ -86,7 +86,7 @@ pub struct McpServerConfig {
 }
 
 /// What a server is doing now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum McpStatus {
     /// Being started or connected to.
@@ -109,7 +109,7 @@ pub enum McpStatus {
 
 /// An imported tool whose definition differs from the one accepted: it stays disabled
 /// until the person approves the new one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct ChangedTool {
     /// The tool's name on its server.
     pub tool: String,
@@ -117,9 +117,11 @@ pub struct ChangedTool {
     pub id: String,
     /// SHA-256 (hex) of the new definition.
     pub hash: String,
-    /// The definition accepted before.
+    /// The definition accepted before (an MCP tool definition, as the server gave it).
+    #[schema(value_type = Object)]
     pub pinned: Value,
     /// The definition the server gives now.
+    #[schema(value_type = Object)]
     pub now: Value,
 }
 

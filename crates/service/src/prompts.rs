@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 use crate::hooks::{ConfirmRequest, Confirmation, Confirmer};
 
 /// A question waiting for a person.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Prompt {
     /// Prompt id (answer with `POST /api/v1/prompts/{id}/answer`).
     pub id: String,

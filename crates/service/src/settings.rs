@@ -29,7 +29,7 @@ pub const KNOWN: &[Known] = &[Known {
 }];
 
 /// A setting with its current value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Setting {
     /// Its key.
     pub key: String,

@@ -8,6 +8,7 @@ use crate::error::Context;
 use crate::{Error, Store, json_column};
 
 /// One audit event: what was called, how it went, never a secret.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditEvent {
     /// The call.

@@ -9,6 +9,7 @@ use crate::error::Context;
 use crate::{Error, NOW, Store, json_column};
 
 /// A conversation.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Conversation {
     /// Its id.

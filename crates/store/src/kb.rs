@@ -12,6 +12,7 @@ use crate::error::Context;
 use crate::{Error, NOW, Store};
 
 /// A stored document.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KbDocument {
     /// Row id.
@@ -29,6 +30,7 @@ pub struct KbDocument {
 }
 
 /// One search hit.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KbHit {
     /// Document id.

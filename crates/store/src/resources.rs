@@ -9,6 +9,7 @@ use crate::error::Context;
 use crate::{Error, NOW, Store, json_column};
 
 /// One tool resource as stored.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolResource {
     /// The function name the model sees: `[a-z0-9_]{1,64}`.

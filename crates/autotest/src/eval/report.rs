@@ -10,7 +10,7 @@ use super::suite::CaseCategory;
 pub const LATENCY_BUDGET_MS: f64 = 10_000.0;
 
 /// The metrics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Metrics {
     /// Calls to offered tools that were valid as emitted, of all such calls (`None`:
     /// no such call, so a model that never calls a tool does not score on it).
@@ -138,7 +138,7 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
 }
 
 /// One row of the per-category table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct CategoryRow {
     /// The category.
     pub category: CaseCategory,
@@ -175,7 +175,7 @@ pub fn by_category(results: &[CaseResult]) -> Vec<CategoryRow> {
 }
 
 /// A finished evaluation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct EvalReport {
     /// Run id.
     pub id: String,

@@ -29,7 +29,7 @@ use super::suite::{Case, CaseCategory, OfferedTool, ScriptedFailure};
 const ADSL: &[u8] = include_bytes!("../../../../testdata/cdisc/adsl.csv");
 
 /// The model under evaluation, as the user's service has it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct EvalModel {
     /// Its id in the user's service.
     pub id: String,
@@ -71,7 +71,7 @@ impl EvalModel {
 }
 
 /// One call the model made, and what became of it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct CallRecord {
     /// The tool as the model named it.
     pub name: String,
@@ -81,7 +81,8 @@ pub struct CallRecord {
     pub extracted: Option<String>,
     /// Which model step of the turn made it (1-based).
     pub step: usize,
-    /// How it ended (`None`: no result came back).
+    /// How it ended: `done`, `failed`, `denied`, … (`None`: no result came back).
+    #[schema(value_type = Option<String>)]
     pub status: Option<CallStatus>,
     /// The error, when it failed.
     pub error: Option<String>,
@@ -100,7 +101,7 @@ pub struct CallRecord {
 }
 
 /// A case's outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct CaseResult {
     /// The case.
     pub id: String,

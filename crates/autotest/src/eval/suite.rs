@@ -12,7 +12,19 @@ use serde_json::Value;
 pub const DEFAULT_SUITE: &str = include_str!("../../suites/default.jsonl");
 
 /// What a case tests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseCategory {
     /// One call to the one fitting tool.

@@ -25,7 +25,7 @@ use serde::Serialize;
 pub const STORE_ENV: &str = "DESKMATE_SECRET_STORE";
 
 /// Where the secrets are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum StoreKind {
     /// The OS keyring.
@@ -35,7 +35,7 @@ pub enum StoreKind {
 }
 
 /// The store in use and why (shown in the GUI and the autotest).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct StoreInfo {
     /// Keyring or file.
     pub backend: StoreKind,
