@@ -805,6 +805,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A prompt that was answered. */
+        Answered: {
+            /** @description Always `true`: an answer that was not taken is an error answer. */
+            answered: boolean;
+            /** @description The prompt's id. */
+            id: string;
+        };
         ApiKey: string;
         /** @description The fields of an ASR model to change; the others keep their values. */
         AsrModelChange: {
@@ -815,6 +822,97 @@ export interface components {
             language?: null | components["schemas"]["Language"];
             model?: components["schemas"]["ModelName"];
             name?: components["schemas"]["ModelTitle"];
+        };
+        /** @description An ASR (speech-to-text) model as the API shows it. */
+        AsrModelView: {
+            /** @description `••••` when a key is set, `null` when none is. */
+            api_key?: string | null;
+            /**
+             * @description The OpenAI-style base URL; for a model Deskmate runs and is ready, where its
+             *     server listens now.
+             */
+            base_url: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description Words the recognizer should expect. */
+            hotwords: string[];
+            /** @description The model's id. */
+            id: string;
+            /** @description Whether it is the default model. */
+            is_default: boolean;
+            /** @description The spoken language (ISO 639-1), `null` to let the server detect it. */
+            language?: string | null;
+            /** @description The program that runs it when Deskmate does, else `null`. */
+            managed?: string | null;
+            /** @description The model's name at its server. */
+            model: string;
+            /** @description The name shown in the app. */
+            name: string;
+            /** @description What its server is doing now. */
+            state: components["schemas"]["ServingState"];
+            /** @description Why a server Deskmate runs is stopped, else `null`. */
+            state_detail?: string | null;
+            /** @description RFC 3339. */
+            updated_at: string;
+        };
+        /** @description One audit event: what was called, how it went, never a secret. */
+        AuditEvent: {
+            /** @description Arguments with secrets masked. */
+            arguments: unknown;
+            /** @description When it finished (RFC 3339, UTC). */
+            at: string;
+            /** @description The call. */
+            call_id: string;
+            /** @description The program behind that front end, as it named itself (an MCP client). */
+            client?: string | null;
+            /** @description The conversation the call belongs to, if any. */
+            conversation_id?: string | null;
+            /**
+             * Format: int64
+             * @description Wall-clock duration.
+             */
+            duration_ms: number;
+            /** @description Why it failed. */
+            error?: string | null;
+            error_type?: null | components["schemas"]["ErrorType"];
+            /** @description How to fix it (or what was cut from a long result). */
+            hint?: string | null;
+            /** @description The idempotency key, if any. */
+            idem_key?: string | null;
+            /** @description Whether the call succeeded. */
+            ok: boolean;
+            /** @description Which front end made the call. */
+            origin: string;
+            /** @description Repairs the guard made. */
+            repairs: components["schemas"]["Repair"][];
+            /** @description What it returned, capped by the writer. */
+            result?: unknown;
+            /** @description The tool id as resolved, or the name as asked when it did not resolve. */
+            tool: string;
+        };
+        /** @description A run (the API contract's `AutotestResult`). */
+        AutotestResult: {
+            /**
+             * Format: int64
+             * @description Total time.
+             */
+            duration_ms: number;
+            /** @description Run id. */
+            id: string;
+            /** @description What the run checked (runs stored before it was recorded: all false). */
+            scope?: components["schemas"]["Scope"];
+            /**
+             * Format: double
+             * @description Unix seconds.
+             */
+            started_at: number;
+            /** @description Counts. */
+            summary: components["schemas"]["Summary"];
+            /**
+             * @description The checks in their planned order (they run concurrently; the stream reports
+             *     each as it finishes).
+             */
+            tests: components["schemas"]["TestCase"][];
         };
         BaseUrl: string;
         /** @description The body of `POST /api/v1/tools/call`. */
@@ -838,11 +936,130 @@ export interface components {
          * @enum {string}
          */
         CallOrigin: "api" | "gui";
+        /** @description One call the model made, and what became of it. */
+        CallRecord: {
+            /** @description The arguments as the model wrote them. */
+            arguments: string;
+            /** @description The error, when it failed. */
+            error?: string | null;
+            error_type?: null | components["schemas"]["ErrorType"];
+            /** @description How it was written when it came from the text. */
+            extracted?: string | null;
+            /** @description The tool as the model named it. */
+            name: string;
+            /** @description The arguments after the guard's normalization (defaults not added). */
+            normalized?: unknown;
+            /** @description The repairs the guard would make (rules). */
+            repairs: components["schemas"]["RepairRule"][];
+            /** @description How it ended: `done`, `failed`, `denied`, … (`None`: no result came back). */
+            status?: string | null;
+            /** @description Which model step of the turn made it (1-based). */
+            step: number;
+            /** @description The tool it resolves to among the offered ones (none: a hallucinated tool). */
+            tool?: string | null;
+            /** @description Exact tool id, strict JSON object, schema-valid without any repair. */
+            valid_as_emitted: boolean;
+            /** @description A write (changes something). */
+            write: boolean;
+        };
+        /**
+         * @description What a case tests.
+         * @enum {string}
+         */
+        CaseCategory: "simple" | "multiple" | "parallel" | "parallel_multiple" | "irrelevance" | "malformed" | "error_recovery" | "atomicity";
+        /** @description A case's outcome. */
+        CaseResult: {
+            /** @description Atomicity cases whose failure hit a group of writes: no partial state left. */
+            atomic?: boolean | null;
+            /** @description The same for a raw executor (no compensation, no skipping). */
+            atomic_raw?: boolean | null;
+            /** @description The calls, in the order made. */
+            calls: components["schemas"]["CallRecord"][];
+            /** @description Its category. */
+            category: components["schemas"]["CaseCategory"];
+            /** @description Whether the scripted failure happened. */
+            failure_fired: boolean;
+            /** @description A call to a tool not offered, or any call where none was wanted. */
+            hallucinated: boolean;
+            /** @description The case. */
+            id: string;
+            /** @description Its language. */
+            lang: string;
+            /**
+             * Format: int64
+             * @description The turn's time, all model requests and tool runs included.
+             */
+            latency_ms: number;
+            /** @description Task success with the guard. */
+            passed: boolean;
+            /**
+             * @description Task success for a plain OpenAI-tools client: raw, and no call read from free
+             *     text.
+             */
+            passed_plain: boolean;
+            /** @description Task success as a raw executor would have had it. */
+            passed_raw: boolean;
+            /** @description Why it failed. */
+            reason?: string | null;
+            /** @description What the assistant said. */
+            reply: string;
+            /** @description Why the reply disagreed with successful calls (the case then fails). */
+            reply_ungrounded?: string | null;
+        };
+        /** @description A check's name and message in Chinese (`name` and `message` are English). */
+        CaseZh: {
+            /** @description What was found, or what is wrong and how to fix it. */
+            message: string;
+            /** @description What was checked. */
+            name: string;
+        };
         /**
          * @description Which kind of tool a person may add: an HTTP query (the built-in tools are `system`).
          * @enum {string}
          */
         Category: "query";
+        /** @description One row of the per-category table. */
+        CategoryRow: {
+            /** @description Cases. */
+            cases: number;
+            /** @description The category. */
+            category: components["schemas"]["CaseCategory"];
+            /**
+             * Format: int64
+             * @description Median turn time.
+             */
+            latency_p50_ms: number;
+            /** @description Passed with the guard. */
+            passed: number;
+            /** @description Would have passed raw. */
+            passed_raw: number;
+        };
+        /** @description One check whose status differs between two runs. */
+        Change: {
+            after?: null | components["schemas"]["Status"];
+            before?: null | components["schemas"]["Status"];
+            /** @description This run's message for it (the earlier run's when it is gone). */
+            message: string;
+            /** @description The check. */
+            name: string;
+            zh?: null | components["schemas"]["CaseZh"];
+        };
+        /**
+         * @description An imported tool whose definition differs from the one accepted: it stays disabled
+         *     until the person approves the new one.
+         */
+        ChangedTool: {
+            /** @description SHA-256 (hex) of the new definition. */
+            hash: string;
+            /** @description Its id in Deskmate. */
+            id: string;
+            /** @description The definition the server gives now. */
+            now: Record<string, never>;
+            /** @description The definition accepted before (an MCP tool definition, as the server gave it). */
+            pinned: Record<string, never>;
+            /** @description The tool's name on its server. */
+            tool: string;
+        };
         /** @description A chat turn. */
         ChatBody: {
             /** @description The conversation to continue; a new one when absent. */
@@ -851,6 +1068,100 @@ export interface components {
             message: string;
             /** @description The LLM model; the default model when absent. */
             model_id?: string | null;
+        };
+        /** @description One entry of a conversation as the chat shows it. */
+        ChatEntry: {
+            /** @enum {string} */
+            kind: "user";
+            /** @description The message. */
+            text: string;
+        } | {
+            /** @enum {string} */
+            kind: "assistant";
+            /** @description The reply. */
+            text: string;
+        } | {
+            /** @description The arguments as the model wrote them. */
+            arguments: string;
+            /** @description The call's id. */
+            id: string;
+            /** @enum {string} */
+            kind: "tool";
+            /** @description The tool as the model named it. */
+            name: string;
+            result?: null | components["schemas"]["ToolResult"];
+            /** @description `done`, `failed`, `denied`, … (`None`: no result was saved). */
+            status?: string | null;
+            /** @description The one-line summary the card leads with. */
+            summary?: string | null;
+        };
+        /** @description A run against an earlier one. */
+        Comparison: {
+            /** @description The checks whose status changed, in this run's order (gone ones last). */
+            changes: components["schemas"]["Change"][];
+            /** @description The run it is compared with (`None`: there is no earlier run of its kind). */
+            previous_id?: string | null;
+            /** @description This run. */
+            run_id: string;
+            /** @description How many checks kept their status. */
+            unchanged: number;
+        };
+        /** @description What a person is asked to confirm. */
+        ConfirmRequest: {
+            /** @description The arguments as they will run (secrets masked). */
+            arguments: unknown;
+            /** @description The call. */
+            call_id: string;
+            /** @description Why the call needs confirming. */
+            reason: string;
+            /** @description Repairs the guard made. */
+            repairs: components["schemas"]["Repair"][];
+            /** @description The tool id. */
+            tool: string;
+            /** @description The tool's English display name. */
+            tool_name: string;
+        };
+        /** @description A conversation. */
+        Conversation: {
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description Its id. */
+            id: string;
+            /** @description The model it last used. */
+            model_id?: string | null;
+            /** @description A title (the first user message, shortened). */
+            title: string;
+            /** @description RFC 3339. */
+            updated_at: string;
+        };
+        /** @description A conversation with its entries. */
+        ConversationDetail: components["schemas"]["Conversation"] & {
+            /** @description What the chat shows, in order. */
+            entries: components["schemas"]["ChatEntry"][];
+        };
+        /** @description What was deleted, by id. */
+        Deleted: {
+            /** @description Always `true`: a deletion that did not happen is an error answer. */
+            deleted: boolean;
+            /** @description The id of what was deleted. */
+            id: string;
+        };
+        /** @description A document that was deleted. */
+        DeletedDocument: {
+            /** @description Always `true`: a document that does not exist is a 404. */
+            deleted: boolean;
+            /**
+             * Format: int64
+             * @description The document's id.
+             */
+            id: number;
+        };
+        /** @description What was deleted, by name. */
+        DeletedServer: {
+            /** @description Always `true`: a deletion that did not happen is an error answer. */
+            deleted: boolean;
+            /** @description The server's name. */
+            name: string;
         };
         /** @description A tool's name and one-sentence description for people, in zh-CN and en. */
         DisplayInput: {
@@ -876,6 +1187,21 @@ export interface components {
             /** @description How to fix it. */
             hint?: string | null;
         };
+        /**
+         * @description Why a call did not succeed. The set is closed: a model and a GUI can act on each kind.
+         *
+         *     Decision (a design choice): `denied` and `timeout` are kept as their own
+         *     kinds rather than folded into `permission` and `transient`, because the right next
+         *     step differs — a denied call must not be retried without asking the person, a timed
+         *     out call may be retried with a smaller request.
+         * @enum {string}
+         */
+        ErrorType: "validation" | "not_found" | "permission" | "transient" | "internal" | "denied" | "timeout";
+        /** @description A finished evaluation and its report as markdown. */
+        EvalAnswer: components["schemas"]["EvalReport"] & {
+            /** @description The report as markdown: the metrics, then a table per category. */
+            markdown: string;
+        };
         /** @description What to evaluate. */
         EvalBody: {
             /** @description Offer every enabled tool in every case, as a chat turn does (default false). */
@@ -899,6 +1225,59 @@ export interface components {
             /** @description A suite as JSONL text (docs/EVAL.md); the bundled suite when absent. */
             suite?: string | null;
         };
+        /** @description The model under evaluation, as the user's service has it. */
+        EvalModel: {
+            /** @description Where its server listens now. */
+            base_url: string;
+            /** @description Its id in the user's service. */
+            id: string;
+            /**
+             * Format: int64
+             * @description Most tokens per answer.
+             */
+            max_tokens: number;
+            /** @description The name the server knows. */
+            model: string;
+            /** @description Display name. */
+            name: string;
+            /** @description Streamed answers. */
+            streaming: boolean;
+            /**
+             * Format: double
+             * @description Sampling as configured.
+             */
+            temperature: number;
+            /**
+             * Format: double
+             * @description Nucleus sampling as configured.
+             */
+            top_p: number;
+        };
+        /** @description A finished evaluation. */
+        EvalReport: {
+            /** @description Per category. */
+            by_category: components["schemas"]["CategoryRow"][];
+            /**
+             * Format: int64
+             * @description Total time.
+             */
+            duration_ms: number;
+            /** @description Run id. */
+            id: string;
+            /** @description The metrics. */
+            metrics: components["schemas"]["Metrics"];
+            /** @description The model. */
+            model: components["schemas"]["EvalModel"];
+            /** @description Every case. */
+            results: components["schemas"]["CaseResult"][];
+            /**
+             * Format: double
+             * @description Unix seconds.
+             */
+            started_at: number;
+            /** @description The suite's name. */
+            suite: string;
+        };
         /** @description One problem with a resource, at a JSON pointer into the request body. */
         FieldError: {
             /** @description How to fix it. */
@@ -908,6 +1287,18 @@ export interface components {
             /** @description Where (`/http_url`, `/parameter_defaults/days`). */
             path: string;
         };
+        /** @description Whether the API answers, and the ids of the tools it can call. */
+        Health: {
+            /** @description Always `healthy`. */
+            status: string;
+            /**
+             * Format: double
+             * @description Unix seconds.
+             */
+            timestamp: number;
+            /** @description The ids of the enabled tools. */
+            tools: string[];
+        };
         Hotwords: string[];
         /** @description An import request: a folder on this computer. */
         Import: {
@@ -916,8 +1307,219 @@ export interface components {
             /** @description Knowledge base id: 1-64 letters, digits, `_` or `-`. */
             kb_id: string;
         };
+        /** @description What importing a folder did. */
+        ImportReport: {
+            /** @description Documents added or replaced. */
+            imported: components["schemas"]["KbDocument"][];
+            /** @description Files left out, with why. */
+            skipped: components["schemas"]["Skipped"][];
+        };
+        /** @description A list without a count (the client shows it as it comes). */
+        Items_Conversation: {
+            /** @description The items. */
+            list: {
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description Its id. */
+                id: string;
+                /** @description The model it last used. */
+                model_id?: string | null;
+                /** @description A title (the first user message, shortened). */
+                title: string;
+                /** @description RFC 3339. */
+                updated_at: string;
+            }[];
+        };
+        /** @description A list without a count (the client shows it as it comes). */
+        Items_Prompt: {
+            /** @description The items. */
+            list: {
+                call?: null | components["schemas"]["ConfirmRequest"];
+                /**
+                 * Format: double
+                 * @description Unix seconds.
+                 */
+                created_at: number;
+                /**
+                 * Format: double
+                 * @description Unix seconds; no answer by then means no.
+                 */
+                expires_at: number;
+                /** @description Prompt id (answer with `POST /api/v1/prompts/{id}/answer`). */
+                id: string;
+                /** @description Confirm a call, or pick one option. */
+                kind: components["schemas"]["PromptKind"];
+                /** @description The options of a choice. */
+                options: string[];
+                /** @description The question or the reason for the confirmation. */
+                question: string;
+            }[];
+        };
+        /** @description A stored document. */
+        KbDocument: {
+            /** @description Full text. */
+            body: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description Row id.
+             */
+            id: number;
+            /** @description The knowledge base it belongs to. */
+            kb_id: string;
+            /** @description Where it came from (an imported file name), if anywhere. */
+            source?: string | null;
+            /** @description Title. */
+            title: string;
+        };
+        /** @description One search hit. */
+        KbHit: {
+            /**
+             * Format: int64
+             * @description Document id.
+             */
+            id: number;
+            /** @description Its knowledge base. */
+            kb_id: string;
+            /**
+             * Format: double
+             * @description BM25 relevance, higher is better.
+             */
+            score: number;
+            /** @description The passage around the first match. */
+            snippet: string;
+            /** @description Its title. */
+            title: string;
+        };
         /** @enum {string} */
         Language: "af" | "am" | "ar" | "as" | "az" | "ba" | "be" | "bg" | "bn" | "bo" | "br" | "bs" | "ca" | "cs" | "cy" | "da" | "de" | "el" | "en" | "es" | "et" | "eu" | "fa" | "fi" | "fo" | "fr" | "gl" | "gu" | "ha" | "he" | "hi" | "hr" | "ht" | "hu" | "hy" | "id" | "is" | "it" | "ja" | "jw" | "ka" | "kk" | "km" | "kn" | "ko" | "la" | "lb" | "ln" | "lo" | "lt" | "lv" | "mg" | "mi" | "mk" | "ml" | "mn" | "mr" | "ms" | "mt" | "my" | "ne" | "nl" | "nn" | "no" | "oc" | "pa" | "pl" | "ps" | "pt" | "ro" | "ru" | "sa" | "sd" | "si" | "sk" | "sl" | "sn" | "so" | "sq" | "sr" | "su" | "sv" | "sw" | "ta" | "te" | "tg" | "th" | "tk" | "tl" | "tr" | "tt" | "uk" | "ur" | "uz" | "vi" | "yi" | "yo" | "zh" | "yue" | "haw";
+        /** @description A whole list and its length. */
+        Listed_AsrModelView: {
+            /** @description The items. */
+            list: {
+                /** @description `••••` when a key is set, `null` when none is. */
+                api_key?: string | null;
+                /**
+                 * @description The OpenAI-style base URL; for a model Deskmate runs and is ready, where its
+                 *     server listens now.
+                 */
+                base_url: string;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description Words the recognizer should expect. */
+                hotwords: string[];
+                /** @description The model's id. */
+                id: string;
+                /** @description Whether it is the default model. */
+                is_default: boolean;
+                /** @description The spoken language (ISO 639-1), `null` to let the server detect it. */
+                language?: string | null;
+                /** @description The program that runs it when Deskmate does, else `null`. */
+                managed?: string | null;
+                /** @description The model's name at its server. */
+                model: string;
+                /** @description The name shown in the app. */
+                name: string;
+                /** @description What its server is doing now. */
+                state: components["schemas"]["ServingState"];
+                /** @description Why a server Deskmate runs is stopped, else `null`. */
+                state_detail?: string | null;
+                /** @description RFC 3339. */
+                updated_at: string;
+            }[];
+            /** @description How many items `list` has. */
+            total: number;
+        };
+        /** @description A whole list and its length. */
+        Listed_LlmModelView: {
+            /** @description The items. */
+            list: {
+                /** @description `••••` when a key is set, `null` when none is. */
+                api_key?: string | null;
+                /**
+                 * @description The OpenAI-style base URL; for a model Deskmate runs and is ready, where its
+                 *     server listens now.
+                 */
+                base_url: string;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description The model's id. */
+                id: string;
+                /** @description Whether it is the default model. */
+                is_default: boolean;
+                /** @description The program that runs it when Deskmate does (`llama-server`), else `null`. */
+                managed?: string | null;
+                /**
+                 * Format: int64
+                 * @description Most tokens of a reply.
+                 */
+                max_tokens: number;
+                /** @description The model's name at its server. */
+                model: string;
+                /** @description The name shown in the app. */
+                name: string;
+                /** @description What its server is doing now. */
+                state: components["schemas"]["ServingState"];
+                /** @description Why a server Deskmate runs is stopped, else `null`. */
+                state_detail?: string | null;
+                /** @description Whether replies are streamed. */
+                streaming: boolean;
+                /**
+                 * Format: double
+                 * @description Sampling temperature.
+                 */
+                temperature: number;
+                /**
+                 * Format: double
+                 * @description Nucleus sampling.
+                 */
+                top_p: number;
+                /** @description RFC 3339. */
+                updated_at: string;
+            }[];
+            /** @description How many items `list` has. */
+            total: number;
+        };
+        /** @description A whole list and its length. */
+        Listed_McpServerView: {
+            /** @description The items. */
+            list: {
+                /** @description The program's arguments. */
+                args?: string[];
+                /**
+                 * @description Its tools whose definitions changed since they were accepted (disabled until
+                 *     approved).
+                 */
+                changed: components["schemas"]["ChangedTool"][];
+                /** @description The program started to speak MCP over stdio. */
+                command?: string;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description Whether Deskmate connects to it. */
+                enabled: boolean;
+                /** @description The program's environment variables, each value read back as `••••`. */
+                env?: {
+                    [key: string]: string;
+                };
+                /** @description The HTTP headers sent to it, each value read back as `••••`. */
+                headers?: {
+                    [key: string]: string;
+                };
+                /** @description Its name (the prefix of its tools' ids). */
+                name: string;
+                /** @description What it is doing now. */
+                status: components["schemas"]["McpStatus"];
+                /** @description The ids of its tools in the registry. */
+                tools: string[];
+                /** @description RFC 3339. */
+                updated_at: string;
+                /** @description The server's URL (Streamable HTTP). */
+                url?: string;
+            }[];
+            /** @description How many items `list` has. */
+            total: number;
+        };
         /** @description The fields of an LLM model to change; the others keep their values. */
         LlmModelChange: {
             api_key?: null | components["schemas"]["ApiKey"];
@@ -932,6 +1534,58 @@ export interface components {
             temperature?: number;
             /** Format: double */
             top_p?: number;
+        };
+        /** @description An LLM model as the API shows it. */
+        LlmModelView: {
+            /** @description `••••` when a key is set, `null` when none is. */
+            api_key?: string | null;
+            /**
+             * @description The OpenAI-style base URL; for a model Deskmate runs and is ready, where its
+             *     server listens now.
+             */
+            base_url: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description The model's id. */
+            id: string;
+            /** @description Whether it is the default model. */
+            is_default: boolean;
+            /** @description The program that runs it when Deskmate does (`llama-server`), else `null`. */
+            managed?: string | null;
+            /**
+             * Format: int64
+             * @description Most tokens of a reply.
+             */
+            max_tokens: number;
+            /** @description The model's name at its server. */
+            model: string;
+            /** @description The name shown in the app. */
+            name: string;
+            /** @description What its server is doing now. */
+            state: components["schemas"]["ServingState"];
+            /** @description Why a server Deskmate runs is stopped, else `null`. */
+            state_detail?: string | null;
+            /** @description Whether replies are streamed. */
+            streaming: boolean;
+            /**
+             * Format: double
+             * @description Sampling temperature.
+             */
+            temperature: number;
+            /**
+             * Format: double
+             * @description Nucleus sampling.
+             */
+            top_p: number;
+            /** @description RFC 3339. */
+            updated_at: string;
+        };
+        /** @description A display string in both user-facing languages. */
+        Localized: {
+            /** @description English. */
+            en: string;
+            /** @description Simplified Chinese. */
+            zh: string;
         };
         McpImport: {
             mcpServers: {
@@ -998,6 +1652,140 @@ export interface components {
             } | null;
             /** @description e.g. http://127.0.0.1:3000/mcp */
             url: string;
+        };
+        /**
+         * @description An MCP server as the API shows it. A server started as a program has `command`,
+         *     `args` and `env`; one reached over HTTP has `url` and `headers`.
+         */
+        McpServerView: {
+            /** @description The program's arguments. */
+            args?: string[];
+            /**
+             * @description Its tools whose definitions changed since they were accepted (disabled until
+             *     approved).
+             */
+            changed: components["schemas"]["ChangedTool"][];
+            /** @description The program started to speak MCP over stdio. */
+            command?: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description Whether Deskmate connects to it. */
+            enabled: boolean;
+            /** @description The program's environment variables, each value read back as `••••`. */
+            env?: {
+                [key: string]: string;
+            };
+            /** @description The HTTP headers sent to it, each value read back as `••••`. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Its name (the prefix of its tools' ids). */
+            name: string;
+            /** @description What it is doing now. */
+            status: components["schemas"]["McpStatus"];
+            /** @description The ids of its tools in the registry. */
+            tools: string[];
+            /** @description RFC 3339. */
+            updated_at: string;
+            /** @description The server's URL (Streamable HTTP). */
+            url?: string;
+        };
+        /** @description What a server is doing now. */
+        McpStatus: {
+            /** @enum {string} */
+            state: "starting";
+        } | {
+            /** @description The protocol revision spoken. */
+            protocol: string;
+            /** @enum {string} */
+            state: "running";
+            /** @description How many tools it gave. */
+            tools: number;
+        } | {
+            /** @description What went wrong. */
+            reason: string;
+            /** @enum {string} */
+            state: "failed";
+        } | {
+            /** @enum {string} */
+            state: "disabled";
+        };
+        /** @description The metrics. */
+        Metrics: {
+            /** @description Atomicity cases where the failure hit a group of writes. */
+            atomicity_measured: number;
+            /** @description Calls the model made. */
+            calls: number;
+            /**
+             * Format: double
+             * @description Error-recovery cases passed (`None`: no such case).
+             */
+            error_recovery?: number | null;
+            /**
+             * Format: double
+             * @description `task_success - task_success_raw`, in percentage points.
+             */
+            guard_lift_points: number;
+            /** @description Calls to tools not offered. */
+            hallucinated_calls: number;
+            /**
+             * Format: double
+             * @description Cases with a call to a tool not offered, or any call where none fits.
+             */
+            hallucination_rate: number;
+            /**
+             * Format: int64
+             * @description Median turn time.
+             */
+            latency_p50_ms: number;
+            /**
+             * Format: int64
+             * @description 95th percentile turn time.
+             */
+            latency_p95_ms: number;
+            /**
+             * Format: double
+             * @description The evaluator's weighted score (a missing metric counts as 0).
+             */
+            overall: number;
+            /**
+             * Format: double
+             * @description Atomicity cases whose failure hit a group of writes and left no partial state
+             *     (`None`: no case got that far).
+             */
+            parallel_atomicity?: number | null;
+            /**
+             * Format: double
+             * @description The same for a raw executor (no compensation, no skipping).
+             */
+            parallel_atomicity_raw?: number | null;
+            /**
+             * Format: double
+             * @description Calls to offered tools that were valid as emitted, of all such calls (`None`:
+             *     no such call, so a model that never calls a tool does not score on it).
+             */
+            schema_compliance?: number | null;
+            /**
+             * Format: double
+             * @description Cases passed with the guard.
+             */
+            task_success: number;
+            /**
+             * Format: double
+             * @description Cases a plain OpenAI-tools client would have passed: raw, and no call read
+             *     from free text.
+             */
+            task_success_plain: number;
+            /**
+             * Format: double
+             * @description Cases that would have passed with raw execution (calls valid as emitted only).
+             */
+            task_success_raw: number;
+            /**
+             * @description Cases that passed on their calls but whose reply refused or contradicted the
+             *     results (they count as failed).
+             */
+            ungrounded_replies: number;
         };
         ModelId: string;
         ModelName: string;
@@ -1081,16 +1869,294 @@ export interface components {
             /** @description e.g. http://127.0.0.1:3000/mcp */
             url: string;
         };
+        /** @description One page of a longer list. */
+        Page_AuditEvent: {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: {
+                /** @description Arguments with secrets masked. */
+                arguments: unknown;
+                /** @description When it finished (RFC 3339, UTC). */
+                at: string;
+                /** @description The call. */
+                call_id: string;
+                /** @description The program behind that front end, as it named itself (an MCP client). */
+                client?: string | null;
+                /** @description The conversation the call belongs to, if any. */
+                conversation_id?: string | null;
+                /**
+                 * Format: int64
+                 * @description Wall-clock duration.
+                 */
+                duration_ms: number;
+                /** @description Why it failed. */
+                error?: string | null;
+                error_type?: null | components["schemas"]["ErrorType"];
+                /** @description How to fix it (or what was cut from a long result). */
+                hint?: string | null;
+                /** @description The idempotency key, if any. */
+                idem_key?: string | null;
+                /** @description Whether the call succeeded. */
+                ok: boolean;
+                /** @description Which front end made the call. */
+                origin: string;
+                /** @description Repairs the guard made. */
+                repairs: components["schemas"]["Repair"][];
+                /** @description What it returned, capped by the writer. */
+                result?: unknown;
+                /** @description The tool id as resolved, or the name as asked when it did not resolve. */
+                tool: string;
+            }[];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
+        };
+        /** @description One page of a longer list. */
+        Page_KbDocument: {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: {
+                /** @description Full text. */
+                body: string;
+                /** @description RFC 3339. */
+                created_at: string;
+                /**
+                 * Format: int64
+                 * @description Row id.
+                 */
+                id: number;
+                /** @description The knowledge base it belongs to. */
+                kb_id: string;
+                /** @description Where it came from (an imported file name), if anywhere. */
+                source?: string | null;
+                /** @description Title. */
+                title: string;
+            }[];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
+        };
+        /** @description One page of a longer list. */
+        Page_RunRow: {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: {
+                /**
+                 * Format: int64
+                 * @description Total time.
+                 */
+                duration_ms: number;
+                /**
+                 * Format: int64
+                 * @description Checks or cases failed.
+                 */
+                failed: number;
+                /** @description Run id. */
+                id: string;
+                /** @description `autotest`, `llm`, `asr` or `eval`. */
+                kind: string;
+                /** @description An evaluation's metrics. */
+                metrics?: components["schemas"]["Metrics"];
+                /** @description An evaluation's model. */
+                model?: components["schemas"]["EvalModel"];
+                /**
+                 * Format: int64
+                 * @description Checks or cases passed.
+                 */
+                passed: number;
+                /** @description An autotest's groups of checks (not on an evaluation). */
+                scope?: components["schemas"]["Scope"];
+                /**
+                 * Format: int64
+                 * @description Checks skipped.
+                 */
+                skipped: number;
+                /**
+                 * Format: double
+                 * @description Unix seconds.
+                 */
+                started_at: number;
+                /** @description An evaluation's suite name. */
+                suite?: string;
+            }[];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
+        };
+        /** @description One page of a longer list. */
+        Page_ToolResource: {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: {
+                /** @description `query` or `system`. */
+                category: string;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description What the tool does. */
+                description: string;
+                display?: null | components["schemas"]["ToolDisplay"];
+                /** @description Disabled tools are never offered to a model nor run. */
+                enabled: boolean;
+                /** @description Header values; secrets appear only as `{secret:NAME}` references. */
+                http_headers: unknown;
+                /** @description GET, POST, PUT, PATCH or DELETE. */
+                http_method: string;
+                /**
+                 * Format: int64
+                 * @description Request timeout.
+                 */
+                http_timeout_ms: number;
+                /** @description Absolute http(s) URL with optional `{name}` path placeholders. */
+                http_url?: string | null;
+                /** @description Icon name. */
+                icon?: string | null;
+                /** @description The function name the model sees: `[a-z0-9_]{1,64}`. */
+                id: string;
+                /** @description Built-in: can be disabled, not deleted or re-pointed. */
+                is_system: boolean;
+                /** @description Display name. */
+                name: string;
+                /** @description Values merged under the caller's arguments. */
+                parameter_defaults: unknown;
+                /** @description JSON Schema 2020-12 of the arguments. */
+                parameter_schema: unknown;
+                /** @description `always`, `ask` or `never`; `None` means the default for the side effect. */
+                policy?: string | null;
+                /** @description `read`, `write` or `irreversible`. */
+                side_effect: string;
+                /** @description RFC 3339. */
+                updated_at: string;
+                /**
+                 * Format: int64
+                 * @description Owner (the API contract keeps it; a desktop app has one user).
+                 */
+                user_id: number;
+                /** @description The API contract's flag for system tools. */
+                wait_for_response: boolean;
+            }[];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
+        };
         /**
          * @description When a call is confirmed: `always` runs, `ask` asks the person, `never` refuses.
          * @enum {string}
          */
         Policy: "always" | "ask" | "never";
+        /** @description A question waiting for a person. */
+        Prompt: {
+            call?: null | components["schemas"]["ConfirmRequest"];
+            /**
+             * Format: double
+             * @description Unix seconds.
+             */
+            created_at: number;
+            /**
+             * Format: double
+             * @description Unix seconds; no answer by then means no.
+             */
+            expires_at: number;
+            /** @description Prompt id (answer with `POST /api/v1/prompts/{id}/answer`). */
+            id: string;
+            /** @description Confirm a call, or pick one option. */
+            kind: components["schemas"]["PromptKind"];
+            /** @description The options of a choice. */
+            options: string[];
+            /** @description The question or the reason for the confirmation. */
+            question: string;
+        };
+        /**
+         * @description An answer to a pending prompt: `approve` for a confirmation, `index` or `choice` for a
+         *     choice. The body is read as JSON and checked against the prompt it answers (which
+         *     kind it is, how many options it has), so an answer that does not fit is a 422 that
+         *     says what the prompt takes; this type declares it to the OpenAPI document.
+         */
+        PromptAnswer: {
+            /** @description A confirmation's answer: go ahead or not. */
+            approve?: boolean;
+            /** @description A choice's answer: the option's text (case and surrounding spaces ignored). */
+            choice?: string;
+            /**
+             * Format: int64
+             * @description A choice's answer: the option's index, from 0.
+             */
+            index?: number;
+        };
+        /**
+         * @description What a prompt asks for.
+         * @enum {string}
+         */
+        PromptKind: "confirm" | "choice";
+        /** @description Whether the microphone records now. */
+        Recording: {
+            /** @description `true` after a start, `false` after a cancel. */
+            recording: boolean;
+        };
         /** @description A new title. */
         Rename: {
             /** @description 1 to 200 characters. */
             title: string;
         };
+        /** @description One change the guard made to a model's arguments, so nobody has to guess what ran. */
+        Repair: {
+            /** @description The value as the caller sent it. */
+            from: unknown;
+            /** @description JSON pointer of the repaired value (`""` for the whole argument object). */
+            path: string;
+            /** @description Which normalization rule made the change. */
+            rule: components["schemas"]["RepairRule"];
+            /** @description The value the tool received. */
+            to: unknown;
+        };
+        /**
+         * @description The normalizer's rules; each is table-tested in `normalize`.
+         * @enum {string}
+         */
+        RepairRule: "parse_json_string" | "empty_arguments" | "strip_code_fence" | "trailing_comma" | "close_brackets" | "trim" | "enum_case" | "strip_suffix" | "scalar_to_list" | "list_to_scalar" | "split_list" | "dedupe" | "number_from_string" | "percent" | "bool_from_string" | "parse_nested_json" | "all_keyword" | "drop_null" | "key_case" | "default_value" | "extracted_from_content";
         /**
          * @description An HTTP tool to add or change. On a change the fields left out keep their values; on
          *     create `name`, `category` and `http_url` are needed.
@@ -1144,10 +2210,116 @@ export interface components {
             /** @description Only `false`: an HTTP tool always waits for its service's answer. */
             wait_for_response?: boolean | null;
         };
+        /**
+         * @description A stored run (an autotest or an evaluation) in the history, with its counts. The
+         *     parts read from the stored result are as stored: a run stored before a field was
+         *     kept has `null` there.
+         */
+        RunRow: {
+            /**
+             * Format: int64
+             * @description Total time.
+             */
+            duration_ms: number;
+            /**
+             * Format: int64
+             * @description Checks or cases failed.
+             */
+            failed: number;
+            /** @description Run id. */
+            id: string;
+            /** @description `autotest`, `llm`, `asr` or `eval`. */
+            kind: string;
+            /** @description An evaluation's metrics. */
+            metrics?: components["schemas"]["Metrics"];
+            /** @description An evaluation's model. */
+            model?: components["schemas"]["EvalModel"];
+            /**
+             * Format: int64
+             * @description Checks or cases passed.
+             */
+            passed: number;
+            /** @description An autotest's groups of checks (not on an evaluation). */
+            scope?: components["schemas"]["Scope"];
+            /**
+             * Format: int64
+             * @description Checks skipped.
+             */
+            skipped: number;
+            /**
+             * Format: double
+             * @description Unix seconds.
+             */
+            started_at: number;
+            /** @description An evaluation's suite name. */
+            suite?: string;
+        };
+        /** @description Which groups of checks a run had. */
+        Scope: {
+            /** @description The ASR checks. */
+            asr: boolean;
+            /** @description The devices' readiness. */
+            devices: boolean;
+            /** @description The LLM checks. */
+            llm: boolean;
+            /** @description Every tool's self-check. */
+            tools: boolean;
+        };
+        /** @description The passages that best match a search. */
+        SearchResults: {
+            /** @description The matches, best first. */
+            hits: components["schemas"]["KbHit"][];
+            /** @description The words searched for. */
+            query: string;
+        };
+        /** @description A secret that was deleted. */
+        SecretDeleted: {
+            /** @description Always `true`: a secret that was not set is a 404. */
+            deleted: boolean;
+            /** @description Its name. */
+            name: string;
+        };
+        /** @description The names of the secrets (never their values) and where they are kept. */
+        SecretList: {
+            /** @description The names, sorted. */
+            names: string[];
+            /** @description The OS keyring, or the owner-only file and why. */
+            store: components["schemas"]["StoreInfo"];
+        };
+        /** @description A secret that was set. */
+        SecretSet: {
+            /** @description Its name. */
+            name: string;
+            /** @description Always `true`. */
+            set: boolean;
+        };
         /** @description A secret's value. */
         SecretValue: {
             /** @description The secret: one line, at most 8192 bytes (UTF-8). */
             value: string;
+        };
+        /**
+         * @description What a model's server is doing now.
+         * @enum {string}
+         */
+        ServingState: "remote" | "starting" | "ready" | "stopped";
+        /** @description A setting with its current value. */
+        Setting: {
+            /** @description The default. */
+            default: unknown;
+            /** @description What it does. */
+            description: components["schemas"]["Localized"];
+            /** @description Whether the user set it. */
+            is_set: boolean;
+            /** @description Its key. */
+            key: string;
+            /** @description The value in force (the default when never set). */
+            value: unknown;
+        };
+        /** @description Every known setting. */
+        SettingList: {
+            /** @description The settings, in a fixed order. */
+            settings: components["schemas"]["Setting"][];
         };
         /** @description A setting's new value. */
         SettingValue: {
@@ -1158,6 +2330,197 @@ export interface components {
          * @enum {string}
          */
         SideEffect: "read" | "write" | "irreversible";
+        /** @description A file that was not imported. */
+        Skipped: {
+            /** @description The file name. */
+            file: string;
+            /** @description Why. */
+            reason: string;
+        };
+        /**
+         * @description How a check ended.
+         * @enum {string}
+         */
+        Status: "passed" | "failed" | "skipped";
+        /** @description The store in use and why (shown in the GUI and the autotest). */
+        StoreInfo: {
+            /** @description Keyring or file. */
+            backend: components["schemas"]["StoreKind"];
+            /** @description Which keyring, or which file and why no keyring. */
+            detail: string;
+            /** @description The same in Chinese. */
+            detail_zh: string;
+        };
+        /**
+         * @description Where the secrets are.
+         * @enum {string}
+         */
+        StoreKind: "keyring" | "file";
+        /** @description Counts (the API contract's `TestSummary`, plus `skipped`): `total = passed + failed + skipped`. */
+        Summary: {
+            /** @description Checks failed. */
+            failed: number;
+            /** @description Checks passed. */
+            passed: number;
+            /** @description Checks skipped. */
+            skipped?: number;
+            /** @description All checks. */
+            total: number;
+        };
+        /** @description One check (the API contract's `TestCase`, plus its `status`). */
+        TestCase: {
+            /**
+             * Format: int64
+             * @description How long the check took.
+             */
+            duration_ms: number;
+            /** @description What was found, or what is wrong and how to fix it. */
+            message: string;
+            /** @description What was checked (`Model Existence`, `API Connection`, …). */
+            name: string;
+            /** @description Whether it passed (`false` for a failed and for a skipped check). */
+            passed: boolean;
+            /** @description Passed, failed or skipped. */
+            status: components["schemas"]["Status"];
+            zh?: null | components["schemas"]["CaseZh"];
+        };
+        /** @description A model's answer to a test message (the API contract's shape, plus `error` on failure). */
+        TestMessage: {
+            /** @description What went wrong. */
+            error?: string | null;
+            /** @description Its answer. */
+            reply: string;
+            /** @description Whether the model answered. */
+            success: boolean;
+            usage?: null | components["schemas"]["Usage"];
+        };
+        /**
+         * @description What a person reads about a tool in the GUI, in both languages: its name and what it
+         *     does in a sentence. A built-in tool's comes from its spec; an HTTP tool may carry one.
+         */
+        ToolDisplay: {
+            /** @description What the tool does, in one sentence. */
+            description: components["schemas"]["Localized"];
+            /** @description The display name. */
+            name: components["schemas"]["Localized"];
+        };
+        /** @description A tool as a model is offered it. */
+        ToolEntry: {
+            /** @description What it does and when to use it, as the model reads it. */
+            description: string;
+            /** @description Its display name (Chinese). */
+            name: string;
+            /** @description The JSON Schema of its arguments. */
+            parameters: unknown;
+        };
+        /** @description Every enabled tool, by id. */
+        ToolList: {
+            /** @description The tools by id, in the registry's order. */
+            tools: {
+                [key: string]: components["schemas"]["ToolEntry"];
+            };
+        };
+        /** @description One tool resource as stored. */
+        ToolResource: {
+            /** @description `query` or `system`. */
+            category: string;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description What the tool does. */
+            description: string;
+            display?: null | components["schemas"]["ToolDisplay"];
+            /** @description Disabled tools are never offered to a model nor run. */
+            enabled: boolean;
+            /** @description Header values; secrets appear only as `{secret:NAME}` references. */
+            http_headers: unknown;
+            /** @description GET, POST, PUT, PATCH or DELETE. */
+            http_method: string;
+            /**
+             * Format: int64
+             * @description Request timeout.
+             */
+            http_timeout_ms: number;
+            /** @description Absolute http(s) URL with optional `{name}` path placeholders. */
+            http_url?: string | null;
+            /** @description Icon name. */
+            icon?: string | null;
+            /** @description The function name the model sees: `[a-z0-9_]{1,64}`. */
+            id: string;
+            /** @description Built-in: can be disabled, not deleted or re-pointed. */
+            is_system: boolean;
+            /** @description Display name. */
+            name: string;
+            /** @description Values merged under the caller's arguments. */
+            parameter_defaults: unknown;
+            /** @description JSON Schema 2020-12 of the arguments. */
+            parameter_schema: unknown;
+            /** @description `always`, `ask` or `never`; `None` means the default for the side effect. */
+            policy?: string | null;
+            /** @description `read`, `write` or `irreversible`. */
+            side_effect: string;
+            /** @description RFC 3339. */
+            updated_at: string;
+            /**
+             * Format: int64
+             * @description Owner (the API contract keeps it; a desktop app has one user).
+             */
+            user_id: number;
+            /** @description The API contract's flag for system tools. */
+            wait_for_response: boolean;
+        };
+        /** @description The single result shape of a tool call. */
+        ToolResult: {
+            /** @description Identifier of this call (also in the audit log). */
+            call_id: string;
+            /** @description The tool's answer, small and structured; `null` on error. */
+            data: unknown;
+            /**
+             * Format: int64
+             * @description Wall-clock time of the whole call through the guard.
+             */
+            duration_ms: number;
+            /** @description What went wrong, in one sentence. */
+            error?: string | null;
+            error_type?: null | components["schemas"]["ErrorType"];
+            /** @description How to fix the call, or how to narrow a truncated answer. */
+            hint?: string | null;
+            /** @description Whether the call succeeded. */
+            ok: boolean;
+            /** @description Valid values where the set is known (tool ids, enum values, dataset names). */
+            options: string[];
+            /** @description Every change the guard made to the arguments. */
+            repairs: components["schemas"]["Repair"][];
+            /** @description Whether `data` was cut to fit the limits (the hint then says what was cut). */
+            truncated: boolean;
+        };
+        /** @description What was said while the key was held. */
+        Transcript: {
+            /**
+             * Format: float
+             * @description How long the recording was, in seconds.
+             */
+            seconds: number;
+            /** @description The words heard; empty when nothing was said. */
+            text: string;
+        };
+        /** @description Token counts. */
+        Usage: {
+            /**
+             * Format: int64
+             * @description Generated tokens.
+             */
+            completion_tokens?: number;
+            /**
+             * Format: int64
+             * @description Prompt tokens.
+             */
+            prompt_tokens?: number;
+            /**
+             * Format: int64
+             * @description Both.
+             */
+            total_tokens?: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1186,13 +2549,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, page, limit, list} */
+            /** @description One page of the log, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Page_AuditEvent"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1323,13 +2686,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {list: [{id, title, model_id, created_at, updated_at}]} */
+            /** @description The conversations, most recently used first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Items_Conversation"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1382,13 +2745,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {id, title, model_id, created_at, updated_at, entries} */
+            /** @description The conversation and its entries */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ConversationDetail"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -1432,13 +2795,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {deleted, id} */
+            /** @description The conversation was deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -1492,7 +2855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Conversation"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1635,7 +2998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["EvalAnswer"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1717,13 +3080,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed, model, suite, metrics}]} */
+            /** @description One page of the stored evaluations, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Page_RunRow"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1770,13 +3133,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description EvalReport, or text/markdown with format=markdown */
+            /** @description The report, or text/markdown with format=markdown */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["EvalAnswer"];
+                    "text/markdown": string;
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1870,13 +3234,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, page, limit, list} */
+            /** @description One page of the documents, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Page_KbDocument"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -1927,7 +3291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["KbDocument"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2004,7 +3368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["KbDocument"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2048,13 +3412,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {deleted, id} */
+            /** @description The document was deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["DeletedDocument"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2099,13 +3463,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {imported, skipped} */
+            /** @description What was imported and what was left out */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ImportReport"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2177,13 +3541,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {query, hits} */
+            /** @description The best matches */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SearchResults"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2228,13 +3592,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {list: [server]} */
+            /** @description The servers added */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Listed_McpServerView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2317,7 +3681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Listed_McpServerView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2359,7 +3723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["McpServerView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2445,7 +3809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["McpServerView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2499,7 +3863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["McpServerView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2579,13 +3943,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {deleted, name} */
+            /** @description The server was removed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["DeletedServer"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2637,7 +4001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["McpServerView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2678,13 +4042,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, list} */
+            /** @description Every ASR model, the default first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Listed_AsrModelView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2726,7 +4090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AsrModelView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2812,7 +4176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AsrModelView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2866,7 +4230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AsrModelView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -2946,13 +4310,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {deleted, id} */
+            /** @description The model was deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -2993,13 +4357,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, list} */
+            /** @description Every LLM model, the default first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Listed_LlmModelView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3041,7 +4405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LlmModelView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3127,7 +4491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LlmModelView"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3181,7 +4545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["LlmModelView"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3261,13 +4625,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {deleted, id} */
+            /** @description The model was deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3346,13 +4710,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {list: [prompt]} */
+            /** @description The prompts waiting for an answer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Items_Prompt"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3387,17 +4751,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["PromptAnswer"];
             };
         };
         responses: {
-            /** @description {answered, id} */
+            /** @description The answer was taken */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Answered"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3474,13 +4838,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {names, store: {backend: keyring|file, detail}} */
+            /** @description The names of the secrets and where they are kept */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SecretList"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3519,13 +4883,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {name, set} */
+            /** @description The secret is set */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SecretSet"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3605,13 +4969,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {name, deleted} */
+            /** @description The secret is deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SecretDeleted"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3652,13 +5016,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {settings: [{key, value, default, is_set, description}]} */
+            /** @description Every known setting */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SettingList"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3703,7 +5067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Setting"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3797,7 +5161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AutotestResult"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3841,13 +5205,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description AutotestResult */
+            /** @description The ASR checks */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AutotestResult"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3891,13 +5255,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description AutotestResult */
+            /** @description The LLM checks */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AutotestResult"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -3943,13 +5307,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed, skipped, scope}]} */
+            /** @description One page of the stored runs, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Page_RunRow"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4002,7 +5366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["AutotestResult"];
                     "application/xml": string;
                 };
             };
@@ -4059,13 +5423,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {run_id, previous_id, changes: [{name, before, after, message}], unchanged} */
+            /** @description The checks whose status changed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Comparison"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4125,7 +5489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ToolResult"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4193,13 +5557,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {status, timestamp, tools} */
+            /** @description The API answers */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Refused: a Host or Origin that is not this machine's loopback address */
@@ -4228,7 +5592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ToolList"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -4263,13 +5627,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {name, description, parameters} */
+            /** @description The tool as a model is offered it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ToolEntry"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -4319,13 +5683,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {total, page, limit, list} */
+            /** @description One page of the resources */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Page_ToolResource"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4376,7 +5740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ToolResource"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4453,7 +5817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ToolResource"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -4507,7 +5871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["ToolResource"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4587,13 +5951,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {deleted, id} */
+            /** @description The resource was deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -4639,13 +6003,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {success, reply, usage} */
+            /** @description The model's answer */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["TestMessage"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -4695,13 +6059,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {recording: false} */
+            /** @description Not recording */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Recording"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -4742,13 +6106,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {recording: true} */
+            /** @description Recording */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Recording"];
                 };
             };
             /** @description Missing or invalid bearer token */
@@ -4807,13 +6171,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {text, seconds}; text is empty when nothing was said */
+            /** @description What was said; `text` is empty when nothing was said */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Transcript"];
                 };
             };
             /** @description Missing or invalid bearer token */

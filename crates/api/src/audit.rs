@@ -2,11 +2,11 @@
 
 use axum::Json;
 use axum::extract::State;
-use deskmate_store::audit::AuditFilter;
+use deskmate_store::audit::{AuditEvent, AuditFilter};
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::AppState;
+use crate::answers::Page;
 use crate::error::AppError;
 use crate::extract::ApiQuery;
 
@@ -40,11 +40,11 @@ pub enum Outcome {
 }
 
 /// `GET /api/v1/audit`.
-#[utoipa::path(get, path = "/api/v1/audit", tag = "audit", params(AuditQuery), responses((status = 200, description = "{total, page, limit, list}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/audit", tag = "audit", params(AuditQuery), responses((status = 200, description = "One page of the log, newest first", body = Page<AuditEvent>)))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<AuditQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<AuditEvent>>, AppError> {
     let ok = q.outcome.map(|o| matches!(o, Outcome::Ok));
     let (page, limit) = crate::paging::paging(q.page, q.limit, 50)?;
     let store = state
@@ -61,7 +61,10 @@ pub async fn list(
     let (total, list) = store
         .list_audit(&filter)
         .map_err(|e| AppError::Internal(e.to_string()))?;
-    Ok(Json(
-        json!({"total": total, "page": page, "limit": limit, "list": list}),
-    ))
+    Ok(Json(Page {
+        total,
+        page,
+        limit,
+        list,
+    }))
 }

@@ -8,13 +8,16 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use deskmate_autotest::{Autotest, AutotestResult, RunRequest, TestCase};
+use deskmate_autotest::{
+    Autotest, AutotestResult, Comparison, RunRequest, Scope, TestCase, TestMessage,
+};
 use deskmate_service::ServiceError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::AppState;
+use crate::answers::Page;
 use crate::error::AppError;
 use crate::extract::ApiQuery;
 
@@ -106,7 +109,7 @@ fn reporter(
 }
 
 /// `POST /api/v1/tools/autotest`: the LLM and ASR checks as asked, then every tool.
-#[utoipa::path(post, path = "/api/v1/tools/autotest", tag = "autotest", params(RunQuery), responses((status = 200, description = "AutotestResult {id, started_at, duration_ms, tests, summary}; SSE check/done with Accept: text/event-stream", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/autotest", tag = "autotest", params(RunQuery), responses((status = 200, description = "AutotestResult {id, started_at, duration_ms, tests, summary}; SSE check/done with Accept: text/event-stream", body = AutotestResult)))]
 pub async fn run(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -132,7 +135,7 @@ pub async fn run(
 }
 
 /// `POST /api/v1/tools/autotest/llm/{model_id}`.
-#[utoipa::path(post, path = "/api/v1/tools/autotest/llm/{model_id}", tag = "autotest", params(("model_id" = String, Path, description = "LLM model id")), responses((status = 200, description = "AutotestResult", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/autotest/llm/{model_id}", tag = "autotest", params(("model_id" = String, Path, description = "LLM model id")), responses((status = 200, description = "The LLM checks", body = AutotestResult)))]
 pub async fn llm(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -147,7 +150,7 @@ pub async fn llm(
 }
 
 /// `POST /api/v1/tools/autotest/asr/{model_id}`.
-#[utoipa::path(post, path = "/api/v1/tools/autotest/asr/{model_id}", tag = "autotest", params(("model_id" = String, Path, description = "ASR model id")), responses((status = 200, description = "AutotestResult", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/autotest/asr/{model_id}", tag = "autotest", params(("model_id" = String, Path, description = "ASR model id")), responses((status = 200, description = "The ASR checks", body = AutotestResult)))]
 pub async fn asr(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -172,11 +175,11 @@ pub struct TestMessageQuery {
 }
 
 /// `POST /api/v1/tools/test-message`.
-#[utoipa::path(post, path = "/api/v1/tools/test-message", tag = "autotest", params(TestMessageQuery), responses((status = 200, description = "{success, reply, usage}", body = Object), (status = 404, description = "LLM Model not found", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/test-message", tag = "autotest", params(TestMessageQuery), responses((status = 200, description = "The model's answer", body = TestMessage), (status = 404, description = "LLM Model not found")))]
 pub async fn test_message(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<TestMessageQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<TestMessage>, AppError> {
     let message = query
         .message
         .filter(|m| !m.trim().is_empty())
@@ -189,7 +192,7 @@ pub async fn test_message(
     let reply = Autotest::new(state.deskmate.clone())
         .test_message(&query.llm_model_id, &message)
         .await?;
-    Ok(Json(json!(reply)))
+    Ok(Json(reply))
 }
 
 /// Paging of the run history.
@@ -203,12 +206,49 @@ pub struct RunsQuery {
 }
 
 /// `GET /api/v1/tools/autotest/runs`: stored runs, newest first.
-#[utoipa::path(get, path = "/api/v1/tools/autotest/runs", tag = "autotest", params(RunsQuery), responses((status = 200, description = "{total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed, skipped, scope}]}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs", tag = "autotest", params(RunsQuery), responses((status = 200, description = "One page of the stored runs, newest first", body = Page<RunRow>)))]
 pub async fn runs(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<RunsQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<RunRow>>, AppError> {
     list_runs(&state, &query, deskmate_store::Store::list_autotest_runs)
+}
+
+/// A stored run (an autotest or an evaluation) in the history, with its counts. The
+/// parts read from the stored result are as stored: a run stored before a field was
+/// kept has `null` there.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct RunRow {
+    /// Run id.
+    pub id: String,
+    /// `autotest`, `llm`, `asr` or `eval`.
+    pub kind: String,
+    /// Unix seconds.
+    pub started_at: f64,
+    /// Total time.
+    pub duration_ms: i64,
+    /// Checks or cases passed.
+    pub passed: i64,
+    /// Checks or cases failed.
+    pub failed: i64,
+    /// Checks skipped.
+    pub skipped: u64,
+    /// An autotest's groups of checks (not on an evaluation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Scope>, nullable = false)]
+    pub scope: Option<Value>,
+    /// An evaluation's model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<deskmate_autotest::eval::EvalModel>, nullable = false)]
+    pub model: Option<Value>,
+    /// An evaluation's suite name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, nullable = false)]
+    pub suite: Option<Value>,
+    /// An evaluation's metrics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<deskmate_autotest::eval::Metrics>, nullable = false)]
+    pub metrics: Option<Value>,
 }
 
 /// A page of stored runs (autotest or evaluation), each with its counts.
@@ -221,7 +261,7 @@ pub(crate) fn list_runs(
         u32,
     )
         -> Result<(u64, Vec<deskmate_store::autotest::AutotestRun>), deskmate_store::Error>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<RunRow>>, AppError> {
     let store = state
         .deskmate
         .store()
@@ -231,27 +271,33 @@ pub(crate) fn list_runs(
         query.limit.unwrap_or(20).clamp(1, 200),
     );
     let (total, list) = list(store, page, limit).map_err(|e| AppError::Internal(e.to_string()))?;
-    let list: Vec<Value> = list
+    let list = list
         .iter()
         .map(|r| {
-            let mut row = json!({"id": r.id, "kind": r.kind, "started_at": r.started_at,
-                                 "duration_ms": r.duration_ms, "passed": r.passed, "failed": r.failed,
-                                 "skipped": r.result["summary"]["skipped"].as_u64().unwrap_or(0)});
-            if r.kind != "eval" {
-                row["scope"] = r.result["scope"].clone();
-            }
+            let eval = r.kind == "eval";
             // An evaluation's model and score, so a history table needs no second request.
-            if r.kind == "eval" {
-                row["model"] = r.result["model"].clone();
-                row["suite"] = r.result["suite"].clone();
-                row["metrics"] = r.result["metrics"].clone();
+            let of_eval = |key: &str| eval.then(|| r.result[key].clone());
+            RunRow {
+                id: r.id.clone(),
+                kind: r.kind.clone(),
+                started_at: r.started_at,
+                duration_ms: r.duration_ms,
+                passed: r.passed,
+                failed: r.failed,
+                skipped: r.result["summary"]["skipped"].as_u64().unwrap_or(0),
+                scope: (!eval).then(|| r.result["scope"].clone()),
+                model: of_eval("model"),
+                suite: of_eval("suite"),
+                metrics: of_eval("metrics"),
             }
-            row
         })
         .collect();
-    Ok(Json(
-        json!({"total": total, "page": page, "limit": limit, "list": list}),
-    ))
+    Ok(Json(Page {
+        total,
+        page,
+        limit,
+        list,
+    }))
 }
 
 /// How a stored run is answered.
@@ -296,7 +342,7 @@ fn result_of(run: deskmate_store::autotest::AutotestRun) -> Result<AutotestResul
 }
 
 /// `GET /api/v1/tools/autotest/runs/{id}`: one stored run's result, as JSON or JUnit XML.
-#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}", tag = "autotest", params(("id" = String, Path, description = "Run id"), RunFormat), responses((status = 200, description = "AutotestResult (JSON), or JUnit XML with ?format=junit", content((Object = "application/json"), (String = "application/xml"))), (status = 404, description = "Autotest run not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}", tag = "autotest", params(("id" = String, Path, description = "Run id"), RunFormat), responses((status = 200, description = "AutotestResult (JSON), or JUnit XML with ?format=junit", content((AutotestResult = "application/json"), (String = "application/xml"))), (status = 404, description = "Autotest run not found")))]
 pub async fn run_detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -333,12 +379,12 @@ pub struct CompareQuery {
 
 /// `GET /api/v1/tools/autotest/runs/{id}/compare`: which checks changed status since the
 /// previous run of the same kind and scope (or since `?with=`).
-#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}/compare", tag = "autotest", params(("id" = String, Path, description = "Run id"), CompareQuery), responses((status = 200, description = "{run_id, previous_id, changes: [{name, before, after, message}], unchanged}", body = Object), (status = 404, description = "Autotest run not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/autotest/runs/{id}/compare", tag = "autotest", params(("id" = String, Path, description = "Run id"), CompareQuery), responses((status = 200, description = "The checks whose status changed", body = Comparison), (status = 404, description = "Autotest run not found")))]
 pub async fn compare(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<CompareQuery>,
-) -> Result<Json<deskmate_autotest::Comparison>, AppError> {
+) -> Result<Json<Comparison>, AppError> {
     let run = result_of(stored_run(&state, &id)?)?;
     let previous = match query.with {
         Some(other) => Some(stored_run(&state, &other)?),

@@ -3,11 +3,13 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use deskmate_service::conversations::ConversationDetail;
+use deskmate_store::conversations::Conversation;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use crate::AppState;
-use crate::error::{AppError, to_json};
+use crate::answers::{Deleted, Items};
+use crate::error::AppError;
 use crate::extract::{ApiJson, ApiQuery};
 
 /// Listing parameters.
@@ -21,25 +23,25 @@ pub struct ListQuery {
 }
 
 /// `GET /api/v1/conversations`: most recently used first.
-#[utoipa::path(get, path = "/api/v1/conversations", tag = "chat", params(ListQuery), responses((status = 200, description = "{list: [{id, title, model_id, created_at, updated_at}]}", body = Object), (status = 422, description = "Invalid query", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/conversations", tag = "chat", params(ListQuery), responses((status = 200, description = "The conversations, most recently used first", body = Items<Conversation>), (status = 422, description = "Invalid query")))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Items<Conversation>>, AppError> {
     let list = state
         .deskmate
         .list_conversations(crate::paging::paging(None, q.limit, 200)?.1)?;
-    Ok(Json(json!({ "list": list })))
+    Ok(Json(Items { list }))
 }
 
 /// `GET /api/v1/conversations/{id}`: the conversation and its entries (user, assistant,
 /// tool cards) in order.
-#[utoipa::path(get, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), responses((status = 200, description = "{id, title, model_id, created_at, updated_at, entries}", body = Object), (status = 404, description = "Conversation not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), responses((status = 200, description = "The conversation and its entries", body = ConversationDetail), (status = 404, description = "Conversation not found")))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
-    to_json(state.deskmate.conversation(&id)?)
+) -> Result<Json<ConversationDetail>, AppError> {
+    Ok(Json(state.deskmate.conversation(&id)?))
 }
 
 /// A new title.
@@ -52,21 +54,21 @@ pub struct Rename {
 }
 
 /// `PATCH /api/v1/conversations/{id}`: renames it.
-#[utoipa::path(patch, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), request_body = Rename, responses((status = 200, description = "The conversation", body = Object), (status = 404, description = "Conversation not found", body = Object), (status = 422, description = "Invalid title", body = Object)))]
+#[utoipa::path(patch, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), request_body = Rename, responses((status = 200, description = "The conversation", body = Conversation), (status = 404, description = "Conversation not found"), (status = 422, description = "Invalid title")))]
 pub async fn rename(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<Rename>,
-) -> Result<Json<Value>, AppError> {
-    to_json(state.deskmate.rename_conversation(&id, &body.title)?)
+) -> Result<Json<Conversation>, AppError> {
+    Ok(Json(state.deskmate.rename_conversation(&id, &body.title)?))
 }
 
 /// `DELETE /api/v1/conversations/{id}`: the conversation and its messages.
-#[utoipa::path(delete, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 404, description = "Conversation not found", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/conversations/{id}", tag = "chat", params(("id" = String, Path, description = "Conversation id")), responses((status = 200, description = "The conversation was deleted", body = Deleted), (status = 404, description = "Conversation not found")))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Deleted>, AppError> {
     state.deskmate.delete_conversation(&id)?;
-    Ok(Json(json!({"deleted": true, "id": id})))
+    Ok(Json(Deleted::new(id)))
 }

@@ -8,7 +8,7 @@ use crate::error::AppError;
 use crate::{AppState, FrameError};
 
 /// `GET /api/v1/devices/camera/frame`.
-#[utoipa::path(get, path = "/api/v1/devices/camera/frame", tag = "devices", responses((status = 200, description = "image/jpeg", content_type = "image/jpeg", body = Vec<u8>), (status = 404, description = "The camera is off", body = Object), (status = 503, description = "The camera is busy or failed", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/devices/camera/frame", tag = "devices", responses((status = 200, description = "image/jpeg", content_type = "image/jpeg", body = Vec<u8>), (status = 404, description = "The camera is off"), (status = 503, description = "The camera is busy or failed")))]
 pub async fn camera_frame(State(state): State<AppState>) -> Result<Response, AppError> {
     let Some(frame) = state.camera_frame.clone() else {
         return Err(AppError::NotFound("No camera in this app".into()));

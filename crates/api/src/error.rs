@@ -161,10 +161,3 @@ impl IntoResponse for AppError {
         (status, Json(body)).into_response()
     }
 }
-
-/// A serializable answer as the JSON body (a value that cannot be serialized is a 500).
-pub(crate) fn to_json<T: serde::Serialize>(value: T) -> Result<Json<serde_json::Value>, AppError> {
-    serde_json::to_value(value)
-        .map(Json)
-        .map_err(|e| AppError::Internal(e.to_string()))
-}

@@ -6,12 +6,13 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use deskmate_autotest::eval::{self, CaseCategory, EvalOptions};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use deskmate_autotest::eval::{self, CaseCategory, EvalOptions, EvalReport};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use crate::AppState;
-use crate::autotest::{RunsQuery, Step, answer, list_runs};
+use crate::answers::Page;
+use crate::autotest::{RunRow, RunsQuery, Step, answer, list_runs};
 use crate::error::AppError;
 use crate::extract::{ApiJson, ApiQuery};
 
@@ -36,6 +37,16 @@ pub struct EvalBody {
     all_tools: Option<bool>,
 }
 
+/// A finished evaluation and its report as markdown.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct EvalAnswer {
+    /// The evaluation.
+    #[serde(flatten)]
+    pub report: EvalReport,
+    /// The report as markdown: the metrics, then a table per category.
+    pub markdown: String,
+}
+
 fn field_error(path: &str, message: &str) -> AppError {
     AppError::Invalid(vec![deskmate_service::resources::FieldError {
         path: path.into(),
@@ -45,7 +56,7 @@ fn field_error(path: &str, message: &str) -> AppError {
 }
 
 /// `POST /api/v1/eval`: runs the suite; the report is stored (also when the client left).
-#[utoipa::path(post, path = "/api/v1/eval", tag = "eval", request_body = EvalBody, responses((status = 200, description = "EvalReport {id, model, suite, started_at, duration_ms, metrics, by_category, results, markdown}; SSE case/done with Accept: text/event-stream", body = Object), (status = 404, description = "LLM Model not found", body = Object), (status = 422, description = "Invalid suite or options", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/eval", tag = "eval", request_body = EvalBody, responses((status = 200, description = "EvalReport {id, model, suite, started_at, duration_ms, metrics, by_category, results, markdown}; SSE case/done with Accept: text/event-stream", body = EvalAnswer), (status = 404, description = "LLM Model not found"), (status = 422, description = "Invalid suite or options")))]
 pub async fn run(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -95,10 +106,9 @@ pub async fn run(
             ));
         })
         .await
-        .map(|report| {
-            let mut value = serde_json::to_value(&report).unwrap_or_default();
-            value["markdown"] = Value::String(report.markdown());
-            value
+        .map(|report| EvalAnswer {
+            markdown: report.markdown(),
+            report,
         });
         let _ = tx.send(Step::Done(report));
     })
@@ -106,11 +116,11 @@ pub async fn run(
 }
 
 /// `GET /api/v1/eval/runs`: stored evaluations, newest first, with their model and metrics.
-#[utoipa::path(get, path = "/api/v1/eval/runs", tag = "eval", params(RunsQuery), responses((status = 200, description = "{total, page, limit, list: [{id, kind, started_at, duration_ms, passed, failed, model, suite, metrics}]}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/eval/runs", tag = "eval", params(RunsQuery), responses((status = 200, description = "One page of the stored evaluations, newest first", body = Page<RunRow>)))]
 pub async fn runs(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<RunsQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<RunRow>>, AppError> {
     list_runs(&state, &query, deskmate_store::Store::list_eval_runs)
 }
 
@@ -123,7 +133,7 @@ pub struct ReportQuery {
 }
 
 /// `GET /api/v1/eval/runs/{id}`: one stored report, as JSON or as markdown.
-#[utoipa::path(get, path = "/api/v1/eval/runs/{id}", tag = "eval", params(("id" = String, Path, description = "Evaluation id"), ReportQuery), responses((status = 200, description = "EvalReport, or text/markdown with format=markdown", body = Object), (status = 404, description = "Evaluation not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/eval/runs/{id}", tag = "eval", params(("id" = String, Path, description = "Evaluation id"), ReportQuery), responses((status = 200, description = "The report, or text/markdown with format=markdown", content((EvalAnswer = "application/json"), (String = "text/markdown"))), (status = 404, description = "Evaluation not found")))]
 pub async fn run_detail(
     State(state): State<AppState>,
     Path(id): Path<String>,

@@ -5,11 +5,13 @@ use std::path::PathBuf;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use deskmate_service::knowledge::ImportReport;
+use deskmate_store::kb::{KbDocument, KbHit};
+use serde::{Deserialize, Serialize};
 
 use crate::AppState;
-use crate::error::{AppError, to_json};
+use crate::answers::Page;
+use crate::error::AppError;
 use crate::extract::{ApiJson, ApiQuery};
 
 /// Listing parameters.
@@ -27,18 +29,21 @@ pub struct ListQuery {
 }
 
 /// `GET /api/v1/kb/documents`.
-#[utoipa::path(get, path = "/api/v1/kb/documents", tag = "knowledge", params(ListQuery), responses((status = 200, description = "{total, page, limit, list}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/kb/documents", tag = "knowledge", params(ListQuery), responses((status = 200, description = "One page of the documents, newest first", body = Page<KbDocument>)))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<KbDocument>>, AppError> {
     let (page, limit) = crate::paging::paging(q.page, q.limit, 50)?;
     let (total, list) = state
         .deskmate
         .list_documents(q.kb_id.as_deref(), page, limit)?;
-    Ok(Json(
-        json!({"total": total, "page": page, "limit": limit, "list": list}),
-    ))
+    Ok(Json(Page {
+        total,
+        page,
+        limit,
+        list,
+    }))
 }
 
 /// A new document.
@@ -58,18 +63,18 @@ pub struct NewDocument {
 }
 
 /// `POST /api/v1/kb/documents` → 201.
-#[utoipa::path(post, path = "/api/v1/kb/documents", tag = "knowledge", request_body = NewDocument, responses((status = 201, description = "The document", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/kb/documents", tag = "knowledge", request_body = NewDocument, responses((status = 201, description = "The document", body = KbDocument)))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(doc): ApiJson<NewDocument>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<KbDocument>), AppError> {
     let deskmate = state.deskmate.clone();
     let created = tokio::task::spawn_blocking(move || {
         deskmate.add_document(&doc.kb_id, &doc.title, &doc.body, doc.source.as_deref())
     })
     .await
     .map_err(|e| AppError::Internal(e.to_string()))??;
-    Ok((StatusCode::CREATED, to_json(created)?))
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 fn document_id(id: &str) -> Result<i64, AppError> {
@@ -78,23 +83,26 @@ fn document_id(id: &str) -> Result<i64, AppError> {
 }
 
 /// `GET /api/v1/kb/documents/{id}`.
-#[utoipa::path(get, path = "/api/v1/kb/documents/{id}", tag = "knowledge", params(("id" = i64, Path, description = "Document id")), responses((status = 200, description = "The document", body = Object), (status = 404, description = "Not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/kb/documents/{id}", tag = "knowledge", params(("id" = i64, Path, description = "Document id")), responses((status = 200, description = "The document", body = KbDocument), (status = 404, description = "Not found")))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
-    to_json(state.deskmate.document(document_id(&id)?)?)
+) -> Result<Json<KbDocument>, AppError> {
+    Ok(Json(state.deskmate.document(document_id(&id)?)?))
 }
 
 /// `DELETE /api/v1/kb/documents/{id}`.
-#[utoipa::path(delete, path = "/api/v1/kb/documents/{id}", tag = "knowledge", params(("id" = i64, Path, description = "Document id")), responses((status = 200, description = "{deleted, id}", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/kb/documents/{id}", tag = "knowledge", params(("id" = i64, Path, description = "Document id")), responses((status = 200, description = "The document was deleted", body = DeletedDocument)))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<DeletedDocument>, AppError> {
     let number = document_id(&id)?;
     state.deskmate.delete_document(number)?;
-    Ok(Json(json!({"deleted": true, "id": number})))
+    Ok(Json(DeletedDocument {
+        deleted: true,
+        id: number,
+    }))
 }
 
 /// An import request: a folder on this computer.
@@ -110,18 +118,36 @@ pub struct Import {
 }
 
 /// `POST /api/v1/kb/import`: imports the .md/.txt files of a folder.
-#[utoipa::path(post, path = "/api/v1/kb/import", tag = "knowledge", description = "Imports the text files of a folder on this machine. Whether the folder exists is not in the request: a well-formed path that names no readable folder gets a 422 at `/folder`.", request_body = Import, responses((status = 200, description = "{imported, skipped}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/kb/import", tag = "knowledge", description = "Imports the text files of a folder on this machine. Whether the folder exists is not in the request: a well-formed path that names no readable folder gets a 422 at `/folder`.", request_body = Import, responses((status = 200, description = "What was imported and what was left out", body = ImportReport)))]
 pub async fn import(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<Import>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<ImportReport>, AppError> {
     let deskmate = state.deskmate.clone();
     let report = tokio::task::spawn_blocking(move || {
         deskmate.import_documents(&request.kb_id, &request.folder)
     })
     .await
     .map_err(|e| AppError::Internal(e.to_string()))??;
-    to_json(report)
+    Ok(Json(report))
+}
+
+/// A document that was deleted.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct DeletedDocument {
+    /// Always `true`: a document that does not exist is a 404.
+    pub deleted: bool,
+    /// The document's id.
+    pub id: i64,
+}
+
+/// The passages that best match a search.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SearchResults {
+    /// The words searched for.
+    pub query: String,
+    /// The matches, best first.
+    pub hits: Vec<KbHit>,
 }
 
 /// Search parameters.
@@ -135,13 +161,13 @@ pub struct SearchQuery {
 }
 
 /// `GET /api/v1/kb/search?q=…`.
-#[utoipa::path(get, path = "/api/v1/kb/search", tag = "knowledge", params(SearchQuery), responses((status = 200, description = "{query, hits}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/kb/search", tag = "knowledge", params(SearchQuery), responses((status = 200, description = "The best matches", body = SearchResults)))]
 pub async fn search(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<SearchQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<SearchResults>, AppError> {
     let hits = state
         .deskmate
         .search_documents(q.kb_id.as_deref(), &q.q, q.limit.unwrap_or(10))?;
-    Ok(Json(json!({"query": q.q, "hits": hits})))
+    Ok(Json(SearchResults { query: q.q, hits }))
 }

@@ -5,6 +5,7 @@
 //! loopback origins (the desktop app's webview), the bearer
 //! token (all but the health check), panics caught as JSON 500s. Every error is JSON.
 
+pub mod answers;
 pub mod audit;
 pub mod autotest;
 pub mod chat;

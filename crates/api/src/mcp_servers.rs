@@ -6,9 +6,12 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use deskmate_service::mcp_view::McpServerView;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::AppState;
+use crate::answers::Listed;
 use crate::error::AppError;
 use crate::extract::ApiJson;
 
@@ -20,42 +23,51 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| AppError::Internal(e.to_string()))??)
 }
 
+/// What was deleted, by name.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct DeletedServer {
+    /// Always `true`: a deletion that did not happen is an error answer.
+    pub deleted: bool,
+    /// The server's name.
+    pub name: String,
+}
+
 /// `GET /api/v1/mcp/servers`.
-#[utoipa::path(get, path = "/api/v1/mcp/servers", tag = "mcp", responses((status = 200, description = "{list: [server]}: name, command/args/env or url/headers, enabled, status {state: starting|running|failed|disabled, tools?, protocol?, reason?}, tools (ids)", body = Object)))]
-pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+#[utoipa::path(get, path = "/api/v1/mcp/servers", tag = "mcp", responses((status = 200, description = "{list: [server]}: name, command/args/env or url/headers, enabled, status {state: starting|running|failed|disabled, tools?, protocol?, reason?}, tools (ids)", body = Listed<McpServerView>)))]
+pub async fn list(State(state): State<AppState>) -> Result<Json<Listed<McpServerView>>, AppError> {
     let deskmate = state.deskmate.clone();
     let list = blocking(move || deskmate.mcp_servers()).await?;
-    Ok(Json(json!({"total": list.len(), "list": list})))
+    Ok(Json(Listed::new(list)))
 }
 
 /// `GET /api/v1/mcp/servers/{name}`.
-#[utoipa::path(get, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), responses((status = 200, description = "The server", body = Object), (status = 404, description = "No such server", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), responses((status = 200, description = "The server", body = McpServerView), (status = 404, description = "No such server")))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<McpServerView>, AppError> {
     let deskmate = state.deskmate.clone();
     Ok(Json(blocking(move || deskmate.mcp_server(&name)).await?))
 }
 
 /// `POST /api/v1/mcp/servers` → 201 with the stored server.
-#[utoipa::path(post, path = "/api/v1/mcp/servers", tag = "mcp", request_body = deskmate_service::mcp_input::NewMcpServer, responses((status = 201, description = "The stored server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object), (status = 409, description = "A server with this name exists: `errors` names the field", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/mcp/servers", tag = "mcp", request_body = deskmate_service::mcp_input::NewMcpServer, responses((status = 201, description = "The stored server", body = McpServerView), (status = 422, description = "{detail, errors: [{path, message, hint}]}"), (status = 409, description = "A server with this name exists: `errors` names the field")))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<McpServerView>), AppError> {
     let deskmate = state.deskmate.clone();
     let created = blocking(move || deskmate.create_mcp_server(&body)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `PUT /api/v1/mcp/servers/{name}`: the whole entry again.
-#[utoipa::path(put, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), request_body = deskmate_service::mcp_input::McpServerChange, responses((status = 200, description = "The stored server", body = Object), (status = 404, description = "No such server", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), request_body = deskmate_service::mcp_input::McpServerChange, responses((status = 200, description = "The stored server", body = McpServerView), (status = 404, description = "No such server"), (status = 422, description = "{detail, errors: [{path, message, hint}]}")))]
 pub async fn update(
     State(state): State<AppState>,
     Path(name): Path<String>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<McpServerView>, AppError> {
     let deskmate = state.deskmate.clone();
     Ok(Json(
         blocking(move || deskmate.update_mcp_server(&name, &body)).await?,
@@ -63,39 +75,39 @@ pub async fn update(
 }
 
 /// `DELETE /api/v1/mcp/servers/{name}`: the server, its secrets and its tools.
-#[utoipa::path(delete, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), responses((status = 200, description = "{deleted, name}", body = Object), (status = 404, description = "No such server", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/mcp/servers/{name}", tag = "mcp", params(("name" = String, Path, description = "Server name")), responses((status = 200, description = "The server was removed", body = DeletedServer), (status = 404, description = "No such server")))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<DeletedServer>, AppError> {
     let deskmate = state.deskmate.clone();
     let target = name.clone();
     blocking(move || deskmate.delete_mcp_server(&target)).await?;
-    Ok(Json(json!({"deleted": true, "name": name})))
+    Ok(Json(DeletedServer {
+        deleted: true,
+        name,
+    }))
 }
 
 /// `POST /api/v1/mcp/import`: a Claude Desktop configuration (`{"mcpServers": {…}}`);
 /// every server is added, or none.
-#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = deskmate_service::mcp_input::McpImport, responses((status = 201, description = "{list: [server]}", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object), (status = 409, description = "A server of this name exists: `errors` names the field", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = deskmate_service::mcp_input::McpImport, responses((status = 201, description = "The servers added", body = Listed<McpServerView>), (status = 422, description = "{detail, errors: [{path, message, hint}]}"), (status = 409, description = "A server of this name exists: `errors` names the field")))]
 pub async fn import(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<Listed<McpServerView>>), AppError> {
     let deskmate = state.deskmate.clone();
     let list = blocking(move || deskmate.import_mcp_config(&body)).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({"total": list.len(), "list": list})),
-    ))
+    Ok((StatusCode::CREATED, Json(Listed::new(list))))
 }
 
 /// `POST /api/v1/mcp/servers/{name}/tools/{tool}/approve`: accepts the changed
 /// definition of an imported tool and enables it again.
-#[utoipa::path(post, path = "/api/v1/mcp/servers/{name}/tools/{tool}/approve", tag = "mcp", params(("name" = String, Path, description = "Server name"), ("tool" = String, Path, description = "The tool's name on its server")), responses((status = 200, description = "The server", body = Object), (status = 404, description = "No changed tool of that name", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/mcp/servers/{name}/tools/{tool}/approve", tag = "mcp", params(("name" = String, Path, description = "Server name"), ("tool" = String, Path, description = "The tool's name on its server")), responses((status = 200, description = "The server", body = McpServerView), (status = 404, description = "No changed tool of that name")))]
 pub async fn approve(
     State(state): State<AppState>,
     Path((name, tool)): Path<(String, String)>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<McpServerView>, AppError> {
     let deskmate = state.deskmate.clone();
     Ok(Json(
         blocking(move || deskmate.approve_mcp_tool(&name, &tool)).await?,

@@ -4,10 +4,12 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use deskmate_service::model_view::{AsrModelView, LlmModelView};
 use deskmate_service::{Deskmate, ServiceError};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::AppState;
+use crate::answers::{Deleted, Listed};
 use crate::error::AppError;
 use crate::extract::ApiJson;
 
@@ -22,102 +24,106 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| AppError::Internal(e.to_string()))??)
 }
 
-fn listed(list: Vec<Value>) -> Json<Value> {
-    Json(json!({"total": list.len(), "list": list}))
-}
-
 /// `GET /api/v1/models/llm`.
-#[utoipa::path(get, path = "/api/v1/models/llm", tag = "models", responses((status = 200, description = "{total, list}", body = Object)))]
-pub async fn list_llm(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    Ok(listed(blocking(&state, Deskmate::list_llm_models).await?))
+#[utoipa::path(get, path = "/api/v1/models/llm", tag = "models", responses((status = 200, description = "Every LLM model, the default first", body = Listed<LlmModelView>)))]
+pub async fn list_llm(
+    State(state): State<AppState>,
+) -> Result<Json<Listed<LlmModelView>>, AppError> {
+    Ok(Json(Listed::new(
+        blocking(&state, Deskmate::list_llm_models).await?,
+    )))
 }
 
 /// `POST /api/v1/models/llm` → 201.
-#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = deskmate_service::model_input::NewLlmModel, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object), (status = 409, description = "A model with this id exists: `errors` names the field", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = deskmate_service::model_input::NewLlmModel, responses((status = 201, description = "The model (api_key masked)", body = LlmModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
 pub async fn create_llm(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<LlmModelView>), AppError> {
     let created = blocking(&state, move |d| d.create_llm_model(&body)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `GET /api/v1/models/llm/{id}`.
-#[utoipa::path(get, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model", body = Object), (status = 404, description = "LLM Model not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model", body = LlmModelView), (status = 404, description = "LLM Model not found")))]
 pub async fn get_llm(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<LlmModelView>, AppError> {
     Ok(Json(blocking(&state, move |d| d.llm_model(&id)).await?))
 }
 
 /// `PUT /api/v1/models/llm/{id}`: changes the fields given.
-#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::LlmModelChange, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::LlmModelChange, responses((status = 200, description = "The model", body = LlmModelView), (status = 422, description = "Invalid input")))]
 pub async fn update_llm(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<LlmModelView>, AppError> {
     Ok(Json(
         blocking(&state, move |d| d.update_llm_model(&id, &body)).await?,
     ))
 }
 
 /// `DELETE /api/v1/models/llm/{id}`.
-#[utoipa::path(delete, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 404, description = "LLM Model not found", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model was deleted", body = Deleted), (status = 404, description = "LLM Model not found")))]
 pub async fn delete_llm(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Deleted>, AppError> {
     let target = id.clone();
     blocking(&state, move |d| d.delete_llm_model(&target)).await?;
-    Ok(Json(json!({"deleted": true, "id": id})))
+    Ok(Json(Deleted::new(id)))
 }
 
 /// `GET /api/v1/models/asr`.
-#[utoipa::path(get, path = "/api/v1/models/asr", tag = "models", responses((status = 200, description = "{total, list}", body = Object)))]
-pub async fn list_asr(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    Ok(listed(blocking(&state, Deskmate::list_asr_models).await?))
+#[utoipa::path(get, path = "/api/v1/models/asr", tag = "models", responses((status = 200, description = "Every ASR model, the default first", body = Listed<AsrModelView>)))]
+pub async fn list_asr(
+    State(state): State<AppState>,
+) -> Result<Json<Listed<AsrModelView>>, AppError> {
+    Ok(Json(Listed::new(
+        blocking(&state, Deskmate::list_asr_models).await?,
+    )))
 }
 
 /// `POST /api/v1/models/asr` → 201.
-#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = deskmate_service::model_input::NewAsrModel, responses((status = 201, description = "The model (api_key masked)", body = Object), (status = 422, description = "{detail, errors}", body = Object), (status = 409, description = "A model with this id exists: `errors` names the field", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = deskmate_service::model_input::NewAsrModel, responses((status = 201, description = "The model (api_key masked)", body = AsrModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
 pub async fn create_asr(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<AsrModelView>), AppError> {
     let created = blocking(&state, move |d| d.create_asr_model(&body)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `GET /api/v1/models/asr/{id}`.
-#[utoipa::path(get, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model", body = Object), (status = 404, description = "ASR Model not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model", body = AsrModelView), (status = 404, description = "ASR Model not found")))]
 pub async fn get_asr(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<AsrModelView>, AppError> {
     Ok(Json(blocking(&state, move |d| d.asr_model(&id)).await?))
 }
 
 /// `PUT /api/v1/models/asr/{id}`: changes the fields given.
-#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::AsrModelChange, responses((status = 200, description = "The model", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::AsrModelChange, responses((status = 200, description = "The model", body = AsrModelView), (status = 422, description = "Invalid input")))]
 pub async fn update_asr(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<AsrModelView>, AppError> {
     Ok(Json(
         blocking(&state, move |d| d.update_asr_model(&id, &body)).await?,
     ))
 }
 
 /// `DELETE /api/v1/models/asr/{id}`.
-#[utoipa::path(delete, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 404, description = "ASR Model not found", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), responses((status = 200, description = "The model was deleted", body = Deleted), (status = 404, description = "ASR Model not found")))]
 pub async fn delete_asr(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Deleted>, AppError> {
     let target = id.clone();
     blocking(&state, move |d| d.delete_asr_model(&target)).await?;
-    Ok(Json(json!({"deleted": true, "id": id})))
+    Ok(Json(Deleted::new(id)))
 }

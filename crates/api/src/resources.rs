@@ -3,11 +3,12 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use deskmate_store::resources::ResourceFilter;
+use deskmate_store::resources::{ResourceFilter, ToolResource};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::AppState;
+use crate::answers::{Deleted, Page};
 use crate::error::AppError;
 use crate::extract::{ApiJson, ApiQuery};
 
@@ -40,11 +41,11 @@ pub enum ListedCategory {
 }
 
 /// `GET /api/v1/tools/resources`.
-#[utoipa::path(get, path = "/api/v1/tools/resources", tag = "resources", params(ListQuery), responses((status = 200, description = "{total, page, limit, list}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/resources", tag = "resources", params(ListQuery), responses((status = 200, description = "One page of the resources", body = Page<ToolResource>)))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Page<ToolResource>>, AppError> {
     let (page, limit) = crate::paging::paging(q.page, q.limit, 100)?;
     let filter = ResourceFilter {
         category: q.category.map(|c| match c {
@@ -57,65 +58,60 @@ pub async fn list(
         limit,
     };
     let (total, list) = state.deskmate.list_resources(&filter)?;
-    Ok(Json(
-        json!({"total": total, "page": page, "limit": limit, "list": list}),
-    ))
+    Ok(Json(Page {
+        total,
+        page,
+        limit,
+        list,
+    }))
 }
 
 /// `GET /api/v1/tools/resources/{id}`.
-#[utoipa::path(get, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), responses((status = 200, description = "The resource", body = Object), (status = 404, description = "Not found", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), responses((status = 200, description = "The resource", body = ToolResource), (status = 404, description = "Not found")))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
-    let resource = state.deskmate.resource(&id)?;
-    Ok(Json(
-        serde_json::to_value(resource).map_err(|e| AppError::Internal(e.to_string()))?,
-    ))
+) -> Result<Json<ToolResource>, AppError> {
+    Ok(Json(state.deskmate.resource(&id)?))
 }
 
 /// `POST /api/v1/tools/resources` → 201 with the stored resource.
-#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", request_body = deskmate_service::resource_input::ResourceInput, responses((status = 201, description = "The stored resource", body = Object), (status = 422, description = "{detail, errors: [{path, message, hint}]}", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", request_body = deskmate_service::resource_input::ResourceInput, responses((status = 201, description = "The stored resource", body = ToolResource), (status = 422, description = "{detail, errors: [{path, message, hint}]}")))]
 pub async fn create(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<(StatusCode, Json<ToolResource>), AppError> {
     let deskmate = state.deskmate.clone();
     let created = tokio::task::spawn_blocking(move || deskmate.create_resource(&body))
         .await
         .map_err(|e| AppError::Internal(e.to_string()))??;
-    Ok((
-        StatusCode::CREATED,
-        Json(serde_json::to_value(created).map_err(|e| AppError::Internal(e.to_string()))?),
-    ))
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `PUT /api/v1/tools/resources/{id}`.
-#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", params(("id" = String, Path, description = "Resource id")), request_body = deskmate_service::resource_input::ResourceInput, responses((status = 200, description = "The stored resource", body = Object), (status = 422, description = "Invalid input", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", params(("id" = String, Path, description = "Resource id")), request_body = deskmate_service::resource_input::ResourceInput, responses((status = 200, description = "The stored resource", body = ToolResource), (status = 422, description = "Invalid input")))]
 pub async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<Value>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<ToolResource>, AppError> {
     let deskmate = state.deskmate.clone();
     let updated = tokio::task::spawn_blocking(move || deskmate.update_resource(&id, &body))
         .await
         .map_err(|e| AppError::Internal(e.to_string()))??;
-    Ok(Json(
-        serde_json::to_value(updated).map_err(|e| AppError::Internal(e.to_string()))?,
-    ))
+    Ok(Json(updated))
 }
 
 /// `DELETE /api/v1/tools/resources/{id}`.
-#[utoipa::path(delete, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), responses((status = 200, description = "{deleted, id}", body = Object), (status = 403, description = "A built-in tool", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/tools/resources/{id}", tag = "resources", params(("id" = String, Path, description = "Resource id")), responses((status = 200, description = "The resource was deleted", body = Deleted), (status = 403, description = "A built-in tool")))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Deleted>, AppError> {
     let deskmate = state.deskmate.clone();
     let target = id.clone();
     tokio::task::spawn_blocking(move || deskmate.delete_resource(&target))
         .await
         .map_err(|e| AppError::Internal(e.to_string()))??;
-    Ok(Json(json!({"deleted": true, "id": id})))
+    Ok(Json(Deleted::new(id)))
 }

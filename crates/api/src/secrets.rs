@@ -4,8 +4,8 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use deskmate_service::resources::FieldError;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use deskmate_service::secrets::StoreInfo;
+use serde::{Deserialize, Serialize};
 
 use crate::AppState;
 use crate::error::AppError;
@@ -22,12 +22,40 @@ fn secrets(
 
 /// `GET /api/v1/secrets`: the names only, and where they are kept (the OS keyring, or
 /// the owner-only file and why).
-#[utoipa::path(get, path = "/api/v1/secrets", tag = "secrets", responses((status = 200, description = "{names, store: {backend: keyring|file, detail}}", body = Object)))]
-pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+#[utoipa::path(get, path = "/api/v1/secrets", tag = "secrets", responses((status = 200, description = "The names of the secrets and where they are kept", body = SecretList)))]
+pub async fn list(State(state): State<AppState>) -> Result<Json<SecretList>, AppError> {
     let secrets = secrets(&state)?;
-    Ok(Json(
-        json!({"names": secrets.names(), "store": secrets.store()}),
-    ))
+    Ok(Json(SecretList {
+        names: secrets.names(),
+        store: secrets.store().clone(),
+    }))
+}
+
+/// The names of the secrets (never their values) and where they are kept.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SecretList {
+    /// The names, sorted.
+    pub names: Vec<String>,
+    /// The OS keyring, or the owner-only file and why.
+    pub store: StoreInfo,
+}
+
+/// A secret that was set.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SecretSet {
+    /// Its name.
+    pub name: String,
+    /// Always `true`.
+    pub set: bool,
+}
+
+/// A secret that was deleted.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SecretDeleted {
+    /// Its name.
+    pub name: String,
+    /// Always `true`: a secret that was not set is a 404.
+    pub deleted: bool,
 }
 
 /// A secret's value.
@@ -40,12 +68,12 @@ pub struct SecretValue {
 }
 
 /// `PUT /api/v1/secrets/{name}` with `{"value": "…"}`.
-#[utoipa::path(put, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name: 1-64 letters, digits, `_`, `.` or `-`", pattern = "^[A-Za-z0-9_.-]{1,64}$")), request_body = SecretValue, responses((status = 200, description = "{name, set}", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name: 1-64 letters, digits, `_`, `.` or `-`", pattern = "^[A-Za-z0-9_.-]{1,64}$")), request_body = SecretValue, responses((status = 200, description = "The secret is set", body = SecretSet)))]
 pub async fn set(
     State(state): State<AppState>,
     Path(name): Path<String>,
     ApiJson(body): ApiJson<SecretValue>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<SecretSet>, AppError> {
     if !deskmate_service::secrets::valid_name(&name) {
         return Err(AppError::Invalid(vec![FieldError {
             path: "/name".into(),
@@ -63,20 +91,23 @@ pub async fn set(
     secrets(&state)?
         .set(&name, &body.value)
         .map_err(|e| AppError::from(deskmate_service::ServiceError::from(e)))?;
-    Ok(Json(json!({"name": name, "set": true})))
+    Ok(Json(SecretSet { name, set: true }))
 }
 
 /// `DELETE /api/v1/secrets/{name}`.
-#[utoipa::path(delete, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name: 1-64 letters, digits, `_`, `.` or `-`", pattern = "^[A-Za-z0-9_.-]{1,64}$")), responses((status = 200, description = "{name, deleted}", body = Object), (status = 404, description = "Not set", body = Object)))]
+#[utoipa::path(delete, path = "/api/v1/secrets/{name}", tag = "secrets", params(("name" = String, Path, description = "Secret name: 1-64 letters, digits, `_`, `.` or `-`", pattern = "^[A-Za-z0-9_.-]{1,64}$")), responses((status = 200, description = "The secret is deleted", body = SecretDeleted), (status = 404, description = "Not set")))]
 pub async fn delete(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<SecretDeleted>, AppError> {
     if secrets(&state)?
         .remove(&name)
         .map_err(|e| AppError::from(deskmate_service::ServiceError::from(e)))?
     {
-        Ok(Json(json!({"name": name, "deleted": true})))
+        Ok(Json(SecretDeleted {
+            name,
+            deleted: true,
+        }))
     } else {
         Err(AppError::NotFound("Secret not found".into()))
     }

@@ -2,17 +2,27 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use deskmate_service::settings::Setting;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::AppState;
 use crate::error::AppError;
 use crate::extract::ApiJson;
 
+/// Every known setting.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct SettingList {
+    /// The settings, in a fixed order.
+    pub settings: Vec<Setting>,
+}
+
 /// `GET /api/v1/settings`: every known setting with its value, default and description.
-#[utoipa::path(get, path = "/api/v1/settings", tag = "settings", responses((status = 200, description = "{settings: [{key, value, default, is_set, description}]}", body = Object)))]
-pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    Ok(Json(json!({"settings": state.deskmate.settings()?})))
+#[utoipa::path(get, path = "/api/v1/settings", tag = "settings", responses((status = 200, description = "Every known setting", body = SettingList)))]
+pub async fn list(State(state): State<AppState>) -> Result<Json<SettingList>, AppError> {
+    Ok(Json(SettingList {
+        settings: state.deskmate.settings()?,
+    }))
 }
 
 /// A setting's new value.
@@ -23,15 +33,15 @@ pub struct SettingValue {
 }
 
 /// `PUT /api/v1/settings/{key}` with `{"value": …}`: applied to the tools at once.
-#[utoipa::path(put, path = "/api/v1/settings/{key}", tag = "settings", params(("key" = String, Path, description = "Setting key, e.g. sandbox.allow_weaker")), request_body = SettingValue, responses((status = 200, description = "The setting", body = Object), (status = 404, description = "Unknown key", body = Object), (status = 422, description = "Wrong type", body = Object)))]
+#[utoipa::path(put, path = "/api/v1/settings/{key}", tag = "settings", params(("key" = String, Path, description = "Setting key, e.g. sandbox.allow_weaker")), request_body = SettingValue, responses((status = 200, description = "The setting", body = Setting), (status = 404, description = "Unknown key"), (status = 422, description = "Wrong type")))]
 pub async fn set(
     State(state): State<AppState>,
     Path(key): Path<String>,
     ApiJson(body): ApiJson<SettingValue>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<Setting>, AppError> {
     let deskmate = state.deskmate.clone();
     let setting = tokio::task::spawn_blocking(move || deskmate.set_setting(&key, body.value))
         .await
         .map_err(|e| AppError::Internal(e.to_string()))??;
-    Ok(Json(json!(setting)))
+    Ok(Json(setting))
 }

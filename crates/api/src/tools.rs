@@ -5,38 +5,78 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use deskmate_core::ToolResult;
 use deskmate_service::CallRequest;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::AppState;
 use crate::error::AppError;
 use crate::extract::ApiJson;
 
-fn entry(spec: &deskmate_core::ToolSpec) -> Value {
-    json!({"name": spec.name.zh, "description": spec.description, "parameters": spec.parameters_for_model()})
+/// A tool as a model is offered it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ToolEntry {
+    /// Its display name (Chinese).
+    pub name: String,
+    /// What it does and when to use it, as the model reads it.
+    pub description: String,
+    /// The JSON Schema of its arguments.
+    pub parameters: Value,
+}
+
+fn entry(spec: &deskmate_core::ToolSpec) -> ToolEntry {
+    ToolEntry {
+        name: spec.name.zh.clone(),
+        description: spec.description.clone(),
+        parameters: spec.parameters_for_model(),
+    }
+}
+
+/// Every enabled tool, by id.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ToolList {
+    /// The tools by id, in the registry's order.
+    #[schema(value_type = std::collections::HashMap<String, ToolEntry>)]
+    pub tools: Map<String, Value>,
+}
+
+/// Whether the API answers, and the ids of the tools it can call.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct Health {
+    /// Always `healthy`.
+    pub status: String,
+    /// Unix seconds.
+    pub timestamp: f64,
+    /// The ids of the enabled tools.
+    pub tools: Vec<String>,
 }
 
 /// `GET /api/v1/tools/list`: every enabled tool a model can call, built-in and user-defined.
-#[utoipa::path(get, path = "/api/v1/tools/list", tag = "tools", responses((status = 200, description = "Every enabled tool: {\"tools\": {id: {name, description, parameters}}}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/list", tag = "tools", responses((status = 200, description = "Every enabled tool: {\"tools\": {id: {name, description, parameters}}}", body = ToolList)))]
 pub async fn list(State(state): State<AppState>) -> Response {
     let body = state.tool_list(|registry| {
         let tools: Map<String, Value> = registry
             .specs()
             .filter(|s| registry.guard().is_enabled(&s.id))
-            .map(|s| (s.id.clone(), entry(s)))
+            .map(|s| {
+                (
+                    s.id.clone(),
+                    serde_json::to_value(entry(s)).unwrap_or_default(),
+                )
+            })
             .collect();
-        Bytes::from(json!({ "tools": tools }).to_string())
+        Bytes::from(serde_json::to_vec(&ToolList { tools }).unwrap_or_default())
     });
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// `GET /api/v1/tools/list/{tool_id}`.
-#[utoipa::path(get, path = "/api/v1/tools/list/{tool_id}", tag = "tools", params(("tool_id" = String, Path, description = "Tool id")), responses((status = 200, description = "{name, description, parameters}", body = Object), (status = 404, description = "{\"detail\": \"Tool not found\"}", body = Object)))]
+#[utoipa::path(get, path = "/api/v1/tools/list/{tool_id}", tag = "tools", params(("tool_id" = String, Path, description = "Tool id")), responses((status = 200, description = "The tool as a model is offered it", body = ToolEntry), (status = 404, description = "{\"detail\": \"Tool not found\"}")))]
 pub async fn detail(
     State(state): State<AppState>,
     Path(tool_id): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<ToolEntry>, AppError> {
     let registry = state.deskmate.registry();
     let guard = registry.guard();
     guard
@@ -47,8 +87,8 @@ pub async fn detail(
 }
 
 /// `GET /api/v1/tools/health` (no token needed).
-#[utoipa::path(get, path = "/api/v1/tools/health", tag = "tools", security(()), responses((status = 200, description = "{status, timestamp, tools}", body = Object)))]
-pub async fn health(State(state): State<AppState>) -> Json<Value> {
+#[utoipa::path(get, path = "/api/v1/tools/health", tag = "tools", security(()), responses((status = 200, description = "The API answers", body = Health)))]
+pub async fn health(State(state): State<AppState>) -> Json<Health> {
     let timestamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs_f64())
@@ -59,7 +99,11 @@ pub async fn health(State(state): State<AppState>) -> Json<Value> {
         .into_iter()
         .map(|s| s.id)
         .collect();
-    Json(json!({"status": "healthy", "timestamp": timestamp, "tools": tools}))
+    Json(Health {
+        status: "healthy".into(),
+        timestamp,
+        tools,
+    })
 }
 
 /// The body of `POST /api/v1/tools/call`.
@@ -95,11 +139,11 @@ pub enum CallOrigin {
 
 /// `POST /api/v1/tools/call`: one call through the guard; the answer is the result shape
 /// (HTTP 200 whether or not the call succeeded — `ok` says which).
-#[utoipa::path(post, path = "/api/v1/tools/call", tag = "tools", request_body = CallBody, responses((status = 200, description = "The result shape: ok, data, error, error_type, hint, options, repairs, truncated, call_id, duration_ms", body = Object)))]
+#[utoipa::path(post, path = "/api/v1/tools/call", tag = "tools", request_body = CallBody, responses((status = 200, description = "The result shape: ok, data, error, error_type, hint, options, repairs, truncated, call_id, duration_ms", body = ToolResult)))]
 pub async fn call(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<CallBody>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<ToolResult>, AppError> {
     if body
         .idem_key
         .as_ref()
@@ -125,8 +169,5 @@ pub async fn call(
         confirmed: false,
         cancel: None,
     };
-    let result = state.deskmate.call(request).await;
-    serde_json::to_value(result)
-        .map(Json)
-        .map_err(|e| AppError::Internal(e.to_string()))
+    Ok(Json(state.deskmate.call(request).await))
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::AppState;
 use crate::error::AppError;
@@ -32,13 +32,29 @@ impl From<VoiceError> for AppError {
     }
 }
 
+/// What was said while the key was held.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Transcript {
+    /// The words heard; empty when nothing was said.
+    pub text: String,
+    /// How long the recording was, in seconds.
+    pub seconds: f32,
+}
+
+/// Whether the microphone records now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Recording {
+    /// `true` after a start, `false` after a cancel.
+    pub recording: bool,
+}
+
 /// Push to talk, as the front end that owns the microphone provides it.
 #[async_trait::async_trait]
 pub trait VoiceInput: Send + Sync {
     /// Starts recording; answers once the microphone delivers sound.
     async fn start(&self) -> Result<(), VoiceError>;
-    /// Stops recording and transcribes: `{text, seconds}`.
-    async fn stop(&self) -> Result<Value, VoiceError>;
+    /// Stops recording and transcribes.
+    async fn stop(&self) -> Result<Transcript, VoiceError>;
     /// Throws the recording away.
     fn cancel(&self);
     /// Levels in dBFS while recording.
@@ -53,21 +69,21 @@ fn voice(state: &AppState) -> Result<Arc<dyn VoiceInput>, AppError> {
 }
 
 /// `POST /api/v1/voice/start`.
-#[utoipa::path(post, path = "/api/v1/voice/start", tag = "devices", responses((status = 200, description = "{recording: true}", body = Object), (status = 404, description = "No microphone or no ASR model", body = Object), (status = 409, description = "Already recording", body = Object), (status = 503, description = "The microphone cannot be opened or delivers no sound", body = Object)))]
-pub async fn start(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+#[utoipa::path(post, path = "/api/v1/voice/start", tag = "devices", responses((status = 200, description = "Recording", body = Recording), (status = 404, description = "No microphone or no ASR model"), (status = 409, description = "Already recording"), (status = 503, description = "The microphone cannot be opened or delivers no sound")))]
+pub async fn start(State(state): State<AppState>) -> Result<Json<Recording>, AppError> {
     voice(&state)?.start().await?;
-    Ok(Json(json!({"recording": true})))
+    Ok(Json(Recording { recording: true }))
 }
 
 /// `POST /api/v1/voice/stop`.
-#[utoipa::path(post, path = "/api/v1/voice/stop", tag = "devices", responses((status = 200, description = "{text, seconds}; text is empty when nothing was said", body = Object), (status = 404, description = "No microphone in this app", body = Object), (status = 409, description = "Not recording", body = Object), (status = 503, description = "The microphone or the ASR failed", body = Object)))]
-pub async fn stop(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+#[utoipa::path(post, path = "/api/v1/voice/stop", tag = "devices", responses((status = 200, description = "What was said; `text` is empty when nothing was said", body = Transcript), (status = 404, description = "No microphone in this app"), (status = 409, description = "Not recording"), (status = 503, description = "The microphone or the ASR failed")))]
+pub async fn stop(State(state): State<AppState>) -> Result<Json<Transcript>, AppError> {
     Ok(Json(voice(&state)?.stop().await?))
 }
 
 /// `POST /api/v1/voice/cancel`.
-#[utoipa::path(post, path = "/api/v1/voice/cancel", tag = "devices", responses((status = 200, description = "{recording: false}", body = Object), (status = 404, description = "No microphone in this app", body = Object)))]
-pub async fn cancel(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+#[utoipa::path(post, path = "/api/v1/voice/cancel", tag = "devices", responses((status = 200, description = "Not recording", body = Recording), (status = 404, description = "No microphone in this app")))]
+pub async fn cancel(State(state): State<AppState>) -> Result<Json<Recording>, AppError> {
     voice(&state)?.cancel();
-    Ok(Json(json!({"recording": false})))
+    Ok(Json(Recording { recording: false }))
 }

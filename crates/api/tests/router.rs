@@ -780,9 +780,15 @@ async fn models_crud_keeps_keys_secret() {
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     assert_eq!(created["api_key"], "••••");
+    // A created model is shown as a listed one is, with what its server is doing.
+    assert_eq!(
+        (&created["state"], &created["state_detail"]),
+        (&json!("remote"), &Value::Null)
+    );
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let (_, listed) = call(&f.app, "GET", "/api/v1/models/llm", None).await;
     assert_eq!(listed["total"], 1);
+    assert_eq!(listed["list"][0], created);
     assert!(!listed.to_string().contains("sk-very-secret"));
     let secrets = f.deskmate.secrets().map(|s| s.names()).unwrap_or_default();
     assert_eq!(secrets, [format!("llm.{id}.api_key")]);
@@ -1246,7 +1252,9 @@ impl deskmate_api::voice::VoiceInput for FakeVoice {
         *recording = true;
         Ok(())
     }
-    async fn stop(&self) -> Result<Value, deskmate_api::voice::VoiceError> {
+    async fn stop(
+        &self,
+    ) -> Result<deskmate_api::voice::Transcript, deskmate_api::voice::VoiceError> {
         let mut recording = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         if !*recording {
             return Err(deskmate_api::voice::VoiceError::Conflict(
@@ -1254,7 +1262,10 @@ impl deskmate_api::voice::VoiceInput for FakeVoice {
             ));
         }
         *recording = false;
-        Ok(json!({"text": "turn the volume up", "seconds": 1.5}))
+        Ok(deskmate_api::voice::Transcript {
+            text: "turn the volume up".into(),
+            seconds: 1.5,
+        })
     }
     fn cancel(&self) {
         *self.recording.lock().unwrap_or_else(|e| e.into_inner()) = false;

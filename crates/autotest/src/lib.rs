@@ -651,7 +651,7 @@ impl Autotest {
                 });
             secrets_group.record(SECRET_STORE, started, outcome);
         };
-        let servers = self.deskmate.mcp_servers().unwrap_or_default();
+        let servers = self.mcp_server_values();
         let names: Vec<String> = servers
             .iter()
             .filter_map(|s| s["name"].as_str().map(mcp_check))
@@ -664,7 +664,7 @@ impl Autotest {
             let deadline = started + MCP_STARTING_WAIT;
             let mut done = std::collections::HashSet::new();
             while pending > 0 {
-                let now = self.deskmate.mcp_servers().unwrap_or_default();
+                let now = self.mcp_server_values();
                 for server in &now {
                     let Some(name) = server["name"].as_str() else {
                         continue;
@@ -717,6 +717,17 @@ impl Autotest {
             devices: self.devices.is_some(),
         };
         self.finish("full", scope, started_at, started, checks.into_tests())
+    }
+
+    /// The configured MCP servers as JSON, the form [`mcp_verdict`] reads (none when
+    /// the store cannot be read).
+    fn mcp_server_values(&self) -> Vec<Value> {
+        self.deskmate
+            .mcp_servers()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|server| serde_json::to_value(server).ok())
+            .collect()
     }
 
     /// Sends one message to a model and returns its reply (the API contract's test message).

@@ -140,7 +140,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     let prompt = prefix_prompt(&deskmate.offered_tools(None));
     let send = |text: &'static str| {
         let mut request = ChatRequest::new(
-            model["model"].as_str().unwrap_or_default(),
+            model.model.as_str(),
             vec![Message::system(prompt.clone()), Message::user(text)],
         );
         request.max_tokens = Some(1);

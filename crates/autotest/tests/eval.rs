@@ -18,7 +18,7 @@ fn scripted_service(server: &ScriptedServer) -> (tempfile::TempDir, Deskmate, St
         .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
                                   "model": "scripted", "streaming": false}))
         .unwrap_or_else(|e| panic!("{e}"));
-    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    let model_id = created.id;
     (dir, deskmate, model_id)
 }
 

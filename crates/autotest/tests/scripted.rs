@@ -26,10 +26,8 @@ fn fixture() -> Fixture {
 fn llm(f: &Fixture, base_url: &str) -> String {
     f.deskmate
         .create_llm_model(&json!({"name": "Scripted", "base_url": base_url, "model": "scripted"}))
-        .unwrap_or_else(|e| panic!("{e}"))["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id
 }
 
 fn autotest(f: &Fixture) -> Autotest {
@@ -230,10 +228,8 @@ async fn asr_checks_transcribe_a_spoken_phrase_and_compare_the_words() {
             &json!({"name": "Whisper", "base_url": server.base_url(), "model": "whisper-base",
                                   "language": "zh", "hotwords": ["Deskmate", "CDISC"]}),
         )
-        .unwrap_or_else(|e| panic!("{e}"))["id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
     let result = autotest(&f)
         .asr(Some(&id), &mut |_| {})
         .await

@@ -480,7 +480,7 @@ async fn eval_prints_and_stores_a_report() {
                                   "model": "scripted", "streaming": false}))
         .unwrap_or_else(|e| panic!("{e}"));
     drop(service);
-    let model_id = model["id"].as_str().unwrap_or_default().to_string();
+    let model_id = model.id;
     let suite = dir.path().join("suite.jsonl");
     std::fs::write(
         &suite,

@@ -300,9 +300,14 @@ impl deskmate_api::voice::VoiceInput for Voice {
         self.0.start().await.map_err(voice_error)
     }
 
-    async fn stop(&self) -> Result<serde_json::Value, deskmate_api::voice::VoiceError> {
+    async fn stop(
+        &self,
+    ) -> Result<deskmate_api::voice::Transcript, deskmate_api::voice::VoiceError> {
         let heard = self.0.stop().await.map_err(voice_error)?;
-        Ok(serde_json::json!({ "text": heard.text, "seconds": heard.seconds }))
+        Ok(deskmate_api::voice::Transcript {
+            text: heard.text,
+            seconds: heard.seconds,
+        })
     }
 
     fn cancel(&self) {

@@ -11,9 +11,10 @@ use deskmate_core::spec::is_valid_tool_id;
 use deskmate_store::mcp_servers::McpServerRow;
 use deskmate_tools::Tool;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::mcp_input::{ARGS_MAX, MASK, TEXT_MAX, env_name_ok, header_name_ok, url_ok};
+use crate::mcp_view::McpServerView;
 use crate::model_input::blank;
 use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
@@ -389,10 +390,7 @@ pub fn suggested_name(name: &str) -> String {
 }
 
 impl Deskmate {
-    fn mcp_view(&self, row: &McpServerRow) -> Value {
-        let masked = |names: &[String]| -> Map<String, Value> {
-            names.iter().map(|n| (n.clone(), json!(MASK))).collect()
-        };
+    fn mcp_view(&self, row: &McpServerRow) -> McpServerView {
         let status = self.mcp_status(&row.name, row.enabled);
         let tools: Vec<String> = self
             .registry()
@@ -409,21 +407,7 @@ impl Deskmate {
             .ok()
             .and_then(|c| c.get(&row.name).cloned())
             .unwrap_or_default();
-        let mut view = json!({
-            "name": row.name, "enabled": row.enabled,
-            "created_at": row.created_at, "updated_at": row.updated_at,
-            "status": status, "tools": tools, "changed": changed,
-        });
-        if let Some(command) = &row.command {
-            view["command"] = json!(command);
-            view["args"] = json!(row.args);
-            view["env"] = Value::Object(masked(&row.env));
-        }
-        if let Some(url) = &row.url {
-            view["url"] = json!(url);
-            view["headers"] = Value::Object(masked(&row.headers));
-        }
-        view
+        McpServerView::new(row, status, tools, changed)
     }
 
     fn mcp_status(&self, name: &str, enabled: bool) -> McpStatus {
@@ -439,7 +423,7 @@ impl Deskmate {
 
     /// Every configured MCP server (values of env and headers masked), with its status
     /// and the ids of its tools in the registry.
-    pub fn mcp_servers(&self) -> Result<Vec<Value>, ServiceError> {
+    pub fn mcp_servers(&self) -> Result<Vec<McpServerView>, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
         Ok(store
             .mcp_servers()?
@@ -459,12 +443,12 @@ impl Deskmate {
     }
 
     /// One server.
-    pub fn mcp_server(&self, name: &str) -> Result<Value, ServiceError> {
+    pub fn mcp_server(&self, name: &str) -> Result<McpServerView, ServiceError> {
         Ok(self.mcp_view(&self.stored_mcp_server(name)?))
     }
 
     /// Adds a server (a Claude Desktop entry plus its `name`).
-    pub fn create_mcp_server(&self, body: &Value) -> Result<Value, ServiceError> {
+    pub fn create_mcp_server(&self, body: &Value) -> Result<McpServerView, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
         let (row, secrets) = validate(body, None, None).map_err(ServiceError::Invalid)?;
         if store.mcp_server(&row.name)?.is_some() {
@@ -478,7 +462,11 @@ impl Deskmate {
     }
 
     /// Replaces a server's entry (a masked env or header value keeps the stored one).
-    pub fn update_mcp_server(&self, name: &str, body: &Value) -> Result<Value, ServiceError> {
+    pub fn update_mcp_server(
+        &self,
+        name: &str,
+        body: &Value,
+    ) -> Result<McpServerView, ServiceError> {
         let existing = self.stored_mcp_server(name)?;
         let (row, secrets) =
             validate(body, Some(name), Some(&existing)).map_err(ServiceError::Invalid)?;
@@ -499,7 +487,7 @@ impl Deskmate {
         &self,
         row: McpServerRow,
         secrets: Vec<(String, String)>,
-    ) -> Result<Value, ServiceError> {
+    ) -> Result<McpServerView, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
         let secrets_store = self.secrets().ok_or(ServiceError::NoStore)?;
         for (name, value) in &secrets {
@@ -536,7 +524,7 @@ impl Deskmate {
     /// Adds every server of a Claude Desktop configuration (`{"mcpServers": {NAME:
     /// entry}}`): all of them, or none when one is invalid. A name that is not a valid
     /// server name is made one (lower case, '_' for other characters).
-    pub fn import_mcp_config(&self, config: &Value) -> Result<Vec<Value>, ServiceError> {
+    pub fn import_mcp_config(&self, config: &Value) -> Result<Vec<McpServerView>, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
         let Some(servers) = config.get("mcpServers").and_then(Value::as_object) else {
             return Err(ServiceError::Invalid(vec![field(
@@ -684,7 +672,11 @@ impl Deskmate {
     }
 
     /// Accepts the new definition of a changed tool and enables it.
-    pub fn approve_mcp_tool(&self, server: &str, tool: &str) -> Result<Value, ServiceError> {
+    pub fn approve_mcp_tool(
+        &self,
+        server: &str,
+        tool: &str,
+    ) -> Result<McpServerView, ServiceError> {
         let pending = self
             .mcp_changed_tools
             .read()

@@ -3,7 +3,7 @@
 
 use deskmate_core::mask::MASK;
 use deskmate_store::models::{AsrModel, LlmModel};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::model_input::{
     API_KEY_MAX, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES, MODEL_MAX, NAME_MAX,
@@ -461,31 +461,10 @@ pub fn valid_language(code: &str) -> bool {
     LANGUAGES.contains(&code.to_ascii_lowercase().as_str())
 }
 
-/// An LLM model as the API shows it: the key masked.
-pub fn llm_view(m: &LlmModel) -> Value {
-    json!({
-        "id": m.id, "name": m.name, "base_url": m.base_url, "model": m.model,
-        "api_key": m.api_key_ref.as_ref().map(|_| MASK),
-        "temperature": m.temperature, "top_p": m.top_p, "max_tokens": m.max_tokens,
-        "streaming": m.streaming, "is_default": m.is_default, "managed": m.managed,
-        "created_at": m.created_at, "updated_at": m.updated_at,
-    })
-}
-
-/// An ASR model as the API shows it: the key masked.
-pub fn asr_view(m: &AsrModel) -> Value {
-    json!({
-        "id": m.id, "name": m.name, "base_url": m.base_url, "model": m.model,
-        "api_key": m.api_key_ref.as_ref().map(|_| MASK),
-        "language": m.language, "hotwords": m.hotwords,
-        "is_default": m.is_default, "managed": m.managed,
-        "created_at": m.created_at, "updated_at": m.updated_at,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn llm_input_is_checked_field_by_field() {
@@ -565,6 +544,7 @@ mod tests {
     }
 }
 
+use crate::model_view::{AsrModelView, LlmModelView, Serving, ServingState};
 use crate::{Deskmate, ServiceError};
 
 fn not_found(kind: Kind, id: &str) -> ServiceError {
@@ -631,40 +611,45 @@ impl Deskmate {
     }
 
     /// Every LLM model (keys masked), the default first.
-    pub fn list_llm_models(&self) -> Result<Vec<Value>, ServiceError> {
+    pub fn list_llm_models(&self) -> Result<Vec<LlmModelView>, ServiceError> {
         Ok(self
             .stored()?
             .store
             .list_llm_models()?
             .iter()
-            .map(|m| self.serving(llm_view(m), &m.id, m.managed.as_deref()))
+            .map(|m| self.llm_view(m))
             .collect())
     }
 
-    /// A model's view with what its server is doing now: for a model Deskmate runs
-    /// itself, `state` is `starting` (loading), `ready` or `stopped`, and `base_url` is
-    /// where the server listens now (the stored one has no port); another model's state
-    /// is `remote` (Deskmate cannot know it without a request).
-    fn serving(&self, mut view: Value, id: &str, managed: Option<&str>) -> Value {
-        let (state, detail) = match managed {
-            None => ("remote", None),
-            Some(_) if self.is_starting(id) => ("starting", None),
+    /// What a model's server is doing now: for a model Deskmate runs itself, `starting`
+    /// (loading), `ready` (with the URL it listens at now: the stored one has no port)
+    /// or `stopped`; another model's state is `remote` (Deskmate cannot know it without
+    /// a request).
+    fn serving(&self, id: &str, managed: Option<&str>) -> Serving {
+        let (state, detail, url) = match managed {
+            None => (ServingState::Remote, None, None),
+            Some(_) if self.is_starting(id) => (ServingState::Starting, None, None),
             Some(_) => match self.managed_url(id) {
-                Some(url) => {
-                    view["base_url"] = Value::String(url);
-                    ("ready", None)
-                }
+                Some(url) => (ServingState::Ready, None, Some(url)),
                 None => (
-                    "stopped",
+                    ServingState::Stopped,
                     Some(
-                        "the local model server is not running: see its log in the data folder's logs",
+                        "the local model server is not running: see its log in the data folder's logs"
+                            .to_string(),
                     ),
+                    None,
                 ),
             },
         };
-        view["state"] = Value::from(state);
-        view["state_detail"] = detail.map_or(Value::Null, Value::from);
-        view
+        Serving { state, detail, url }
+    }
+
+    fn llm_view(&self, m: &LlmModel) -> LlmModelView {
+        LlmModelView::new(m, self.serving(&m.id, m.managed.as_deref()))
+    }
+
+    fn asr_view(&self, m: &AsrModel) -> AsrModelView {
+        AsrModelView::new(m, self.serving(&m.id, m.managed.as_deref()))
     }
 
     /// An LLM model as stored; `None` asks for the default (else the first).
@@ -724,13 +709,13 @@ impl Deskmate {
     }
 
     /// One LLM model (key masked).
-    pub fn llm_model(&self, id: &str) -> Result<Value, ServiceError> {
+    pub fn llm_model(&self, id: &str) -> Result<LlmModelView, ServiceError> {
         let model = self.llm_model_record(Some(id))?;
-        Ok(self.serving(llm_view(&model), &model.id, model.managed.as_deref()))
+        Ok(self.llm_view(&model))
     }
 
     /// Creates an LLM model.
-    pub fn create_llm_model(&self, input: &Value) -> Result<Value, ServiceError> {
+    pub fn create_llm_model(&self, input: &Value) -> Result<LlmModelView, ServiceError> {
         let store = &self.stored()?.store;
         let (mut model, key) = llm_input(input, None).map_err(ServiceError::Invalid)?;
         if store.llm_model(&model.id)?.is_some() {
@@ -741,16 +726,16 @@ impl Deskmate {
             )]));
         }
         model.api_key_ref = self.apply_key(Kind::Llm, &model.id, &key, None)?;
-        Ok(llm_view(&store.save_llm_model(&model)?))
+        Ok(self.llm_view(&store.save_llm_model(&model)?))
     }
 
     /// Changes the fields an LLM model's input names.
-    pub fn update_llm_model(&self, id: &str, input: &Value) -> Result<Value, ServiceError> {
+    pub fn update_llm_model(&self, id: &str, input: &Value) -> Result<LlmModelView, ServiceError> {
         let store = &self.stored()?.store;
         let existing = self.llm_model_record(Some(id))?;
         let (mut model, key) = llm_input(input, Some(&existing)).map_err(ServiceError::Invalid)?;
         model.api_key_ref = self.apply_key(Kind::Llm, id, &key, existing.api_key_ref)?;
-        Ok(llm_view(&store.save_llm_model(&model)?))
+        Ok(self.llm_view(&store.save_llm_model(&model)?))
     }
 
     /// Deletes an LLM model and its key.
@@ -764,24 +749,24 @@ impl Deskmate {
     }
 
     /// Every ASR model (keys masked), the default first.
-    pub fn list_asr_models(&self) -> Result<Vec<Value>, ServiceError> {
+    pub fn list_asr_models(&self) -> Result<Vec<AsrModelView>, ServiceError> {
         Ok(self
             .stored()?
             .store
             .list_asr_models()?
             .iter()
-            .map(|m| self.serving(asr_view(m), &m.id, m.managed.as_deref()))
+            .map(|m| self.asr_view(m))
             .collect())
     }
 
     /// One ASR model (key masked).
-    pub fn asr_model(&self, id: &str) -> Result<Value, ServiceError> {
+    pub fn asr_model(&self, id: &str) -> Result<AsrModelView, ServiceError> {
         let model = self.asr_model_record(Some(id))?;
-        Ok(self.serving(asr_view(&model), &model.id, model.managed.as_deref()))
+        Ok(self.asr_view(&model))
     }
 
     /// Creates an ASR model.
-    pub fn create_asr_model(&self, input: &Value) -> Result<Value, ServiceError> {
+    pub fn create_asr_model(&self, input: &Value) -> Result<AsrModelView, ServiceError> {
         let store = &self.stored()?.store;
         let (mut model, key) = asr_input(input, None).map_err(ServiceError::Invalid)?;
         if store.asr_model(&model.id)?.is_some() {
@@ -792,16 +777,16 @@ impl Deskmate {
             )]));
         }
         model.api_key_ref = self.apply_key(Kind::Asr, &model.id, &key, None)?;
-        Ok(asr_view(&store.save_asr_model(&model)?))
+        Ok(self.asr_view(&store.save_asr_model(&model)?))
     }
 
     /// Changes the fields an ASR model's input names.
-    pub fn update_asr_model(&self, id: &str, input: &Value) -> Result<Value, ServiceError> {
+    pub fn update_asr_model(&self, id: &str, input: &Value) -> Result<AsrModelView, ServiceError> {
         let store = &self.stored()?.store;
         let existing = self.asr_model_record(Some(id))?;
         let (mut model, key) = asr_input(input, Some(&existing)).map_err(ServiceError::Invalid)?;
         model.api_key_ref = self.apply_key(Kind::Asr, id, &key, existing.api_key_ref)?;
-        Ok(asr_view(&store.save_asr_model(&model)?))
+        Ok(self.asr_view(&store.save_asr_model(&model)?))
     }
 
     /// Deletes an ASR model and its key.

@@ -14,13 +14,23 @@ use tokio::sync::oneshot;
 
 use crate::hooks::{ConfirmRequest, Confirmation, Confirmer};
 
+/// What a prompt asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptKind {
+    /// Approve a call or not (`{"approve": bool}`).
+    Confirm,
+    /// Pick one of the options (`{"index": N}` or `{"choice": "text"}`).
+    Choice,
+}
+
 /// A question waiting for a person.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Prompt {
     /// Prompt id (answer with `POST /api/v1/prompts/{id}/answer`).
     pub id: String,
-    /// `confirm` (approve or not) or `choice` (pick one option).
-    pub kind: &'static str,
+    /// Confirm a call, or pick one option.
+    pub kind: PromptKind,
     /// Unix seconds.
     pub created_at: f64,
     /// Unix seconds; no answer by then means no.
@@ -173,7 +183,7 @@ impl PromptBroker {
 
     async fn ask(
         &self,
-        kind: &'static str,
+        kind: PromptKind,
         question: String,
         options: Vec<String>,
         call: Option<ConfirmRequest>,
@@ -219,7 +229,7 @@ impl PromptBroker {
     ) -> Result<(usize, String), ChoiceError> {
         match self
             .ask(
-                "choice",
+                PromptKind::Choice,
                 question.to_string(),
                 options.to_vec(),
                 None,
@@ -238,14 +248,14 @@ impl PromptBroker {
 fn parse_answer(prompt: &Prompt, body: &Value) -> Result<Answer, AnswerError> {
     let invalid = |m: &str| AnswerError::Invalid(m.to_string());
     match prompt.kind {
-        "confirm" => body
+        PromptKind::Confirm => body
             .get("approve")
             .and_then(Value::as_bool)
             .map(Answer::Approve)
             .ok_or_else(|| {
                 invalid("answer a confirmation with {\"approve\": true} or {\"approve\": false}")
             }),
-        _ => {
+        PromptKind::Choice => {
             if let Some(index) = body.get("index").and_then(Value::as_u64) {
                 let index = usize::try_from(index).unwrap_or(usize::MAX);
                 return if index < prompt.options.len() {
@@ -286,7 +296,7 @@ impl Confirmer for PromptBroker {
         );
         match self
             .ask(
-                "confirm",
+                PromptKind::Confirm,
                 question,
                 Vec::new(),
                 Some(request),

@@ -101,7 +101,7 @@ async fn fixture_on(
         deskmate,
         server,
         counter,
-        model_id: model["id"].as_str().unwrap_or_default().to_string(),
+        model_id: model.id.clone(),
     }
 }
 

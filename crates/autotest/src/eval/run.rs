@@ -290,7 +290,7 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
     let created = deskmate
         .create_llm_model(&input)
         .map_err(|e| format!("model: {e}"))?;
-    let model_id = created["id"].as_str().unwrap_or_default().to_string();
+    let model_id = created.id;
     Ok(Bench {
         _dir: dir,
         deskmate,
