@@ -1,6 +1,7 @@
 // The one API: the desktop shell serves Deskmate's REST API on a loopback port and hands
 // its address and this launch's token to the webview as `window.__DESKMATE__`. Pushes
 // (chat tokens, autotest checks, prompts) are server-sent events read from fetch.
+import type { components } from "./api-types";
 
 export interface Connection {
   base: string;
@@ -28,11 +29,7 @@ export function connection(): Connection {
 }
 
 /** A field of a 422 answer. */
-export interface FieldError {
-  path: string;
-  message: string;
-  hint?: string;
-}
+export type FieldError = components["schemas"]["FieldError"];
 
 /** An API error: the status and the JSON body's `detail` and `errors`. */
 export class ApiError extends Error {
@@ -175,40 +172,12 @@ export async function stream(
   events.forEach(onEvent);
 }
 
+/** The API's types, generated from its OpenAPI document (src/api-types.ts). */
+export type Schemas = components["schemas"];
+
 /** A tool result as every front end gets it. */
-export interface ToolResult {
-  ok: boolean;
-  data: any;
-  error?: string | null;
-  error_type?: string | null;
-  hint?: string | null;
-  options: string[];
-  repairs: Repair[];
-  truncated: boolean;
-  call_id: string;
-  duration_ms: number;
-}
+export type ToolResult = Schemas["ToolResult"];
 
-export interface Repair {
-  path: string;
-  from: unknown;
-  to: unknown;
-  rule: string;
-}
+export type Repair = Schemas["Repair"];
 
-export interface Prompt {
-  id: string;
-  kind: "confirm" | "choice";
-  created_at: number;
-  expires_at: number;
-  question: string;
-  options: string[];
-  call?: {
-    call_id: string;
-    tool: string;
-    tool_name: string;
-    arguments: unknown;
-    repairs: Repair[];
-    reason: string;
-  } | null;
-}
+export type Prompt = Schemas["Prompt"];

@@ -2,17 +2,12 @@
 // Deskmate runs is loading, ready or stopped (with why); another server is "remote".
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "./api";
+import { api, Schemas } from "./api";
 
-export type ServingState = "starting" | "ready" | "stopped" | "remote";
+export type ServingState = Schemas["ServingState"];
 
-export interface Serving {
-  id: string;
-  name: string;
-  is_default: boolean;
-  state?: ServingState;
-  state_detail?: string | null;
-}
+/** What the header and the badge read of a model (LLM or ASR). */
+export type Serving = Pick<Schemas["LlmModelView"], "id" | "name" | "is_default" | "state" | "state_detail">;
 
 /// The badge for a model's state.
 export function StateBadge({ model }: { model: Serving }) {

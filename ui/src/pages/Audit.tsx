@@ -1,26 +1,12 @@
 // The call log: every call through the guard, filterable by tool, outcome and time.
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api";
+import { api, Schemas } from "../api";
 import { ErrorBox, GuardText, Json, Pager } from "../components";
 import { dateTime } from "../display";
 
-interface Event {
-  call_id: string;
-  at: string;
-  tool: string;
-  arguments: unknown;
-  ok: boolean;
-  error_type: string | null;
-  duration_ms: number;
-  origin: string;
-  client?: string | null;
-  error?: string | null;
-  hint?: string | null;
-  result?: unknown;
-  repairs?: { rule: string; path: string; from: unknown; to: unknown }[];
-  conversation_id?: string | null;
-}
+/** One call of the log. */
+type Event = Schemas["AuditEvent"];
 
 /// Asks the window to show a conversation in the chat (App switches the page, Chat opens it).
 export function openConversation(id: string) {

@@ -3,58 +3,23 @@
 // device readiness; the history of runs with what each checked.
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, apiText, stream } from "../api";
+import { api, apiText, Schemas, stream } from "../api";
 import { ErrorBox } from "../components";
-import { CheckZh as Zh, checkText as said, dateTime } from "../display";
+import { checkText as said, dateTime } from "../display";
 
-type Status = "passed" | "failed" | "skipped";
+type Status = Schemas["Status"];
 
+type TestCase = Schemas["TestCase"];
 
-interface TestCase {
-  name: string;
-  passed: boolean;
-  status?: Status;
-  message: string;
-  duration_ms: number;
-  zh?: Zh | null;
-}
-
-
-interface Scope {
-  llm: boolean;
-  asr: boolean;
-  tools: boolean;
-  devices: boolean;
-}
+type Scope = Schemas["Scope"];
 
 /** A row of the history (GET /tools/autotest/runs). */
-interface RunRow {
-  id: string;
-  kind: string;
-  started_at: number;
-  duration_ms: number;
-  passed: number;
-  failed: number;
-  skipped?: number;
-  scope?: Scope;
-}
+type RunRow = Schemas["RunRow"];
 
-interface Run {
-  id: string;
-  started_at: number;
-  duration_ms: number;
-  scope?: Scope;
-  tests: TestCase[];
-  summary: { passed: number; failed: number; skipped?: number; total: number };
-}
+type Run = Schemas["AutotestResult"];
 
 /** GET /tools/autotest/runs/{id}/compare. */
-interface Comparison {
-  run_id: string;
-  previous_id: string | null;
-  changes: { name: string; before: Status | null; after: Status | null; message: string; zh?: Zh | null }[];
-  unchanged: number;
-}
+type Comparison = Schemas["Comparison"];
 
 /** A check's status (runs stored before statuses existed have only `passed`). */
 function statusOf(c: TestCase): Status {
@@ -253,7 +218,7 @@ function ChecksTable({ checks, id }: { checks: TestCase[]; id: string }) {
 /** Which checks changed status since the previous run with the same checks. */
 function ComparisonView({ comparison }: { comparison: Comparison }) {
   const { t, i18n } = useTranslation();
-  const label = (s: Status | null) => (s ? t(`autotest.${s}`) : t("autotest.absent"));
+  const label = (s?: Status | null) => (s ? t(`autotest.${s}`) : t("autotest.absent"));
   return (
     <section id="autotest-compare" data-previous={comparison.previous_id ?? ""} data-changes={comparison.changes.length}>
       <h3>{t("autotest.compare")}</h3>

@@ -3,7 +3,7 @@
 // as dialogs (PromptHost).
 import { FormEvent, KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, ApiError, Prompt, stream, ToolResult } from "../api";
+import { api, ApiError, Prompt, Schemas, stream, ToolResult } from "../api";
 import { Json, ResultView } from "../components";
 import { useOfferPrompt } from "../prompts";
 import { PushToTalk } from "./PushToTalk";
@@ -22,29 +22,11 @@ export type Item =
       result?: ToolResult;
     };
 
-interface Model {
-  id: string;
-  name: string;
-  is_default: boolean;
-}
+type Model = Schemas["LlmModelView"];
 
-interface Conversation {
-  id: string;
-  title: string;
-  updated_at: string;
-}
+type Conversation = Schemas["Conversation"];
 
-type Entry =
-  | { kind: "user" | "assistant"; text: string }
-  | {
-      kind: "tool";
-      id: string;
-      name: string;
-      arguments: string;
-      status?: string | null;
-      summary?: string | null;
-      result?: ToolResult | null;
-    };
+type Entry = Schemas["ChatEntry"];
 
 /// Where the open conversation is remembered, so it is still open after a restart.
 const OPEN_KEY = "deskmate.conversation";

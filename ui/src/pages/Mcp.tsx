@@ -3,39 +3,18 @@
 // Desktop configuration. Env and header values are secrets: they read back as ••••.
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api } from "../api";
+import { api, Schemas } from "../api";
 import { ErrorBox, Field } from "../components";
 
-interface Status {
-  state: "starting" | "running" | "failed" | "disabled";
-  tools?: number;
-  protocol?: string;
-  reason?: string;
-}
+type Status = Schemas["McpStatus"];
 
-export interface McpServer {
-  name: string;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  url?: string;
-  headers?: Record<string, string>;
-  enabled: boolean;
-  status: Status;
-  tools: string[];
-  changed: ChangedTool[];
-}
+export type McpServer = Schemas["McpServerView"];
 
 /** An imported tool whose definition changed since it was accepted (disabled). */
-interface ChangedTool {
-  tool: string;
-  id: string;
-  pinned: Record<string, unknown>;
-  now: Record<string, unknown>;
-}
+type ChangedTool = Schemas["ChangedTool"];
 
 /** The fields of two definitions that differ, as [field, before, now] in JSON. */
-export function differences(pinned: Record<string, unknown>, now: Record<string, unknown>): [string, string, string][] {
+export function differences(pinned: ChangedTool["pinned"], now: ChangedTool["now"]): [string, string, string][] {
   const fields = Array.from(new Set([...Object.keys(pinned), ...Object.keys(now)])).sort();
   return fields
     .map((f): [string, string, string] => [f, JSON.stringify(pinned[f] ?? null, null, 1), JSON.stringify(now[f] ?? null, null, 1)])

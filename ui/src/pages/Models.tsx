@@ -6,7 +6,7 @@ import { api } from "../api";
 import type { components } from "../api-types";
 import { ErrorBox, Field } from "../components";
 import { checkText } from "../display";
-import { modelsChanged, ServingState, StateBadge } from "../modelState";
+import { modelsChanged, StateBadge } from "../modelState";
 
 type Kind = "llm" | "asr";
 type Schemas = components["schemas"];
@@ -14,21 +14,7 @@ type Schemas = components["schemas"];
 type LlmBody = Schemas["NewLlmModel"] & Schemas["LlmModelChange"];
 type AsrBody = Schemas["NewAsrModel"] & Schemas["AsrModelChange"];
 
-interface Model {
-  id: string;
-  name: string;
-  base_url: string;
-  model: string;
-  api_key?: string | null;
-  temperature?: number;
-  max_tokens?: number;
-  language?: string | null;
-  hotwords?: string[];
-  is_default: boolean;
-  managed?: string | null;
-  state?: ServingState;
-  state_detail?: string | null;
-}
+type Model = Schemas["LlmModelView"] | Schemas["AsrModelView"];
 
 export function Models() {
   return (
@@ -126,10 +112,12 @@ function ModelEditor({ kind, model, onDone }: { kind: Kind; model: Model | null;
   const [baseUrl, setBaseUrl] = useState(model?.base_url ?? "");
   const [modelName, setModelName] = useState(model?.model ?? "");
   const [apiKey, setApiKey] = useState("");
-  const [temperature, setTemperature] = useState(String(model?.temperature ?? 0.7));
-  const [maxTokens, setMaxTokens] = useState(String(model?.max_tokens ?? 1024));
-  const [language, setLanguage] = useState(model?.language ?? "");
-  const [hotwords, setHotwords] = useState((model?.hotwords ?? []).join(", "));
+  const llm = model && "temperature" in model ? model : null;
+  const asr = model && "hotwords" in model ? model : null;
+  const [temperature, setTemperature] = useState(String(llm?.temperature ?? 0.7));
+  const [maxTokens, setMaxTokens] = useState(String(llm?.max_tokens ?? 1024));
+  const [language, setLanguage] = useState(asr?.language ?? "");
+  const [hotwords, setHotwords] = useState((asr?.hotwords ?? []).join(", "));
   const [isDefault, setIsDefault] = useState(model?.is_default ?? false);
   const [error, setError] = useState<unknown>(null);
   const save = async () => {

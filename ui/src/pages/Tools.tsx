@@ -8,39 +8,17 @@ import { customizeValidator } from "@rjsf/validator-ajv8";
 import Ajv2020 from "ajv/dist/2020";
 import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
-import { api, ApiError, ToolResult } from "../api";
+import { api, ApiError, Schemas, ToolResult } from "../api";
 import { ErrorBox, Field, Json, Pager, ResultView } from "../components";
 import { checkSchema, syntaxError } from "../schema";
-import { Display, isZh, schemaForPeople, shownDescription, shownName } from "../display";
+import { isZh, schemaForPeople, shownDescription, shownName } from "../display";
 
 const validator = customizeValidator({ AjvClass: Ajv2020 as any, ajvOptionsOverrides: { strict: false } });
 const LIMIT = 20;
 
-export interface Resource {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  http_method: string;
-  http_url: string | null;
-  http_headers: Record<string, string>;
-  http_timeout_ms: number;
-  parameter_schema: any;
-  parameter_defaults: any;
-  enabled: boolean;
-  is_system: boolean;
-  side_effect: string;
-  policy: string | null;
-  /** A built-in tool's name and summary in both languages. */
-  display?: Display | null;
-}
+export type Resource = Schemas["ToolResource"];
 
-interface Listing {
-  total: number;
-  page: number;
-  limit: number;
-  list: Resource[];
-}
+type Listing = Schemas["Page_ToolResource"];
 
 export function Tools() {
   const { t, i18n } = useTranslation();
