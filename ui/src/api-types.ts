@@ -2111,9 +2111,8 @@ export interface components {
         };
         /**
          * @description An answer to a pending prompt: `approve` for a confirmation, `index` or `choice` for a
-         *     choice. The body is read as JSON and checked against the prompt it answers (which
-         *     kind it is, how many options it has), so an answer that does not fit is a 422 that
-         *     says what the prompt takes; this type declares it to the OpenAPI document.
+         *     choice. Which of them fits depends on the prompt it answers (its kind, how many
+         *     options it has): an answer that does not fit is refused with what the prompt takes.
          */
         PromptAnswer: {
             /** @description A confirmation's answer: go ahead or not. */

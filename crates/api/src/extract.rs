@@ -3,7 +3,9 @@
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
+use deskmate_service::body::Body;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::error::AppError;
 
@@ -38,6 +40,24 @@ where
                 e.body_text()
             ))),
         }
+    }
+}
+
+/// A typed request body ([`Body`]): JSON errors as [`ApiJson`]; a body that is JSON but
+/// not a valid `T` answers 422 with every wrong field (path, what is wrong, how to fix it).
+#[derive(Debug)]
+pub struct ApiBody<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiBody<T>
+where
+    T: Body,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let ApiJson(body) = ApiJson::<Value>::from_request(req, state).await?;
+        T::read(&body).map(Self).map_err(AppError::Invalid)
     }
 }
 

@@ -6,14 +6,14 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use deskmate_service::mcp_input::{McpEntry, McpImport};
 use deskmate_service::mcp_view::McpServerView;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::AppState;
 use crate::answers::Listed;
 use crate::error::AppError;
-use crate::extract::ApiJson;
+use crate::extract::ApiBody;
 
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, deskmate_service::ServiceError> + Send + 'static,
@@ -54,10 +54,10 @@ pub async fn detail(
 #[utoipa::path(post, path = "/api/v1/mcp/servers", tag = "mcp", request_body = deskmate_service::mcp_input::NewMcpServer, responses((status = 201, description = "The stored server", body = McpServerView), (status = 422, description = "{detail, errors: [{path, message, hint}]}"), (status = 409, description = "A server with this name exists: `errors` names the field")))]
 pub async fn create(
     State(state): State<AppState>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(entry): ApiBody<McpEntry>,
 ) -> Result<(StatusCode, Json<McpServerView>), AppError> {
     let deskmate = state.deskmate.clone();
-    let created = blocking(move || deskmate.create_mcp_server(&body)).await?;
+    let created = blocking(move || deskmate.create_mcp_server(entry)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -66,11 +66,11 @@ pub async fn create(
 pub async fn update(
     State(state): State<AppState>,
     Path(name): Path<String>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(entry): ApiBody<McpEntry>,
 ) -> Result<Json<McpServerView>, AppError> {
     let deskmate = state.deskmate.clone();
     Ok(Json(
-        blocking(move || deskmate.update_mcp_server(&name, &body)).await?,
+        blocking(move || deskmate.update_mcp_server(&name, entry)).await?,
     ))
 }
 
@@ -91,13 +91,13 @@ pub async fn delete(
 
 /// `POST /api/v1/mcp/import`: a Claude Desktop configuration (`{"mcpServers": {…}}`);
 /// every server is added, or none.
-#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = deskmate_service::mcp_input::McpImport, responses((status = 201, description = "The servers added", body = Listed<McpServerView>), (status = 422, description = "{detail, errors: [{path, message, hint}]}"), (status = 409, description = "A server of this name exists: `errors` names the field")))]
+#[utoipa::path(post, path = "/api/v1/mcp/import", tag = "mcp", request_body = McpImport, responses((status = 201, description = "The servers added", body = Listed<McpServerView>), (status = 422, description = "{detail, errors: [{path, message, hint}]}"), (status = 409, description = "A server of this name exists: `errors` names the field")))]
 pub async fn import(
     State(state): State<AppState>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(config): ApiBody<McpImport>,
 ) -> Result<(StatusCode, Json<Listed<McpServerView>>), AppError> {
     let deskmate = state.deskmate.clone();
-    let list = blocking(move || deskmate.import_mcp_config(&body)).await?;
+    let list = blocking(move || deskmate.import_mcp_config(config)).await?;
     Ok((StatusCode::CREATED, Json(Listed::new(list))))
 }
 

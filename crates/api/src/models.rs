@@ -4,14 +4,14 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use deskmate_service::model_input::{AsrModelChange, LlmModelChange, NewAsrModel, NewLlmModel};
 use deskmate_service::model_view::{AsrModelView, LlmModelView};
 use deskmate_service::{Deskmate, ServiceError};
-use serde_json::Value;
 
 use crate::AppState;
 use crate::answers::{Deleted, Listed};
 use crate::error::AppError;
-use crate::extract::ApiJson;
+use crate::extract::ApiBody;
 
 /// Runs a blocking service call off the async runtime.
 async fn blocking<T: Send + 'static>(
@@ -35,12 +35,12 @@ pub async fn list_llm(
 }
 
 /// `POST /api/v1/models/llm` → 201.
-#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = deskmate_service::model_input::NewLlmModel, responses((status = 201, description = "The model (api_key masked)", body = LlmModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
+#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = NewLlmModel, responses((status = 201, description = "The model (api_key masked)", body = LlmModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
 pub async fn create_llm(
     State(state): State<AppState>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(body): ApiBody<NewLlmModel>,
 ) -> Result<(StatusCode, Json<LlmModelView>), AppError> {
-    let created = blocking(&state, move |d| d.create_llm_model(&body)).await?;
+    let created = blocking(&state, move |d| d.create_llm_model(body)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -54,14 +54,14 @@ pub async fn get_llm(
 }
 
 /// `PUT /api/v1/models/llm/{id}`: changes the fields given.
-#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::LlmModelChange, responses((status = 200, description = "The model", body = LlmModelView), (status = 422, description = "Invalid input")))]
+#[utoipa::path(put, path = "/api/v1/models/llm/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = LlmModelChange, responses((status = 200, description = "The model", body = LlmModelView), (status = 422, description = "Invalid input")))]
 pub async fn update_llm(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(change): ApiBody<LlmModelChange>,
 ) -> Result<Json<LlmModelView>, AppError> {
     Ok(Json(
-        blocking(&state, move |d| d.update_llm_model(&id, &body)).await?,
+        blocking(&state, move |d| d.update_llm_model(&id, change)).await?,
     ))
 }
 
@@ -87,12 +87,12 @@ pub async fn list_asr(
 }
 
 /// `POST /api/v1/models/asr` → 201.
-#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = deskmate_service::model_input::NewAsrModel, responses((status = 201, description = "The model (api_key masked)", body = AsrModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
+#[utoipa::path(post, path = "/api/v1/models/asr", tag = "models", request_body = NewAsrModel, responses((status = 201, description = "The model (api_key masked)", body = AsrModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
 pub async fn create_asr(
     State(state): State<AppState>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(body): ApiBody<NewAsrModel>,
 ) -> Result<(StatusCode, Json<AsrModelView>), AppError> {
-    let created = blocking(&state, move |d| d.create_asr_model(&body)).await?;
+    let created = blocking(&state, move |d| d.create_asr_model(body)).await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -106,14 +106,14 @@ pub async fn get_asr(
 }
 
 /// `PUT /api/v1/models/asr/{id}`: changes the fields given.
-#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = deskmate_service::model_input::AsrModelChange, responses((status = 200, description = "The model", body = AsrModelView), (status = 422, description = "Invalid input")))]
+#[utoipa::path(put, path = "/api/v1/models/asr/{id}", tag = "models", params(("id" = String, Path, description = "Model id")), request_body = AsrModelChange, responses((status = 200, description = "The model", body = AsrModelView), (status = 422, description = "Invalid input")))]
 pub async fn update_asr(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(change): ApiBody<AsrModelChange>,
 ) -> Result<Json<AsrModelView>, AppError> {
     Ok(Json(
-        blocking(&state, move |d| d.update_asr_model(&id, &body)).await?,
+        blocking(&state, move |d| d.update_asr_model(&id, change)).await?,
     ))
 }
 

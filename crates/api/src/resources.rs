@@ -3,14 +3,14 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use deskmate_service::resource_input::ResourceInput;
 use deskmate_store::resources::{ResourceFilter, ToolResource};
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::AppState;
 use crate::answers::{Deleted, Page};
 use crate::error::AppError;
-use crate::extract::{ApiJson, ApiQuery};
+use crate::extract::{ApiBody, ApiQuery};
 
 /// The API contract's query parameters.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -76,27 +76,27 @@ pub async fn detail(
 }
 
 /// `POST /api/v1/tools/resources` → 201 with the stored resource.
-#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", request_body = deskmate_service::resource_input::ResourceInput, responses((status = 201, description = "The stored resource", body = ToolResource), (status = 422, description = "{detail, errors: [{path, message, hint}]}")))]
+#[utoipa::path(post, path = "/api/v1/tools/resources", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", request_body = ResourceInput, responses((status = 201, description = "The stored resource", body = ToolResource), (status = 422, description = "{detail, errors: [{path, message, hint}]}")))]
 pub async fn create(
     State(state): State<AppState>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(input): ApiBody<ResourceInput>,
 ) -> Result<(StatusCode, Json<ToolResource>), AppError> {
     let deskmate = state.deskmate.clone();
-    let created = tokio::task::spawn_blocking(move || deskmate.create_resource(&body))
+    let created = tokio::task::spawn_blocking(move || deskmate.create_resource(input))
         .await
         .map_err(|e| AppError::Internal(e.to_string()))??;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
 /// `PUT /api/v1/tools/resources/{id}`.
-#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", params(("id" = String, Path, description = "Resource id")), request_body = deskmate_service::resource_input::ResourceInput, responses((status = 200, description = "The stored resource", body = ToolResource), (status = 422, description = "Invalid input")))]
+#[utoipa::path(put, path = "/api/v1/tools/resources/{id}", tag = "resources", description = "Fields that depend on each other are checked beyond this schema (a JSON Schema cannot state it): every `{name}` placeholder of `http_url` must be a required or defaulted property of `parameter_schema`, and the defaults must satisfy it. A body valid by the schema can so still get a 422 naming the field.", params(("id" = String, Path, description = "Resource id")), request_body = ResourceInput, responses((status = 200, description = "The stored resource", body = ToolResource), (status = 422, description = "Invalid input")))]
 pub async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    ApiJson(body): ApiJson<Value>,
+    ApiBody(input): ApiBody<ResourceInput>,
 ) -> Result<Json<ToolResource>, AppError> {
     let deskmate = state.deskmate.clone();
-    let updated = tokio::task::spawn_blocking(move || deskmate.update_resource(&id, &body))
+    let updated = tokio::task::spawn_blocking(move || deskmate.update_resource(&id, input))
         .await
         .map_err(|e| AppError::Internal(e.to_string()))??;
     Ok(Json(updated))

@@ -557,6 +557,16 @@ async fn calls_that_ask_wait_for_an_answer_through_the_api() {
             StatusCode::UNPROCESSABLE_ENTITY,
             "a confirmation takes approve"
         );
+        // A field of the wrong type is named by its path; the prompt still waits.
+        let (status, wrong) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/prompts/{id}/answer"),
+            Some(json!({"approve": "yes"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{wrong}");
+        assert_eq!(wrong["errors"][0]["path"], "/approve", "{wrong}");
         let (status, _) = call(
             &f.app,
             "POST",
@@ -1227,7 +1237,13 @@ async fn events_stream_new_prompts_and_in_app_messages() {
     assert_eq!(events[1].1["body"], "Stand up");
     let id = events[0].1["id"].as_str().unwrap_or_default().to_string();
     prompts
-        .answer_json(&id, &json!({"index": 1}))
+        .answer_body(
+            &id,
+            &deskmate_service::prompts::PromptAnswer {
+                index: Some(1),
+                ..Default::default()
+            },
+        )
         .unwrap_or_else(|e| panic!("{e:?}"));
     let chosen = asked.await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(chosen.ok().map(|c| c.0), Some(1));

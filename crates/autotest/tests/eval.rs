@@ -10,13 +10,20 @@ use deskmate_service::Deskmate;
 use deskmate_testkit::{Script, ScriptedServer, completion};
 use serde_json::json;
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 /// A service in a fresh data dir with the scripted server registered as a model (its id).
 fn scripted_service(server: &ScriptedServer) -> (tempfile::TempDir, Deskmate, String) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let created = deskmate
-        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
-                                  "model": "scripted", "streaming": false}))
+        .create_llm_model(body(
+            json!({"name": "Scripted", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false}),
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     let model_id = created.id;
     (dir, deskmate, model_id)

@@ -9,6 +9,11 @@ use deskmate_service::Deskmate;
 use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
 use serde_json::json;
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 struct Fixture {
     _dir: tempfile::TempDir,
     deskmate: Arc<Deskmate>,
@@ -25,7 +30,9 @@ fn fixture() -> Fixture {
 
 fn llm(f: &Fixture, base_url: &str) -> String {
     f.deskmate
-        .create_llm_model(&json!({"name": "Scripted", "base_url": base_url, "model": "scripted"}))
+        .create_llm_model(body(
+            json!({"name": "Scripted", "base_url": base_url, "model": "scripted"}),
+        ))
         .unwrap_or_else(|e| panic!("{e}"))
         .id
 }
@@ -224,10 +231,10 @@ async fn asr_checks_transcribe_a_spoken_phrase_and_compare_the_words() {
         .push_transcription(Script::Json(json!({"text": " Turn the volume up."})));
     let id = f
         .deskmate
-        .create_asr_model(
-            &json!({"name": "Whisper", "base_url": server.base_url(), "model": "whisper-base",
+        .create_asr_model(body(
+            json!({"name": "Whisper", "base_url": server.base_url(), "model": "whisper-base",
                                   "language": "zh", "hotwords": ["Deskmate", "CDISC"]}),
-        )
+        ))
         .unwrap_or_else(|e| panic!("{e}"))
         .id;
     let result = autotest(&f)

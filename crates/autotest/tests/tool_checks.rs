@@ -15,6 +15,11 @@ use deskmate_service::Deskmate;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 const ADSL: &[u8] = include_bytes!("../../../testdata/cdisc/adsl.csv");
 
 struct Fixture {
@@ -129,13 +134,13 @@ async fn host(delay: Duration) -> Host {
 fn http_tool(f: &Fixture, name: &str, url: &str, method: &str) -> String {
     let resource = f
         .deskmate
-        .create_resource(&json!({
+        .create_resource(body(json!({
             "name": name, "description": "Looks up an order by its id.", "category": "query",
             "http_method": method, "http_url": url,
             "side_effect": if method == "GET" { "read" } else { "write" },
             "parameter_schema": {"type": "object", "additionalProperties": false, "required": ["order_id"],
                                  "properties": {"order_id": {"type": "string", "description": "The order's id."}}},
-        }))
+        })))
         .unwrap_or_else(|e| panic!("{e}"));
     resource.id
 }

@@ -7,6 +7,11 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 fn data_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let datasets = dir.path().join("datasets");
@@ -245,8 +250,8 @@ async fn chat_runs_one_turn_against_the_configured_model() {
     )));
     deskmate_service::Deskmate::open(dir.path())
         .and_then(|d| {
-            d.create_llm_model(&json!({"name": "S", "base_url": server.base_url(),
-                                       "model": "scripted", "streaming": false}))
+            d.create_llm_model(body(json!({"name": "S", "base_url": server.base_url(),
+                                       "model": "scripted", "streaming": false})))
                 .map_err(|e| panic!("{e}"))
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -476,8 +481,8 @@ async fn eval_prints_and_stores_a_report() {
         ));
     let service = deskmate_service::Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let model = service
-        .create_llm_model(&json!({"name": "S", "base_url": server.base_url(),
-                                  "model": "scripted", "streaming": false}))
+        .create_llm_model(body(json!({"name": "S", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false})))
         .unwrap_or_else(|e| panic!("{e}"));
     drop(service);
     let model_id = model.id;

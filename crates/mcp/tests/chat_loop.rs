@@ -14,6 +14,11 @@ use deskmate_testkit::{Script, ScriptedServer, completion};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 fn everything() -> PathBuf {
     std::env::var_os("DESKMATE_MCP_PEERS")
         .map(PathBuf::from)
@@ -30,9 +35,9 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
         Deskmate::open_with(dir.path(), Arc::new(PreApproved)).unwrap_or_else(|e| panic!("{e}")),
     );
     deskmate
-        .create_mcp_server(
-            &json!({"name": "everything", "command": everything(), "args": ["stdio"]}),
-        )
+        .create_mcp_server(body(
+            json!({"name": "everything", "command": everything(), "args": ["stdio"]}),
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     let stop = CancellationToken::new();
     tokio::spawn(deskmate_mcp::client::run_imports(
@@ -59,8 +64,10 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
             &[],
         )));
     deskmate
-        .create_llm_model(&json!({"name": "Scripted", "base_url": model.base_url(),
-            "model": "scripted", "streaming": false, "is_default": true}))
+        .create_llm_model(body(
+            json!({"name": "Scripted", "base_url": model.base_url(),
+            "model": "scripted", "streaming": false, "is_default": true}),
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     let (events, _) = deskmate
         .chat_collected(ChatTurn {

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod agent;
+pub mod body;
 pub mod conversations;
 pub mod error;
 pub mod hooks;
@@ -452,7 +453,10 @@ impl Deskmate {
 
     /// Creates a user tool resource from API input; literal secrets in sensitive headers
     /// move to the secret store. The tool can be called as soon as this returns.
-    pub fn create_resource(&self, input: &serde_json::Value) -> Result<ToolResource, ServiceError> {
+    pub fn create_resource(
+        &self,
+        input: resource_input::ResourceInput,
+    ) -> Result<ToolResource, ServiceError> {
         let stored = self.stored()?;
         let _change = stored
             .changes
@@ -475,7 +479,7 @@ impl Deskmate {
     pub fn update_resource(
         &self,
         id: &str,
-        input: &serde_json::Value,
+        input: resource_input::ResourceInput,
     ) -> Result<ToolResource, ServiceError> {
         let stored = self.stored()?;
         let _change = stored

@@ -3,6 +3,8 @@
 //! The schemas are built from the rule constants `mcp_servers.rs` checks a body against
 //! (field by field), so what the document declares valid is what the server takes.
 
+use indexmap::IndexMap;
+use serde::Deserialize;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
     AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
@@ -193,8 +195,41 @@ impl ToSchema for McpServerChange {}
 
 /// A Claude Desktop configuration: `{"mcpServers": {NAME: entry}}`. A name that is not
 /// a valid server name is made one; two that read the same are numbered.
-#[derive(Debug)]
-pub struct McpImport;
+#[derive(Debug, Deserialize)]
+pub struct McpImport {
+    /// The entries by their names, in the configuration's order.
+    #[serde(rename = "mcpServers")]
+    pub servers: IndexMap<String, ImportedEntry>,
+}
+
+/// An entry of a Claude Desktop configuration: an [`McpEntry`] (its `name` is replaced by
+/// the entry's key) and Claude Desktop's own `disabled` (its `type` is not read).
+#[derive(Debug, Deserialize)]
+pub struct ImportedEntry {
+    #[serde(flatten)]
+    pub entry: McpEntry,
+    /// `true` adds the server disabled, unless the entry says `enabled`; other values
+    /// are ignored.
+    #[serde(default)]
+    pub disabled: Option<serde_json::Value>,
+}
+
+/// An MCP server's entry as the service reads it (the schemas above declare it): a
+/// program Deskmate starts (`command`, `args`, `env`) or a running server (`url`,
+/// `headers`). The values of `env` and `headers` are secrets; `••••` keeps a stored one.
+/// A field sent as `null` is a field not sent; fields read from a GET (`status`,
+/// `tools`, the times) are taken and ignored.
+#[derive(Debug, Default, Deserialize)]
+pub struct McpEntry {
+    /// The server's name; on a change it may only be sent back unchanged.
+    pub name: Option<String>,
+    pub command: Option<String>,
+    pub args: Option<Vec<String>>,
+    pub env: Option<IndexMap<String, String>>,
+    pub url: Option<String>,
+    pub headers: Option<IndexMap<String, String>>,
+    pub enabled: Option<bool>,
+}
 impl PartialSchema for McpImport {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()

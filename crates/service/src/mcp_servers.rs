@@ -10,10 +10,14 @@ use std::sync::Arc;
 use deskmate_core::spec::is_valid_tool_id;
 use deskmate_store::mcp_servers::McpServerRow;
 use deskmate_tools::Tool;
+use indexmap::IndexMap;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::mcp_input::{ARGS_MAX, MASK, TEXT_MAX, env_name_ok, header_name_ok, url_ok};
+use crate::body::Body;
+use crate::mcp_input::{
+    ARGS_MAX, MASK, McpEntry, McpImport, TEXT_MAX, env_name_ok, header_name_ok, url_ok,
+};
 use crate::mcp_view::McpServerView;
 use crate::model_input::blank;
 use crate::resources::FieldError;
@@ -133,20 +137,56 @@ fn secret_name(server: &str, kind: &str, key: &str) -> String {
 /// A checked entry: the row, and the secrets to set (name, value).
 type Checked = (McpServerRow, Vec<(String, String)>);
 
-/// Checks an entry. `existing`: the stored server (an update; a masked value keeps the
-/// stored secret). Returns the row and the secrets to set.
-fn validate(
-    body: &Value,
-    name_in_path: Option<&str>,
-    existing: Option<&McpServerRow>,
-) -> Result<Checked, Vec<FieldError>> {
+impl Body for McpEntry {
+    fn check(body: &Value) -> Vec<FieldError> {
+        entry_problems(body)
+    }
+}
+
+impl Body for McpImport {
+    /// The configuration, and each entry as [`McpEntry`] checks it (its paths under
+    /// `/mcpServers/NAME`), without the keys of Claude Desktop's that the import reads
+    /// itself (`name`: the entry's key names it; `type`; `disabled`).
+    fn check(body: &Value) -> Vec<FieldError> {
+        let Some(servers) = body.get("mcpServers").and_then(Value::as_object) else {
+            return vec![field(
+                "/mcpServers",
+                "no \"mcpServers\" object",
+                "paste a Claude Desktop configuration: {\"mcpServers\": {\"name\": {\"command\": …}}}",
+            )];
+        };
+        let mut errors = Vec::new();
+        for (given, entry) in servers {
+            let mut entry = entry.clone();
+            if let Some(object) = entry.as_object_mut() {
+                for own in ["name", "type", "disabled"] {
+                    object.remove(own);
+                }
+            }
+            errors.extend(entry_problems(&entry).into_iter().map(|e| FieldError {
+                path: format!(
+                    "/mcpServers/{}{}",
+                    given.replace('~', "~0").replace('/', "~1"),
+                    e.path
+                ),
+                ..e
+            }));
+        }
+        errors
+    }
+}
+
+/// What is wrong with an entry on its own (a stored server is not needed to tell): the
+/// fields, their types and values, a command or a URL but not both, `args` and `env`
+/// only with a command, `headers` only with a URL.
+fn entry_problems(body: &Value) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let Some(object) = body.as_object() else {
-        return Err(vec![field(
+        return vec![field(
             "",
             "the body must be a JSON object",
             "send {\"name\", \"command\", \"args\"?, \"env\"?} or {\"name\", \"url\", \"headers\"?}",
-        )]);
+        )];
     };
     for key in object.keys() {
         if !FIELDS.contains(&key.as_str()) && !READ_ONLY.contains(&key.as_str()) {
@@ -157,41 +197,30 @@ fn validate(
             ));
         }
     }
-    let name = match (object.get("name"), name_in_path) {
-        (Some(Value::String(n)), Some(path)) if n != path => {
-            errors.push(field(
-                "/name",
-                "the name cannot be changed",
-                format!("delete '{path}' and add the server under its new name"),
-            ));
-            path.to_string()
+    match object.get("name") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(name)) if name.is_empty() => errors.push(name_required()),
+        Some(Value::String(name)) => {
+            if !is_valid_tool_id(name) || name.len() > 24 {
+                errors.push(field(
+                    "/name",
+                    format!("'{name}' is not a valid server name"),
+                    format!(
+                        "1 to 24 of a-z, 0-9 and '_' (it prefixes its tools' ids), e.g. \"{}\"",
+                        suggested_name(name)
+                    ),
+                ));
+            }
         }
-        (_, Some(path)) => path.to_string(),
-        (Some(Value::String(n)), None) if !n.is_empty() => n.clone(),
-        (Some(_), None) | (None, None) => {
-            errors.push(field(
-                "/name",
-                "a name is required",
-                "a short name in lower case, e.g. \"filesystem\"",
-            ));
-            String::new()
-        }
-    };
-    if !name.is_empty() && (!is_valid_tool_id(&name) || name.len() > 24) {
-        errors.push(field(
+        Some(_) => errors.push(field(
             "/name",
-            format!("'{name}' is not a valid server name"),
-            format!(
-                "1 to 24 of a-z, 0-9 and '_' (it prefixes its tools' ids), e.g. \"{}\"",
-                suggested_name(&name)
-            ),
-        ));
+            "the name must be a string",
+            "a short name in lower case, e.g. \"filesystem\"",
+        )),
     }
     let text = |key: &str, errors: &mut Vec<FieldError>| match object.get(key) {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !blank(s) && s.chars().count() <= TEXT_MAX => {
-            Some(s.trim().to_string())
-        }
+        Some(Value::String(s)) if !blank(s) && s.chars().count() <= TEXT_MAX => Some(s.as_str()),
         Some(_) => {
             errors.push(field(
                 &format!("/{key}"),
@@ -216,11 +245,8 @@ fn validate(
         )),
         _ => {}
     }
-    if let Some(url) = &url {
-        let raw = object
-            .get("url")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+    if let Some(raw) = url {
+        let url = raw.trim();
         match url::Url::parse(url) {
             Ok(u)
                 if matches!(u.scheme(), "http" | "https") && u.host().is_some() && url_ok(raw) => {}
@@ -231,18 +257,16 @@ fn validate(
             )),
         }
     }
-    let args = match object.get("args") {
-        None | Some(Value::Null) => Vec::new(),
+    match object.get("args") {
+        None | Some(Value::Null) => {}
         Some(Value::Array(items)) if url.is_none() => {
-            let mut args = Vec::new();
             for (i, item) in items.iter().enumerate() {
-                match item.as_str() {
-                    Some(a) => args.push(a.to_string()),
-                    None => errors.push(field(
+                if !item.is_string() {
+                    errors.push(field(
                         &format!("/args/{i}"),
                         "every argument must be a string",
                         "quote numbers: \"8080\"",
-                    )),
+                    ));
                 }
             }
             if items.len() > ARGS_MAX {
@@ -252,24 +276,17 @@ fn validate(
                     "fewer arguments",
                 ));
             }
-            args
         }
-        Some(_) => {
-            errors.push(field(
-                "/args",
-                "args must be an array of strings, with a command",
-                "e.g. [\"stdio\"]",
-            ));
-            Vec::new()
-        }
-    };
-    let mut secrets = Vec::new();
-    let mut pairs = |key: &str,
-                     with: bool,
-                     valid: fn(&str) -> bool,
-                     errors: &mut Vec<FieldError>| {
-        let mut names = Vec::new();
-        match object.get(key) {
+        Some(_) => errors.push(field(
+            "/args",
+            "args must be an array of strings, with a command",
+            "e.g. [\"stdio\"]",
+        )),
+    }
+    let pairs =
+        |key: &str, with: bool, valid: fn(&str) -> bool, errors: &mut Vec<FieldError>| match object
+            .get(key)
+        {
             None | Some(Value::Null) => {}
             Some(Value::Object(map)) if with => {
                 for (k, v) in map {
@@ -280,29 +297,12 @@ fn validate(
                             format!("'{k}' is not a valid name"),
                             "letters, digits and '_' (headers also '-'), at most 64",
                         ));
-                        continue;
-                    }
-                    match v.as_str() {
-                        Some(MASK) => match existing.filter(|e| names_of(e, key).contains(k)) {
-                            Some(_) => names.push(k.clone()),
-                            None => errors.push(field(
-                                &path,
-                                "no stored value to keep",
-                                "send the value itself",
-                            )),
-                        },
-                        Some(value) if !blank(value) => {
-                            names.push(k.clone());
-                            secrets.push((
-                                secret_name(&name, if key == "env" { "env" } else { "header" }, k),
-                                value.to_string(),
-                            ));
-                        }
-                        _ => errors.push(field(
+                    } else if v.as_str().is_none_or(blank) {
+                        errors.push(field(
                             &path,
                             "the value must be a non-empty string",
                             "send the value as text",
-                        )),
+                        ));
                     }
                 }
             }
@@ -318,39 +318,101 @@ fn validate(
                     "e.g. {\"Authorization\": \"Bearer …\"}"
                 },
             )),
-        }
-        names
-    };
-    let env = pairs(
+        };
+    pairs(
         "env",
         command.is_some() || url.is_none(),
         env_name_ok,
         &mut errors,
     );
-    let headers = pairs("headers", url.is_some(), header_name_ok, &mut errors);
-    let enabled = match object.get("enabled") {
-        None | Some(Value::Null) => existing.is_none_or(|e| e.enabled),
-        Some(Value::Bool(b)) => *b,
-        Some(_) => {
+    pairs("headers", url.is_some(), header_name_ok, &mut errors);
+    if let Some(v) = object.get("enabled")
+        && !v.is_null()
+        && !v.is_boolean()
+    {
+        errors.push(field(
+            "/enabled",
+            "enabled must be true or false",
+            "send a boolean",
+        ));
+    }
+    errors
+}
+
+fn name_required() -> FieldError {
+    field(
+        "/name",
+        "a name is required",
+        "a short name in lower case, e.g. \"filesystem\"",
+    )
+}
+
+/// Turns an entry that passed its checks into the row to store. `name_in_path`: the
+/// server being changed (its name cannot change); `existing`: its stored row (a masked
+/// value keeps the stored secret). Returns the row and the secrets to set.
+fn validate(
+    entry: McpEntry,
+    name_in_path: Option<&str>,
+    existing: Option<&McpServerRow>,
+) -> Result<Checked, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    let name = match (entry.name, name_in_path) {
+        (Some(sent), Some(path)) if sent != path => {
             errors.push(field(
-                "/enabled",
-                "enabled must be true or false",
-                "send a boolean",
+                "/name",
+                "the name cannot be changed",
+                format!("delete '{path}' and add the server under its new name"),
             ));
-            true
+            path.to_string()
+        }
+        (_, Some(path)) => path.to_string(),
+        (Some(sent), None) => sent,
+        (None, None) => {
+            errors.push(name_required());
+            String::new()
         }
     };
+    let trimmed = |text: Option<String>| text.map(|t| t.trim().to_string());
+    let command = trimmed(entry.command);
+    let url = trimmed(entry.url);
+    let mut secrets = Vec::new();
+    let mut pairs =
+        |key: &str, sent: Option<IndexMap<String, String>>, errors: &mut Vec<FieldError>| {
+            let mut names = Vec::new();
+            for (k, value) in sent.unwrap_or_default() {
+                if value == MASK {
+                    if existing.is_some_and(|e| names_of(e, key).contains(&k)) {
+                        names.push(k);
+                    } else {
+                        errors.push(field(
+                            &format!("/{key}/{k}"),
+                            "no stored value to keep",
+                            "send the value itself",
+                        ));
+                    }
+                    continue;
+                }
+                secrets.push((
+                    secret_name(&name, if key == "env" { "env" } else { "header" }, &k),
+                    value,
+                ));
+                names.push(k);
+            }
+            names
+        };
+    let env = pairs("env", entry.env, &mut errors);
+    let headers = pairs("headers", entry.headers, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
     let row = McpServerRow {
         name,
         command,
-        args,
+        args: entry.args.unwrap_or_default(),
         env,
         url,
         headers,
-        enabled,
+        enabled: entry.enabled.unwrap_or(existing.is_none_or(|e| e.enabled)),
         created_at: String::new(),
         updated_at: String::new(),
     };
@@ -448,9 +510,9 @@ impl Deskmate {
     }
 
     /// Adds a server (a Claude Desktop entry plus its `name`).
-    pub fn create_mcp_server(&self, body: &Value) -> Result<McpServerView, ServiceError> {
+    pub fn create_mcp_server(&self, entry: McpEntry) -> Result<McpServerView, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
-        let (row, secrets) = validate(body, None, None).map_err(ServiceError::Invalid)?;
+        let (row, secrets) = validate(entry, None, None).map_err(ServiceError::Invalid)?;
         if store.mcp_server(&row.name)?.is_some() {
             return Err(ServiceError::Taken(vec![field(
                 "/name",
@@ -465,11 +527,11 @@ impl Deskmate {
     pub fn update_mcp_server(
         &self,
         name: &str,
-        body: &Value,
+        entry: McpEntry,
     ) -> Result<McpServerView, ServiceError> {
         let existing = self.stored_mcp_server(name)?;
         let (row, secrets) =
-            validate(body, Some(name), Some(&existing)).map_err(ServiceError::Invalid)?;
+            validate(entry, Some(name), Some(&existing)).map_err(ServiceError::Invalid)?;
         // Values no longer named are forgotten.
         let secrets_store = self.secrets().ok_or(ServiceError::NoStore)?;
         for (kind, old, new) in [
@@ -524,34 +586,23 @@ impl Deskmate {
     /// Adds every server of a Claude Desktop configuration (`{"mcpServers": {NAME:
     /// entry}}`): all of them, or none when one is invalid. A name that is not a valid
     /// server name is made one (lower case, '_' for other characters).
-    pub fn import_mcp_config(&self, config: &Value) -> Result<Vec<McpServerView>, ServiceError> {
+    pub fn import_mcp_config(&self, config: McpImport) -> Result<Vec<McpServerView>, ServiceError> {
         let store = self.store().ok_or(ServiceError::NoStore)?;
-        let Some(servers) = config.get("mcpServers").and_then(Value::as_object) else {
-            return Err(ServiceError::Invalid(vec![field(
-                "/mcpServers",
-                "no \"mcpServers\" object",
-                "paste a Claude Desktop configuration: {\"mcpServers\": {\"name\": {\"command\": …}}}",
-            )]));
-        };
         let mut checked = Vec::new();
         let mut errors = Vec::new();
         let mut taken = Vec::new();
         let mut names = BTreeMap::new();
-        for (given, entry) in servers {
+        for (given, imported) in config.servers {
             // Two entries whose names read the same ("Files" and "files") keep both:
             // the later one is numbered, in the configuration's order.
-            let name = numbered(&suggested_name(given), |n| names.contains_key(n));
-            let mut body = entry.clone();
-            if let Some(object) = body.as_object_mut() {
-                object.insert("name".into(), json!(name));
-                // Claude Desktop's own keys that Deskmate has no use for.
-                object.remove("type");
-                // Claude Desktop's switch, unless the entry says `enabled` itself.
-                if let Some(Value::Bool(disabled)) = object.remove("disabled")
-                    && !object.contains_key("enabled")
-                {
-                    object.insert("enabled".into(), json!(!disabled));
-                }
+            let name = numbered(&suggested_name(&given), |n| names.contains_key(n));
+            let mut entry = imported.entry;
+            entry.name = Some(name.clone());
+            // Claude Desktop's switch, unless the entry says `enabled` itself.
+            if entry.enabled.is_none()
+                && let Some(Value::Bool(disabled)) = imported.disabled
+            {
+                entry.enabled = Some(!disabled);
             }
             names.insert(name.clone(), given.clone());
             if store.mcp_server(&name)?.is_some() {
@@ -562,7 +613,7 @@ impl Deskmate {
                 ));
                 continue;
             }
-            match validate(&body, None, None) {
+            match validate(entry, None, None) {
                 Ok(ok) => checked.push(ok),
                 Err(found) => errors.extend(found.into_iter().map(|e| FieldError {
                     path: format!("/mcpServers/{given}{}", e.path),
@@ -759,6 +810,12 @@ impl Deskmate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// An entry as the API reads it (checks, then the type) and turns it into a row.
+    fn read_entry(body: &Value) -> Result<Checked, Vec<FieldError>> {
+        validate(McpEntry::read(body)?, None, None)
+    }
 
     #[test]
     fn an_entry_is_valid_as_declared_exactly_when_the_server_takes_it() {
@@ -793,7 +850,7 @@ mod tests {
             json!([]),
         ];
         for body in bodies {
-            let server = validate(&body, None, None).is_ok();
+            let server = read_entry(&body).is_ok();
             assert_eq!(new.is_valid(&body), server, "{body}");
         }
     }
@@ -813,7 +870,7 @@ mod tests {
     #[test]
     fn an_entry_is_checked_field_by_field() {
         let bad = json!({"name": "My Server", "command": "x", "url": "ftp://y", "args": [1], "env": {"1A": "v"}, "colour": "red"});
-        let errors = validate(&bad, None, None).err().unwrap_or_default();
+        let errors = read_entry(&bad).err().unwrap_or_default();
         let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
         for expected in ["/colour", "/name", "/url", "/args", "/env/1A"] {
             assert!(paths.contains(&expected), "{expected} in {paths:?}");
@@ -829,7 +886,7 @@ mod tests {
     #[test]
     fn a_good_entry_keeps_secret_values_out_of_the_row() {
         let body = json!({"name": "github", "command": "npx", "args": ["-y", "server"], "env": {"GITHUB_TOKEN": "s3cret"}});
-        let (row, secrets) = validate(&body, None, None).unwrap_or_else(|e| panic!("{e:?}"));
+        let (row, secrets) = read_entry(&body).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(row.env, ["GITHUB_TOKEN"]);
         assert_eq!(
             secrets,
@@ -844,7 +901,7 @@ mod tests {
                 .contains("s3cret")
         );
         let http = json!({"name": "remote", "url": "http://127.0.0.1:3000/mcp", "headers": {"Authorization": "Bearer t"}, "env": {"A": "b"}});
-        let errors = validate(&http, None, None).err().unwrap_or_default();
+        let errors = read_entry(&http).err().unwrap_or_default();
         assert_eq!(
             errors.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(),
             ["/env"]

@@ -145,7 +145,8 @@ pub struct NewLlmModel {
     pub model: String,
     /// Kept in the OS keyring and read back as `••••`; `null` or `""` for none.
     #[schema(value_type = Option<ApiKey>)]
-    pub api_key: Option<String>,
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub api_key: Option<Option<String>>,
     /// Sampling temperature (default 0.7).
     #[schema(nullable = false, minimum = 0.0, maximum = 2.0)]
     pub temperature: Option<f64>,
@@ -153,8 +154,8 @@ pub struct NewLlmModel {
     #[schema(nullable = false, minimum = 0.01, maximum = 1.0)]
     pub top_p: Option<f64>,
     /// Most tokens of a reply (default 1024).
-    #[schema(nullable = false, minimum = 1, maximum = 131072)]
-    pub max_tokens: Option<i64>,
+    #[schema(value_type = Option<i64>, nullable = false, minimum = 1, maximum = 131072)]
+    pub max_tokens: Option<f64>,
     /// Stream replies (default true).
     #[schema(nullable = false)]
     pub streaming: Option<bool>,
@@ -167,6 +168,9 @@ pub struct NewLlmModel {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LlmModelChange {
+    /// Sent back unchanged from a GET: taken, not declared (it cannot change).
+    #[schema(ignore)]
+    pub id: Option<String>,
     #[schema(value_type = ModelTitle, required = false)]
     pub name: Option<String>,
     #[schema(value_type = BaseUrl, required = false)]
@@ -175,13 +179,14 @@ pub struct LlmModelChange {
     pub model: Option<String>,
     /// A new key; `••••` keeps the stored one, `null` or `""` removes it.
     #[schema(value_type = Option<ApiKey>)]
-    pub api_key: Option<String>,
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub api_key: Option<Option<String>>,
     #[schema(nullable = false, minimum = 0.0, maximum = 2.0)]
     pub temperature: Option<f64>,
     #[schema(nullable = false, minimum = 0.01, maximum = 1.0)]
     pub top_p: Option<f64>,
-    #[schema(nullable = false, minimum = 1, maximum = 131072)]
-    pub max_tokens: Option<i64>,
+    #[schema(value_type = Option<i64>, nullable = false, minimum = 1, maximum = 131072)]
+    pub max_tokens: Option<f64>,
     #[schema(nullable = false)]
     pub streaming: Option<bool>,
     #[schema(nullable = false)]
@@ -202,10 +207,12 @@ pub struct NewAsrModel {
     #[schema(value_type = ModelName)]
     pub model: String,
     #[schema(value_type = Option<ApiKey>)]
-    pub api_key: Option<String>,
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub api_key: Option<Option<String>>,
     /// `null` lets the server detect the language.
     #[schema(value_type = Option<Language>)]
-    pub language: Option<String>,
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub language: Option<Option<String>>,
     #[schema(value_type = Hotwords, required = false)]
     pub hotwords: Option<Vec<String>>,
     #[schema(nullable = false)]
@@ -216,6 +223,9 @@ pub struct NewAsrModel {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AsrModelChange {
+    /// Sent back unchanged from a GET: taken, not declared (it cannot change).
+    #[schema(ignore)]
+    pub id: Option<String>,
     #[schema(value_type = ModelTitle, required = false)]
     pub name: Option<String>,
     #[schema(value_type = BaseUrl, required = false)]
@@ -223,9 +233,11 @@ pub struct AsrModelChange {
     #[schema(value_type = ModelName, required = false)]
     pub model: Option<String>,
     #[schema(value_type = Option<ApiKey>)]
-    pub api_key: Option<String>,
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub api_key: Option<Option<String>>,
     #[schema(value_type = Option<Language>)]
-    pub language: Option<String>,
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub language: Option<Option<String>>,
     #[schema(value_type = Hotwords, required = false)]
     pub hotwords: Option<Vec<String>>,
     #[schema(nullable = false)]

@@ -1,13 +1,16 @@
-//! LLM and ASR models: input checked field by field, API keys kept as secrets (never
-//! returned: a set key reads `••••`), at most one default of each kind.
+//! LLM and ASR models: bodies checked field by field and read into their types (see
+//! [`crate::body`] and [`crate::model_input`]), API keys kept as secrets (never returned:
+//! a set key reads `••••`), at most one default of each kind.
 
 use deskmate_core::mask::MASK;
 use deskmate_store::models::{AsrModel, LlmModel};
 use serde_json::{Map, Value};
+use utoipa::PartialSchema;
 
+use crate::body::{Body, declared_fields, unknown_fields};
 use crate::model_input::{
-    API_KEY_MAX, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES, MODEL_MAX, NAME_MAX,
-    base_url_ok, blank,
+    API_KEY_MAX, AsrModelChange, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES,
+    LlmModelChange, MODEL_MAX, NAME_MAX, NewAsrModel, NewLlmModel, base_url_ok, blank,
 };
 use crate::resources::FieldError;
 
@@ -35,30 +38,29 @@ pub enum KeyChange {
     Set(String),
 }
 
-/// What an existing model is called (for updates).
-struct Identity<'a> {
-    id: &'a str,
-    name: &'a str,
-    base_url: &'a str,
-    model: &'a str,
+impl KeyChange {
+    /// What an `api_key` field asks for: left out or `••••` keeps the key, `null` or `""`
+    /// removes it, anything else is the new key.
+    pub fn of(sent: Option<Option<String>>) -> Self {
+        match sent {
+            None => Self::Keep,
+            Some(None) => Self::Remove,
+            Some(Some(key)) if key.is_empty() => Self::Remove,
+            Some(Some(key)) if key == MASK => Self::Keep,
+            Some(Some(key)) => Self::Set(key.trim().to_string()),
+        }
+    }
 }
 
-/// The fields every model has, as read.
-struct Common {
-    id: String,
-    name: Option<String>,
-    base_url: Option<String>,
-    model: Option<String>,
-}
-
-/// Reads and checks the fields of a JSON object against a whitelist.
+/// Checks the fields of a model body one by one, collecting every problem.
 struct Fields<'a> {
     body: &'a Map<String, Value>,
     errors: Vec<FieldError>,
 }
 
 impl<'a> Fields<'a> {
-    fn new(input: &'a Value, writable: &[&str]) -> Result<Self, Vec<FieldError>> {
+    /// `input` must be an object of the fields `T` declares (plus `also`).
+    fn new<T: PartialSchema>(input: &'a Value, also: &[&str]) -> Result<Self, Vec<FieldError>> {
         let Some(body) = input.as_object() else {
             return Err(vec![field(
                 "",
@@ -66,111 +68,97 @@ impl<'a> Fields<'a> {
                 "send the model's fields as one object",
             )]);
         };
-        let errors = body
-            .keys()
-            .filter(|k| !writable.contains(&k.as_str()))
-            .map(|k| {
-                field(
-                    &format!("/{k}"),
-                    format!("unknown or read-only field '{k}'"),
-                    format!("writable fields: {}", writable.join(", ")),
-                )
-            })
-            .collect();
+        let mut allowed = declared_fields::<T>();
+        allowed.extend(also.iter().map(ToString::to_string));
+        let errors = unknown_fields(body, &allowed);
         Ok(Self { body, errors })
     }
 
-    fn text(&mut self, key: &str, current: Option<String>, max: usize) -> Option<String> {
+    fn text(&mut self, key: &str, required: bool, max: usize) {
         match self.body.get(key) {
-            None => current,
-            Some(Value::String(s)) if !blank(s) && s.chars().count() <= max => {
-                Some(s.trim().to_string())
-            }
-            Some(_) => {
-                self.errors.push(field(
-                    &format!("/{key}"),
-                    format!("{key} must be a non-empty string of at most {max} characters"),
-                    format!("e.g. \"{}\"", example(key)),
-                ));
-                current
-            }
+            None if required => self.errors.push(field(
+                &format!("/{key}"),
+                format!("{key} is required"),
+                format!("e.g. \"{}\"", example(key)),
+            )),
+            None => {}
+            Some(Value::String(s)) if !blank(s) && s.chars().count() <= max => {}
+            Some(_) => self.errors.push(field(
+                &format!("/{key}"),
+                format!("{key} must be a non-empty string of at most {max} characters"),
+                format!("e.g. \"{}\"", example(key)),
+            )),
         }
     }
 
-    fn number(&mut self, key: &str, current: f64, min: f64, max: f64) -> f64 {
-        match self.body.get(key) {
-            None => current,
-            Some(v) => match v.as_f64() {
-                Some(n) if (min..=max).contains(&n) => n,
-                _ => {
+    /// A number from `min` to `max`; `whole`: without a fraction.
+    fn number(&mut self, key: &str, min: f64, max: f64, whole: bool) {
+        let Some(v) = self.body.get(key) else {
+            return;
+        };
+        match v.as_f64() {
+            Some(n) if (min..=max).contains(&n) => {
+                if whole && n.fract() != 0.0 {
                     self.errors.push(field(
                         &format!("/{key}"),
-                        format!("{key} must be a number from {min} to {max}, got {v}"),
+                        format!("{key} must be a whole number"),
                         format!("e.g. {}", example(key)),
                     ));
-                    current
                 }
-            },
-        }
-    }
-
-    fn boolean(&mut self, key: &str, current: bool) -> bool {
-        match self.body.get(key) {
-            None => current,
-            Some(Value::Bool(b)) => *b,
-            Some(v) => {
-                self.errors.push(field(
-                    &format!("/{key}"),
-                    format!("{key} must be true or false, got {v}"),
-                    "send a JSON boolean",
-                ));
-                current
             }
+            _ => self.errors.push(field(
+                &format!("/{key}"),
+                format!("{key} must be a number from {min} to {max}, got {v}"),
+                format!("e.g. {}", example(key)),
+            )),
         }
     }
 
-    fn key(&mut self) -> KeyChange {
+    fn boolean(&mut self, key: &str) {
+        if let Some(v) = self.body.get(key)
+            && !v.is_boolean()
+        {
+            self.errors.push(field(
+                &format!("/{key}"),
+                format!("{key} must be true or false, got {v}"),
+                "send a JSON boolean",
+            ));
+        }
+    }
+
+    fn key(&mut self) {
         match self.body.get("api_key") {
-            None => KeyChange::Keep,
-            Some(Value::Null) => KeyChange::Remove,
-            Some(Value::String(s)) if s.is_empty() => KeyChange::Remove,
-            Some(Value::String(s)) if s == MASK => KeyChange::Keep,
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.is_empty() || s == MASK => {}
             // Spaces alone are not a key, and not a clear request to remove one either.
-            Some(Value::String(s)) if blank(s) => {
-                self.errors.push(field(
-                    "/api_key",
-                    "api_key is only whitespace",
-                    "paste the key as given by the provider, or send null (or \"\") to remove it",
-                ));
-                KeyChange::Keep
-            }
+            Some(Value::String(s)) if blank(s) => self.errors.push(field(
+                "/api_key",
+                "api_key is only whitespace",
+                "paste the key as given by the provider, or send null (or \"\") to remove it",
+            )),
             Some(Value::String(s))
-                if s.chars().count() <= API_KEY_MAX && !s.contains(['\r', '\n']) =>
-            {
-                KeyChange::Set(s.trim().to_string())
-            }
-            Some(_) => {
-                self.errors.push(field(
-                    "/api_key",
-                    format!("api_key must be a string on one line (at most {API_KEY_MAX} characters), or null to remove it"),
-                    "paste the key as given by the provider",
-                ));
-                KeyChange::Keep
-            }
+                if s.chars().count() <= API_KEY_MAX && !s.contains(['\r', '\n']) => {}
+            Some(_) => self.errors.push(field(
+                "/api_key",
+                format!("api_key must be a string on one line (at most {API_KEY_MAX} characters), or null to remove it"),
+                "paste the key as given by the provider",
+            )),
         }
     }
 
-    fn base_url(&mut self, current: Option<String>) -> Option<String> {
-        let url = self.text("base_url", current, BASE_URL_MAX)?;
-        // As sent: spaces around it are not part of a URL the API declares.
-        let sent = self
-            .body
-            .get("base_url")
-            .and_then(Value::as_str)
-            .unwrap_or(&url);
-        let parsed = deskmate_llm::Endpoint::new(&url, None).map_err(|e| e.to_string());
-        let why = match parsed {
-            Err(why) => Some(why),
+    fn base_url(&mut self, required: bool) {
+        let before = self.errors.len();
+        self.text("base_url", required, BASE_URL_MAX);
+        let Some(Value::String(sent)) = self.body.get("base_url") else {
+            return;
+        };
+        if self.errors.len() > before {
+            return;
+        }
+        let url = sent.trim();
+        let why = match deskmate_llm::Endpoint::new(url, None) {
+            Err(why) => Some(why.to_string()),
+            // As sent: spaces around it are not part of a URL the API declares.
             Ok(_) if !base_url_ok(sent) => Some(format!(
                 "'{url}' is not a base URL Deskmate takes: http(s), a host name or IPv4 address \
                  (or [::1]), an optional port and a path of letters, digits and . _ ~ -"
@@ -184,70 +172,130 @@ impl<'a> Fields<'a> {
                 "an OpenAI-style base URL, e.g. http://127.0.0.1:8080/v1",
             ));
         }
-        Some(url)
     }
 
-    /// The fields every model has: a new or kept id, name, base URL and model name
-    /// (required on create, kept from `existing` on update).
-    fn common(&mut self, kind: &str, existing: Option<Identity<'_>>) -> Common {
-        let id = match (&existing, self.body.get("id")) {
-            (Some(e), Some(v)) if v.as_str() != Some(e.id) => {
-                self.errors
-                    .push(field("/id", "the id cannot change", "leave id out"));
-                e.id.to_string()
-            }
-            (Some(e), _) => e.id.to_string(),
-            (None, Some(Value::String(id))) => {
+    /// The fields every model has: on create a new id (made up when left out), a name, a
+    /// base URL and a model name, all required but the id; on a change the same fields,
+    /// none required, and an id that may only be sent back unchanged (checked against the
+    /// model's by [`changed_id`]).
+    fn common(&mut self, create: bool) {
+        match self.body.get("id") {
+            None => {}
+            Some(Value::String(id)) if create => {
                 if let Err(e) = check_id(id) {
                     self.errors.push(e);
                 }
-                id.clone()
             }
-            (None, Some(_)) => {
-                self.errors
-                    .push(field("/id", "id must be a string", "or leave it out"));
-                String::new()
-            }
-            (None, None) => new_id(kind),
-        };
-        let name = self.text(
-            "name",
-            existing.as_ref().map(|e| e.name.to_string()),
-            NAME_MAX,
-        );
-        let base_url = self.base_url(existing.as_ref().map(|e| e.base_url.to_string()));
-        let model = self.text(
-            "model",
-            existing.as_ref().map(|e| e.model.to_string()),
-            MODEL_MAX,
-        );
-        for (key, present) in [
-            ("name", name.is_some()),
-            ("base_url", base_url.is_some()),
-            ("model", model.is_some()),
-        ] {
-            if !present && existing.is_none() && !self.body.contains_key(key) {
-                self.errors.push(field(
-                    &format!("/{key}"),
-                    format!("{key} is required"),
-                    format!("e.g. \"{}\"", example(key)),
-                ));
-            }
+            Some(Value::String(_)) => {}
+            Some(_) => self
+                .errors
+                .push(field("/id", "id must be a string", "or leave it out")),
         }
-        Common {
-            id,
-            name,
-            base_url,
-            model,
+        self.text("name", create, NAME_MAX);
+        self.base_url(create);
+        self.text("model", create, MODEL_MAX);
+        self.key();
+        self.boolean("is_default");
+    }
+
+    fn llm(&mut self) {
+        self.number("temperature", 0.0, 2.0, false);
+        self.number("top_p", 0.01, 1.0, false);
+        self.number("max_tokens", 1.0, 131_072.0, true);
+        self.boolean("streaming");
+    }
+
+    fn asr(&mut self) {
+        match self.body.get("language") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(code)) if LANGUAGES.contains(&code.as_str()) => {}
+            Some(v) => self.errors.push(field(
+                "/language",
+                format!("language must be an ISO-639-1 code in lower case, like zh or en, got {v}"),
+                "use a two-letter code, or null to let the server detect it",
+            )),
+        }
+        match self.body.get("hotwords") {
+            None => {}
+            Some(Value::Array(items))
+                if items.len() <= HOTWORDS_MAX
+                    && items.iter().all(|i| {
+                        i.as_str()
+                            .is_some_and(|s| !blank(s) && s.chars().count() <= HOTWORD_MAX)
+                    }) => {}
+            Some(_) => self.errors.push(field(
+                "/hotwords",
+                format!(
+                    "hotwords must be a list of at most {HOTWORDS_MAX} words of 1-{HOTWORD_MAX} characters"
+                ),
+                "e.g. [\"Deskmate\", \"CDISC\"]",
+            )),
         }
     }
 
-    fn finish<T>(self, value: T) -> Result<T, Vec<FieldError>> {
-        if self.errors.is_empty() {
-            Ok(value)
-        } else {
-            Err(self.errors)
+    fn done(self) -> Vec<FieldError> {
+        self.errors
+    }
+}
+
+/// Runs `checks` on a body of type `T` (`also`: fields taken beside the declared ones).
+fn check<T: PartialSchema>(
+    body: &Value,
+    also: &[&str],
+    checks: impl FnOnce(&mut Fields),
+) -> Vec<FieldError> {
+    match Fields::new::<T>(body, also) {
+        Ok(mut fields) => {
+            checks(&mut fields);
+            fields.done()
         }
+        Err(errors) => errors,
+    }
+}
+
+impl Body for NewLlmModel {
+    fn check(body: &Value) -> Vec<FieldError> {
+        check::<Self>(body, &[], |f| {
+            f.common(true);
+            f.llm();
+        })
+    }
+}
+
+impl Body for LlmModelChange {
+    fn check(body: &Value) -> Vec<FieldError> {
+        check::<Self>(body, &["id"], |f| {
+            f.common(false);
+            f.llm();
+        })
+    }
+}
+
+impl Body for NewAsrModel {
+    fn check(body: &Value) -> Vec<FieldError> {
+        check::<Self>(body, &[], |f| {
+            f.common(true);
+            f.asr();
+        })
+    }
+}
+
+impl Body for AsrModelChange {
+    fn check(body: &Value) -> Vec<FieldError> {
+        check::<Self>(body, &["id"], |f| {
+            f.common(false);
+            f.asr();
+        })
+    }
+}
+
+/// A change may send the model's id back (as read from a GET), but not another one.
+fn changed_id(sent: Option<&str>, id: &str) -> Result<(), Vec<FieldError>> {
+    match sent {
+        Some(other) if other != id => {
+            Err(vec![field("/id", "the id cannot change", "leave id out")])
+        }
+        _ => Ok(()),
     }
 }
 
@@ -286,169 +334,122 @@ pub fn new_id(kind: &str) -> String {
     format!("{kind}-{}", &uuid::Uuid::new_v4().simple().to_string()[..8])
 }
 
-const LLM_WRITABLE: [&str; 10] = [
-    "id",
-    "name",
-    "base_url",
-    "model",
-    "api_key",
-    "temperature",
-    "top_p",
-    "max_tokens",
-    "streaming",
-    "is_default",
-];
+/// A new LLM model's record and key, from its body (defaults for what it leaves out).
+pub fn new_llm(input: NewLlmModel) -> (LlmModel, KeyChange) {
+    let model = LlmModel {
+        id: input.id.unwrap_or_else(|| new_id("llm")),
+        name: input.name.trim().to_string(),
+        base_url: input.base_url.trim().to_string(),
+        model: input.model.trim().to_string(),
+        api_key_ref: None,
+        temperature: input.temperature.unwrap_or(0.7),
+        top_p: input.top_p.unwrap_or(1.0),
+        max_tokens: input.max_tokens.map_or(1024, whole),
+        streaming: input.streaming.unwrap_or(true),
+        is_default: input.is_default.unwrap_or(false),
+        managed: None,
+        created_at: String::new(),
+        updated_at: String::new(),
+    };
+    (model, KeyChange::of(input.api_key))
+}
 
-/// Checks an LLM model's input: a whole model when `existing` is `None`, else the
-/// fields to change.
+/// An LLM model's record with a change applied (what it leaves out is kept), and the key.
+pub fn changed_llm(
+    existing: &LlmModel,
+    change: LlmModelChange,
+) -> Result<(LlmModel, KeyChange), Vec<FieldError>> {
+    changed_id(change.id.as_deref(), &existing.id)?;
+    let mut model = existing.clone();
+    replace_text(&mut model.name, change.name);
+    replace_text(&mut model.base_url, change.base_url);
+    replace_text(&mut model.model, change.model);
+    model.temperature = change.temperature.unwrap_or(model.temperature);
+    model.top_p = change.top_p.unwrap_or(model.top_p);
+    model.max_tokens = change.max_tokens.map_or(model.max_tokens, whole);
+    model.streaming = change.streaming.unwrap_or(model.streaming);
+    model.is_default = change.is_default.unwrap_or(model.is_default);
+    model.updated_at = String::new();
+    Ok((model, KeyChange::of(change.api_key)))
+}
+
+/// A new ASR model's record and key, from its body.
+pub fn new_asr(input: NewAsrModel) -> (AsrModel, KeyChange) {
+    let model = AsrModel {
+        id: input.id.unwrap_or_else(|| new_id("asr")),
+        name: input.name.trim().to_string(),
+        base_url: input.base_url.trim().to_string(),
+        model: input.model.trim().to_string(),
+        api_key_ref: None,
+        language: input.language.flatten(),
+        hotwords: input.hotwords.map(|w| unique(&w)).unwrap_or_default(),
+        is_default: input.is_default.unwrap_or(false),
+        managed: None,
+        created_at: String::new(),
+        updated_at: String::new(),
+    };
+    (model, KeyChange::of(input.api_key))
+}
+
+/// An ASR model's record with a change applied, and the key.
+pub fn changed_asr(
+    existing: &AsrModel,
+    change: AsrModelChange,
+) -> Result<(AsrModel, KeyChange), Vec<FieldError>> {
+    changed_id(change.id.as_deref(), &existing.id)?;
+    let mut model = existing.clone();
+    replace_text(&mut model.name, change.name);
+    replace_text(&mut model.base_url, change.base_url);
+    replace_text(&mut model.model, change.model);
+    if let Some(language) = change.language {
+        model.language = language;
+    }
+    if let Some(words) = change.hotwords {
+        model.hotwords = unique(&words);
+    }
+    model.is_default = change.is_default.unwrap_or(model.is_default);
+    model.updated_at = String::new();
+    Ok((model, KeyChange::of(change.api_key)))
+}
+
+fn replace_text(field: &mut String, sent: Option<String>) {
+    if let Some(text) = sent {
+        *field = text.trim().to_string();
+    }
+}
+
+/// A whole number read as a float (`1024.0` is 1024); the checks refused fractions.
+fn whole(n: f64) -> i64 {
+    n as i64
+}
+
+/// Reads an LLM model's body: a whole model when `existing` is `None`, else the fields to
+/// change. Every wrong field is its own error.
 pub fn llm_input(
     input: &Value,
     existing: Option<&LlmModel>,
 ) -> Result<(LlmModel, KeyChange), Vec<FieldError>> {
-    let mut f = Fields::new(input, &LLM_WRITABLE)?;
-    let Common {
-        id,
-        name,
-        base_url,
-        model,
-    } = f.common(
-        "llm",
-        existing.map(|e| Identity {
-            id: &e.id,
-            name: &e.name,
-            base_url: &e.base_url,
-            model: &e.model,
-        }),
-    );
-    let temperature = f.number(
-        "temperature",
-        existing.map_or(0.7, |e| e.temperature),
-        0.0,
-        2.0,
-    );
-    let top_p = f.number("top_p", existing.map_or(1.0, |e| e.top_p), 0.01, 1.0);
-    let max_tokens = f.number(
-        "max_tokens",
-        existing.map_or(1024.0, |e| e.max_tokens as f64),
-        1.0,
-        131_072.0,
-    );
-    if max_tokens.fract() != 0.0 {
-        f.errors.push(field(
-            "/max_tokens",
-            "max_tokens must be a whole number",
-            "e.g. 1024",
-        ));
+    match existing {
+        None => NewLlmModel::read(input).map(new_llm),
+        Some(existing) => changed_llm(existing, LlmModelChange::read(input)?),
     }
-    let streaming = f.boolean("streaming", existing.is_none_or(|e| e.streaming));
-    let is_default = f.boolean("is_default", existing.is_some_and(|e| e.is_default));
-    let key = f.key();
-    let model = LlmModel {
-        api_key_ref: existing.and_then(|e| e.api_key_ref.clone()),
-        name: name.unwrap_or_default(),
-        base_url: base_url.unwrap_or_default(),
-        model: model.unwrap_or_default(),
-        temperature,
-        top_p,
-        max_tokens: max_tokens as i64,
-        streaming,
-        is_default,
-        managed: existing.and_then(|e| e.managed.clone()),
-        created_at: existing.map(|e| e.created_at.clone()).unwrap_or_default(),
-        updated_at: String::new(),
-        id,
-    };
-    f.finish((model, key))
 }
 
-const ASR_WRITABLE: [&str; 8] = [
-    "id",
-    "name",
-    "base_url",
-    "model",
-    "api_key",
-    "language",
-    "hotwords",
-    "is_default",
-];
-
-/// Checks an ASR model's input (see [`llm_input`]).
+/// Reads an ASR model's body (see [`llm_input`]).
 pub fn asr_input(
     input: &Value,
     existing: Option<&AsrModel>,
 ) -> Result<(AsrModel, KeyChange), Vec<FieldError>> {
-    let mut f = Fields::new(input, &ASR_WRITABLE)?;
-    let Common {
-        id,
-        name,
-        base_url,
-        model,
-    } = f.common(
-        "asr",
-        existing.map(|e| Identity {
-            id: &e.id,
-            name: &e.name,
-            base_url: &e.base_url,
-            model: &e.model,
-        }),
-    );
-    let language = match f.body.get("language") {
-        None => existing.and_then(|e| e.language.clone()),
-        Some(Value::Null) => None,
-        Some(Value::String(code)) if LANGUAGES.contains(&code.as_str()) => Some(code.clone()),
-        Some(v) => {
-            f.errors.push(field(
-                "/language",
-                format!("language must be an ISO-639-1 code in lower case, like zh or en, got {v}"),
-                "use a two-letter code, or null to let the server detect it",
-            ));
-            None
-        }
-    };
-    let hotwords = match f.body.get("hotwords") {
-        None => existing.map(|e| e.hotwords.clone()).unwrap_or_default(),
-        Some(Value::Array(items))
-            if items.len() <= HOTWORDS_MAX
-                && items.iter().all(|i| {
-                    i.as_str()
-                        .is_some_and(|s| !blank(s) && s.chars().count() <= HOTWORD_MAX)
-                }) =>
-        {
-            unique(items.iter().filter_map(Value::as_str))
-        }
-        Some(_) => {
-            f.errors.push(field(
-                "/hotwords",
-                format!(
-                    "hotwords must be a list of at most {HOTWORDS_MAX} words of 1-{HOTWORD_MAX} characters"
-                ),
-                "e.g. [\"Deskmate\", \"CDISC\"]",
-            ));
-            Vec::new()
-        }
-    };
-    let is_default = f.boolean("is_default", existing.is_some_and(|e| e.is_default));
-    let key = f.key();
-    let model = AsrModel {
-        api_key_ref: existing.and_then(|e| e.api_key_ref.clone()),
-        name: name.unwrap_or_default(),
-        base_url: base_url.unwrap_or_default(),
-        model: model.unwrap_or_default(),
-        language,
-        hotwords,
-        is_default,
-        managed: existing.and_then(|e| e.managed.clone()),
-        created_at: existing.map(|e| e.created_at.clone()).unwrap_or_default(),
-        updated_at: String::new(),
-        id,
-    };
-    f.finish((model, key))
+    match existing {
+        None => NewAsrModel::read(input).map(new_asr),
+        Some(existing) => changed_asr(existing, AsrModelChange::read(input)?),
+    }
 }
 
 /// Trimmed, non-empty, first of each kept in order.
-fn unique<'a>(words: impl Iterator<Item = &'a str>) -> Vec<String> {
+fn unique(words: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for word in words.map(str::trim).filter(|w| !w.is_empty()) {
+    for word in words.iter().map(|w| w.trim()).filter(|w| !w.is_empty()) {
         if !out.iter().any(|w| w == word) {
             out.push(word.to_string());
         }
@@ -715,9 +716,9 @@ impl Deskmate {
     }
 
     /// Creates an LLM model.
-    pub fn create_llm_model(&self, input: &Value) -> Result<LlmModelView, ServiceError> {
+    pub fn create_llm_model(&self, input: NewLlmModel) -> Result<LlmModelView, ServiceError> {
         let store = &self.stored()?.store;
-        let (mut model, key) = llm_input(input, None).map_err(ServiceError::Invalid)?;
+        let (mut model, key) = new_llm(input);
         if store.llm_model(&model.id)?.is_some() {
             return Err(ServiceError::Taken(vec![field(
                 "/id",
@@ -730,10 +731,14 @@ impl Deskmate {
     }
 
     /// Changes the fields an LLM model's input names.
-    pub fn update_llm_model(&self, id: &str, input: &Value) -> Result<LlmModelView, ServiceError> {
+    pub fn update_llm_model(
+        &self,
+        id: &str,
+        change: LlmModelChange,
+    ) -> Result<LlmModelView, ServiceError> {
         let store = &self.stored()?.store;
         let existing = self.llm_model_record(Some(id))?;
-        let (mut model, key) = llm_input(input, Some(&existing)).map_err(ServiceError::Invalid)?;
+        let (mut model, key) = changed_llm(&existing, change).map_err(ServiceError::Invalid)?;
         model.api_key_ref = self.apply_key(Kind::Llm, id, &key, existing.api_key_ref)?;
         Ok(self.llm_view(&store.save_llm_model(&model)?))
     }
@@ -766,9 +771,9 @@ impl Deskmate {
     }
 
     /// Creates an ASR model.
-    pub fn create_asr_model(&self, input: &Value) -> Result<AsrModelView, ServiceError> {
+    pub fn create_asr_model(&self, input: NewAsrModel) -> Result<AsrModelView, ServiceError> {
         let store = &self.stored()?.store;
-        let (mut model, key) = asr_input(input, None).map_err(ServiceError::Invalid)?;
+        let (mut model, key) = new_asr(input);
         if store.asr_model(&model.id)?.is_some() {
             return Err(ServiceError::Taken(vec![field(
                 "/id",
@@ -781,10 +786,14 @@ impl Deskmate {
     }
 
     /// Changes the fields an ASR model's input names.
-    pub fn update_asr_model(&self, id: &str, input: &Value) -> Result<AsrModelView, ServiceError> {
+    pub fn update_asr_model(
+        &self,
+        id: &str,
+        change: AsrModelChange,
+    ) -> Result<AsrModelView, ServiceError> {
         let store = &self.stored()?.store;
         let existing = self.asr_model_record(Some(id))?;
-        let (mut model, key) = asr_input(input, Some(&existing)).map_err(ServiceError::Invalid)?;
+        let (mut model, key) = changed_asr(&existing, change).map_err(ServiceError::Invalid)?;
         model.api_key_ref = self.apply_key(Kind::Asr, id, &key, existing.api_key_ref)?;
         Ok(self.asr_view(&store.save_asr_model(&model)?))
     }

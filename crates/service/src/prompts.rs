@@ -8,11 +8,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::oneshot;
+use utoipa::ToSchema;
 
+use crate::body::Body;
 use crate::hooks::{ConfirmRequest, Confirmation, Confirmer};
+use crate::resources::FieldError;
 
 /// What a prompt asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -145,9 +148,9 @@ impl PromptBroker {
         prompts
     }
 
-    /// Answers a prompt from API JSON: `{"approve": bool}` for a confirmation,
+    /// Answers a prompt from an API body: `{"approve": bool}` for a confirmation,
     /// `{"index": N}` or `{"choice": "text"}` for a choice.
-    pub fn answer_json(&self, id: &str, body: &Value) -> Result<(), AnswerError> {
+    pub fn answer_body(&self, id: &str, body: &PromptAnswer) -> Result<(), AnswerError> {
         let answer = {
             let pending = self
                 .pending
@@ -245,18 +248,14 @@ impl PromptBroker {
     }
 }
 
-fn parse_answer(prompt: &Prompt, body: &Value) -> Result<Answer, AnswerError> {
+fn parse_answer(prompt: &Prompt, body: &PromptAnswer) -> Result<Answer, AnswerError> {
     let invalid = |m: &str| AnswerError::Invalid(m.to_string());
     match prompt.kind {
-        PromptKind::Confirm => body
-            .get("approve")
-            .and_then(Value::as_bool)
-            .map(Answer::Approve)
-            .ok_or_else(|| {
-                invalid("answer a confirmation with {\"approve\": true} or {\"approve\": false}")
-            }),
+        PromptKind::Confirm => body.approve.map(Answer::Approve).ok_or_else(|| {
+            invalid("answer a confirmation with {\"approve\": true} or {\"approve\": false}")
+        }),
         PromptKind::Choice => {
-            if let Some(index) = body.get("index").and_then(Value::as_u64) {
+            if let Some(index) = body.index {
                 let index = usize::try_from(index).unwrap_or(usize::MAX);
                 return if index < prompt.options.len() {
                     Ok(Answer::Choice(index))
@@ -267,7 +266,7 @@ fn parse_answer(prompt: &Prompt, body: &Value) -> Result<Answer, AnswerError> {
                     )))
                 };
             }
-            if let Some(choice) = body.get("choice").and_then(Value::as_str) {
+            if let Some(choice) = &body.choice {
                 return prompt
                     .options
                     .iter()
@@ -286,6 +285,38 @@ fn parse_answer(prompt: &Prompt, body: &Value) -> Result<Answer, AnswerError> {
         }
     }
 }
+
+/// An answer to a pending prompt: `approve` for a confirmation, `index` or `choice` for a
+/// choice. Which of them fits depends on the prompt it answers (its kind, how many
+/// options it has): an answer that does not fit is refused with what the prompt takes.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct PromptAnswer {
+    /// A confirmation's answer: go ahead or not.
+    #[schema(nullable = false)]
+    pub approve: Option<bool>,
+    /// A choice's answer: the option's index, from 0.
+    #[schema(nullable = false, minimum = 0)]
+    pub index: Option<u64>,
+    /// A choice's answer: the option's text (case and surrounding spaces ignored).
+    #[schema(nullable = false)]
+    pub choice: Option<String>,
+}
+
+impl Body for PromptAnswer {
+    fn check(body: &Value) -> Vec<FieldError> {
+        if body.is_object() {
+            return Vec::new();
+        }
+        vec![FieldError {
+            path: String::new(),
+            message: "the answer must be a JSON object".into(),
+            hint: ANSWER_HINT.into(),
+        }]
+    }
+}
+
+/// How to answer a prompt, for error messages.
+pub const ANSWER_HINT: &str = "send {\"approve\": true|false} for a confirmation, {\"index\": N} or {\"choice\": \"text\"} for a choice";
 
 #[async_trait]
 impl Confirmer for PromptBroker {
@@ -316,6 +347,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn reply(body: Value) -> PromptAnswer {
+        PromptAnswer::read(&body).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
     fn request() -> ConfirmRequest {
         ConfirmRequest {
             call_id: "c1".into(),
@@ -333,7 +368,7 @@ mod tests {
     ) -> Result<(), AnswerError> {
         for _ in 0..200 {
             if let Some(p) = broker.list().first() {
-                return broker.answer_json(&p.id, &body);
+                return broker.answer_body(&p.id, &reply(body));
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
@@ -383,25 +418,25 @@ mod tests {
         }
         let id = broker.list()[0].id.clone();
         assert!(matches!(
-            broker.answer_json(&id, &json!({"index": 2})),
+            broker.answer_body(&id, &reply(json!({"index": 2}))),
             Err(AnswerError::Invalid(_))
         ));
         assert!(matches!(
-            broker.answer_json(&id, &json!({"choice": "maybe"})),
+            broker.answer_body(&id, &reply(json!({"choice": "maybe"}))),
             Err(AnswerError::Invalid(_))
         ));
         assert!(matches!(
-            broker.answer_json(&id, &json!({"approve": true})),
+            broker.answer_body(&id, &reply(json!({"approve": true}))),
             Err(AnswerError::Invalid(_))
         ));
         assert_eq!(
-            broker.answer_json(&id, &json!({"choice": " stop "})),
+            broker.answer_body(&id, &reply(json!({"choice": " stop "}))),
             Ok(())
         );
         assert_eq!(asking.await.ok(), Some(Ok((1, options[1].clone()))));
         assert!(
             matches!(
-                broker.answer_json(&id, &json!({"index": 0})),
+                broker.answer_body(&id, &reply(json!({"index": 0}))),
                 Err(AnswerError::NotFound(_))
             ),
             "answered once"

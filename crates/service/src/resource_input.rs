@@ -3,7 +3,10 @@
 //! cannot state (every `{name}` placeholder of `http_url` is a required or defaulted
 //! parameter of `parameter_schema`, the defaults satisfy that schema, a `{secret:NAME}`
 //! names a stored secret): `resources.rs` checks those and answers 422 with the field.
-//! A field sent as `null` is a field not sent.
+//! A field sent as `null` is a field not sent, but for `policy` and `display` (`null`
+//! removes them). The category, side effect, policy and method are read as text and
+//! checked by `resources::validate`, which says what is wrong with a value in words (and
+//! takes a built-in tool's own values sent back unchanged, such as category `system`).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -46,7 +49,8 @@ pub struct ResourceInput {
     pub name: Option<String>,
     /// What the tool does, for the model and the person.
     pub description: Option<String>,
-    pub category: Option<Category>,
+    #[schema(value_type = Option<Category>)]
+    pub category: Option<String>,
     /// An icon name for the GUI.
     pub icon: Option<String>,
     /// GET, POST, PUT, PATCH or DELETE (any case; default GET).
@@ -56,7 +60,7 @@ pub struct ResourceInput {
     pub http_url: Option<String>,
     /// Header names and one-line values; `{secret:NAME}` inserts a stored secret.
     #[schema(value_type = Option<std::collections::HashMap<String, String>>)]
-    pub http_headers: Option<Value>,
+    pub http_headers: Option<serde_json::Map<String, Value>>,
     /// 100 to 120000 (default 10000).
     pub http_timeout_ms: Option<i64>,
     /// A JSON Schema 2020-12 object schema of the arguments.
@@ -70,13 +74,18 @@ pub struct ResourceInput {
     /// Whether the model is offered the tool.
     pub enabled: Option<bool>,
     /// Default: read for GET, write otherwise.
-    pub side_effect: Option<SideEffect>,
-    /// `null` for the side effect's default.
-    pub policy: Option<Policy>,
+    #[schema(value_type = Option<SideEffect>)]
+    pub side_effect: Option<String>,
+    /// `null` for the side effect's default; left out, the stored policy is kept.
+    #[schema(value_type = Option<Policy>)]
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub policy: Option<Option<String>>,
     /// The name and description a person reads, in both languages (`null`: none). Left
     /// out on a change that renames the tool or rewrites its description, it is removed:
     /// the new words stand.
-    pub display: Option<DisplayInput>,
+    #[schema(value_type = Option<DisplayInput>)]
+    #[serde(default, deserialize_with = "crate::body::present")]
+    pub display: Option<Option<DisplayInput>>,
     /// Read-only, sent back from a GET: ignored.
     #[schema(value_type = Option<Value>)]
     pub user_id: Option<Value>,
@@ -89,6 +98,10 @@ pub struct ResourceInput {
     /// Read-only: ignored.
     #[schema(value_type = Option<Value>)]
     pub updated_at: Option<Value>,
+    /// What was wrong with the body's shape (unknown fields, wrong types), reported by
+    /// `resources::validate` together with the values' problems.
+    #[serde(skip)]
+    pub shape_problems: Vec<crate::resources::FieldError>,
 }
 
 /// A tool's name and one-sentence description for people, in zh-CN and en.

@@ -16,9 +16,10 @@ use deskmate_tools::http_tool::{
     HttpTool, HttpToolConfig, Method, SecretStore, check_template, placeholders,
 };
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use crate::resource_input::DisplayInput;
+use crate::body::Body;
+use crate::resource_input::{DisplayInput, ResourceInput};
 
 /// Largest HTTP answer a user tool reads.
 pub const MAX_RESPONSE_BYTES: usize = 2 * 1024 * 1024;
@@ -105,45 +106,56 @@ const WRITABLE: [&str; 16] = [
 /// Fields a client may send back unchanged (from a GET) but not set.
 const READ_ONLY: [&str; 4] = ["user_id", "is_system", "created_at", "updated_at"];
 const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+/// How a tool's display text is sent.
+const DISPLAY_SHAPE: &str = "send {\"name\": {\"zh\": …, \"en\": …}, \"description\": {\"zh\": …, \"en\": …}}, or null for none";
 
-/// Validates create (`existing` = None) or update input and returns the resource to store.
-/// `taken` says whether an id is already used (for create).
-pub fn validate(
-    input: &Value,
-    existing: Option<&ToolResource>,
-    taken: &dyn Fn(&str) -> bool,
-) -> Result<ToolResource, Vec<FieldError>> {
-    let Some(body) = input.as_object() else {
-        return Err(vec![field(
-            "",
-            "the body must be a JSON object",
-            "send the resource's fields as one object",
-        )]);
-    };
-    let mut errors = Vec::new();
-    for key in body.keys() {
-        if !WRITABLE.contains(&key.as_str()) && !READ_ONLY.contains(&key.as_str()) {
-            errors.push(field(
-                &format!("/{key}"),
-                format!("unknown field '{key}'"),
-                format!("fields are: {}", WRITABLE.join(", ")),
-            ));
+impl Body for ResourceInput {
+    /// The shape: an object of the declared fields (those read from a GET are taken and
+    /// ignored), each of its JSON type. What the values must be is checked by
+    /// [`validate`], which knows the stored tool.
+    fn check(input: &Value) -> Vec<FieldError> {
+        let Some(body) = input.as_object() else {
+            return vec![field(
+                "",
+                "the body must be a JSON object",
+                "send the resource's fields as one object",
+            )];
+        };
+        let mut errors = Vec::new();
+        for key in body.keys() {
+            if !WRITABLE.contains(&key.as_str()) && !READ_ONLY.contains(&key.as_str()) {
+                errors.push(field(
+                    &format!("/{key}"),
+                    format!("unknown field '{key}'"),
+                    format!("fields are: {}", WRITABLE.join(", ")),
+                ));
+            }
         }
-    }
-    if let Some(existing) = existing.filter(|r| r.is_system) {
-        return system_update(body, existing, errors);
-    }
-    let text = |key: &str| body.get(key).and_then(Value::as_str).map(str::trim);
-    let mut wrong_type = |key: &str, want: &str| {
-        if let Some(v) = body.get(key)
-            && !v.is_null()
-        {
+        for (key, want) in [
+            ("id", "string"),
+            ("name", "string"),
+            ("description", "string"),
+            ("category", "string"),
+            ("icon", "string"),
+            ("http_method", "string"),
+            ("http_url", "string"),
+            ("side_effect", "string"),
+            ("policy", "string"),
+            ("wait_for_response", "boolean"),
+            ("enabled", "boolean"),
+            ("http_timeout_ms", "integer"),
+            ("http_headers", "object"),
+            ("parameter_schema", "object"),
+            ("parameter_defaults", "object"),
+        ] {
+            let Some(v) = body.get(key).filter(|v| !v.is_null()) else {
+                continue;
+            };
             let ok = match want {
                 "string" => v.is_string(),
                 "boolean" => v.is_boolean(),
                 "integer" => v.is_i64(),
-                "object" => v.is_object(),
-                _ => true,
+                _ => v.is_object(),
             };
             if !ok {
                 errors.push(field(
@@ -153,30 +165,53 @@ pub fn validate(
                 ));
             }
         }
-    };
-    for key in [
-        "id",
-        "name",
-        "description",
-        "category",
-        "icon",
-        "http_method",
-        "http_url",
-        "side_effect",
-        "policy",
-    ] {
-        wrong_type(key, "string");
-    }
-    for key in ["wait_for_response", "enabled"] {
-        wrong_type(key, "boolean");
-    }
-    wrong_type("http_timeout_ms", "integer");
-    for key in ["http_headers", "parameter_schema", "parameter_defaults"] {
-        wrong_type(key, "object");
+        if let Some(display) = body.get("display").filter(|v| !v.is_null())
+            && let Err(e) = serde_json::from_value::<DisplayInput>(display.clone())
+        {
+            errors.push(field(
+                "/display",
+                format!("display is not of the expected shape: {e}"),
+                DISPLAY_SHAPE,
+            ));
+        }
+        errors
     }
 
+    /// Reads past the shape's problems (a field of the wrong type or unknown is left out)
+    /// so that [`validate`] reports them together with the values' problems.
+    fn read(body: &Value) -> Result<Self, Vec<FieldError>> {
+        let problems = Self::check(body);
+        let Some(object) = body.as_object() else {
+            return Err(problems);
+        };
+        let sound: serde_json::Map<String, Value> = object
+            .iter()
+            .filter(|(key, _)| !problems.iter().any(|p| p.path == format!("/{key}")))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        let mut input: Self = crate::body::typed(&Value::Object(sound))?;
+        input.shape_problems = problems;
+        Ok(input)
+    }
+}
+
+/// Validates create (`existing` = None) or update input and returns the resource to store.
+/// `taken` says whether an id is already used (for create).
+pub fn validate(
+    mut input: ResourceInput,
+    existing: Option<&ToolResource>,
+    taken: &dyn Fn(&str) -> bool,
+) -> Result<ToolResource, Vec<FieldError>> {
+    if let Some(existing) = existing.filter(|r| r.is_system) {
+        return system_update(input, existing);
+    }
+    let mut errors = std::mem::take(&mut input.shape_problems);
+    let trimmed = |text: &Option<String>| text.as_deref().map(str::trim).map(str::to_string);
+    let sent_name = trimmed(&input.name);
+    let sent_description = input.description.clone();
+
     // Identity.
-    let id = match (existing, text("id")) {
+    let id = match (existing, trimmed(&input.id)) {
         (Some(r), Some(id)) if id != r.id => {
             errors.push(field(
                 "/id",
@@ -187,37 +222,28 @@ pub fn validate(
         }
         (Some(r), _) => r.id.clone(),
         (None, Some(id)) => {
-            if !is_valid_tool_id(id) {
+            if !is_valid_tool_id(&id) {
                 errors.push(field(
                     "/id",
                     format!("'{id}' is not a valid tool id"),
                     "use 1-64 of a-z, 0-9 and _: the id is the function name the model sees",
                 ));
-            } else if taken(id) {
+            } else if taken(&id) {
                 errors.push(field(
                     "/id",
                     format!("the id '{id}' is taken"),
                     "choose another id, or leave it out to have one generated",
                 ));
             }
-            id.to_string()
+            id
         }
-        (None, None) => generate_id(text("name").unwrap_or_default(), taken),
-    };
-    let current = |key: &str| {
-        existing
-            .and_then(|r| serde_json::to_value(r).ok())
-            .and_then(|v| v.get(key).cloned())
-    };
-    let pick = |key: &str| {
-        body.get(key)
-            .filter(|v| !v.is_null())
-            .cloned()
-            .or_else(|| current(key))
+        (None, None) => generate_id(sent_name.as_deref().unwrap_or_default(), taken),
     };
 
-    let name = pick("name")
-        .and_then(|v| v.as_str().map(|s| s.trim().to_string()))
+    // A field sent is taken; one left out keeps the stored value (or the default).
+    let name = sent_name
+        .clone()
+        .or_else(|| existing.map(|r| r.name.clone()))
         .unwrap_or_default();
     if name.is_empty() {
         errors.push(field(
@@ -232,8 +258,9 @@ pub fn validate(
             "shorten the name",
         ));
     }
-    let category = pick("category")
-        .and_then(|v| v.as_str().map(str::to_string))
+    let category = input
+        .category
+        .or_else(|| existing.map(|r| r.category.clone()))
         .unwrap_or_default();
     match category.as_str() {
         "query" => {}
@@ -249,9 +276,10 @@ pub fn validate(
             "use 'query' (or 'system' for built-in tools)",
         )),
     }
-    let method = pick("http_method")
-        .and_then(|v| v.as_str().map(str::to_uppercase))
-        .unwrap_or_else(|| "GET".into());
+    let method = input
+        .http_method
+        .or_else(|| existing.map(|r| r.http_method.clone()))
+        .map_or_else(|| "GET".into(), |m| m.to_uppercase());
     if !METHODS.contains(&method.as_str()) {
         errors.push(field(
             "/http_method",
@@ -259,7 +287,7 @@ pub fn validate(
             format!("use one of {}", METHODS.join(", ")),
         ));
     }
-    let url = pick("http_url").and_then(|v| v.as_str().map(|s| s.trim().to_string()));
+    let url = trimmed(&input.http_url).or_else(|| existing.and_then(|r| r.http_url.clone()));
     match &url {
         None => errors.push(field(
             "/http_url",
@@ -272,7 +300,11 @@ pub fn validate(
             }
         }
     }
-    let headers = pick("http_headers").unwrap_or_else(|| json!({}));
+    let headers = input
+        .http_headers
+        .map(Value::Object)
+        .or_else(|| existing.map(|r| r.http_headers.clone()))
+        .unwrap_or_else(|| json!({}));
     if let Some(map) = headers.as_object() {
         for (name, value) in map {
             let path = format!("/http_headers/{name}");
@@ -302,8 +334,9 @@ pub fn validate(
             }
         }
     }
-    let timeout = pick("http_timeout_ms")
-        .and_then(|v| v.as_i64())
+    let timeout = input
+        .http_timeout_ms
+        .or_else(|| existing.map(|r| r.http_timeout_ms))
         .unwrap_or(10_000);
     if !(100..=120_000).contains(&timeout) {
         errors.push(field(
@@ -312,8 +345,10 @@ pub fn validate(
             "use 100 to 120000 ms",
         ));
     }
-    let schema =
-        pick("parameter_schema").unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+    let schema = input
+        .parameter_schema
+        .or_else(|| existing.map(|r| r.parameter_schema.clone()))
+        .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
     let problems = schema_problems(&schema);
     let schema_ok = problems.is_empty();
     errors.extend(problems.into_iter().map(|p| {
@@ -324,7 +359,10 @@ pub fn validate(
         };
         field(&format!("/parameter_schema{}", p.path), p.message, hint)
     }));
-    let defaults = pick("parameter_defaults").unwrap_or_else(|| json!({}));
+    let defaults = input
+        .parameter_defaults
+        .or_else(|| existing.map(|r| r.parameter_defaults.clone()))
+        .unwrap_or_else(|| json!({}));
     if schema_ok && defaults.is_object() {
         // Defaults need not satisfy `required` on their own: the caller supplies the rest.
         let mut relaxed = schema.clone();
@@ -347,17 +385,12 @@ pub fn validate(
     // Sent: as sent. Not sent: kept on an edit that keeps the method, derived from the
     // method otherwise (GET reads, the others write), so a GET tool edited to DELETE does
     // not stay "read".
-    let method_changed = current("http_method")
-        .and_then(|v| v.as_str().map(str::to_uppercase))
-        .is_some_and(|before| before != method);
-    let sent = body
-        .get("side_effect")
-        .filter(|v| !v.is_null())
-        .and_then(|v| v.as_str().map(str::to_string));
-    let kept = (!method_changed)
-        .then(|| current("side_effect").and_then(|v| v.as_str().map(str::to_string)))
-        .flatten();
-    let side_effect = sent
+    let method_changed = existing.is_some_and(|r| r.http_method.to_uppercase() != method);
+    let kept = existing
+        .filter(|_| !method_changed)
+        .map(|r| r.side_effect.clone());
+    let side_effect = input
+        .side_effect
         .or(kept)
         .unwrap_or_else(|| if method == "GET" { "read" } else { "write" }.to_string());
     if !["read", "write", "irreversible"].contains(&side_effect.as_str()) {
@@ -369,16 +402,16 @@ pub fn validate(
     }
     // The API shape keeps `wait_for_response` (clients send it), but an HTTP tool always
     // waits for its service's answer: asking for anything else is refused, not ignored.
-    if body.get("wait_for_response") == Some(&Value::Bool(true)) {
+    if input.wait_for_response == Some(true) {
         errors.push(field(
             "/wait_for_response",
             "an HTTP tool always waits for the service's answer; fire-and-forget calls are not supported",
             "leave wait_for_response out, or send false",
         ));
     }
-    let policy = match body.get("policy") {
-        Some(Value::Null) => None,
-        Some(v) => v.as_str().map(str::to_string),
+    // Sent: as sent (null: the side effect's default). Not sent: kept.
+    let policy = match input.policy {
+        Some(sent) => sent,
         None => existing.and_then(|r| r.policy.clone()),
     };
     if let Some(p) = &policy
@@ -393,12 +426,14 @@ pub fn validate(
     // Sent: checked (null removes it). Not sent: kept, unless the name or description
     // changes: the person's own words then stand instead of an older translation.
     let renamed = existing.is_some_and(|r| {
-        text("name").is_some_and(|n| n != r.name)
-            || text("description").is_some_and(|d| d != r.description.trim())
+        sent_name.as_ref().is_some_and(|n| *n != r.name)
+            || sent_description
+                .as_deref()
+                .is_some_and(|d| d.trim() != r.description.trim())
     });
-    let display = match body.get("display") {
-        Some(Value::Null) => None,
-        Some(v) => match display_of(v) {
+    let display = match input.display {
+        Some(None) => None,
+        Some(Some(sent)) => match display_of(sent) {
             Ok(d) => Some(d),
             Err(e) => {
                 errors.push(e);
@@ -416,11 +451,11 @@ pub fn validate(
         id,
         user_id: 1,
         name,
-        description: pick("description")
-            .and_then(|v| v.as_str().map(str::to_string))
+        description: sent_description
+            .or_else(|| existing.map(|r| r.description.clone()))
             .unwrap_or_default(),
         category,
-        icon: pick("icon").and_then(|v| v.as_str().map(str::to_string)),
+        icon: input.icon.or_else(|| existing.and_then(|r| r.icon.clone())),
         http_method: method,
         http_url: url,
         http_headers: headers,
@@ -428,7 +463,10 @@ pub fn validate(
         parameter_schema: schema,
         parameter_defaults: defaults,
         wait_for_response: false,
-        enabled: pick("enabled").and_then(|v| v.as_bool()).unwrap_or(true),
+        enabled: input
+            .enabled
+            .or_else(|| existing.map(|r| r.enabled))
+            .unwrap_or(true),
         is_system: false,
         side_effect,
         policy,
@@ -438,21 +476,10 @@ pub fn validate(
     })
 }
 
-/// A tool's display text as sent: a name of 1–100 and a description of at most 1,000
-/// characters in each language.
-fn display_of(value: &Value) -> Result<ToolDisplay, FieldError> {
-    let shape = "send {\"name\": {\"zh\": …, \"en\": …}, \"description\": {\"zh\": …, \"en\": …}}, or null for none";
-    let sent: DisplayInput = serde_json::from_value(value.clone()).map_err(|e| {
-        field(
-            "/display",
-            format!("display is not of the expected shape: {e}"),
-            shape,
-        )
-    })?;
-    let display = ToolDisplay {
-        name: Localized::new(sent.name.zh, sent.name.en),
-        description: Localized::new(sent.description.zh, sent.description.en),
-    };
+/// A tool's display text as sent (its shape checked by [`ResourceInput::check`]): a name
+/// of 1–100 and a description of at most 1,000 characters in each language.
+fn display_of(sent: DisplayInput) -> Result<ToolDisplay, FieldError> {
+    let display = display(sent);
     for (path, text, most) in [
         ("/display/name/zh", &display.name.zh, 100),
         ("/display/name/en", &display.name.en, 100),
@@ -479,43 +506,78 @@ fn display_of(value: &Value) -> Result<ToolDisplay, FieldError> {
     Ok(display)
 }
 
-/// A built-in tool may be enabled, disabled or given a policy; nothing else changes.
+fn display(sent: DisplayInput) -> ToolDisplay {
+    ToolDisplay {
+        name: Localized::new(sent.name.zh, sent.name.en),
+        description: Localized::new(sent.description.zh, sent.description.en),
+    }
+}
+
+/// A built-in tool may be enabled, disabled or given a policy; any other field may only
+/// be sent back as it is stored (as read from a GET).
 fn system_update(
-    body: &Map<String, Value>,
+    mut input: ResourceInput,
     existing: &ToolResource,
-    mut errors: Vec<FieldError>,
 ) -> Result<ToolResource, Vec<FieldError>> {
-    let current = serde_json::to_value(existing).unwrap_or_default();
+    let mut errors = std::mem::take(&mut input.shape_problems);
     let mut updated = existing.clone();
-    for (key, value) in body {
-        match key.as_str() {
-            "enabled" => match value.as_bool() {
-                Some(b) => updated.enabled = b,
-                None => errors.push(field(
-                    "/enabled",
-                    "'enabled' must be a boolean",
-                    "send true or false",
-                )),
-            },
-            "policy" => match value {
-                Value::Null => updated.policy = None,
-                Value::String(p) if ["always", "ask", "never"].contains(&p.as_str()) => {
-                    updated.policy = Some(p.clone())
-                }
-                _ => errors.push(field(
-                    "/policy",
-                    "unknown policy",
-                    "use always, ask or never (or null for the default)",
-                )),
-            },
-            other if current.get(other) == Some(value) => {}
-            other if WRITABLE.contains(&other) || READ_ONLY.contains(&other) => errors.push(field(
-                &format!("/{other}"),
-                format!("'{other}' of a built-in tool cannot change"),
-                "built-in tools can be enabled, disabled or given a policy",
+    if let Some(enabled) = input.enabled {
+        updated.enabled = enabled;
+    }
+    if let Some(policy) = input.policy {
+        match policy {
+            Some(p) if !["always", "ask", "never"].contains(&p.as_str()) => errors.push(field(
+                "/policy",
+                "unknown policy",
+                "use always, ask or never (or null for the default)",
             )),
-            _ => {}
+            policy => updated.policy = policy,
         }
+    }
+    let stored = serde_json::to_value(existing).unwrap_or_default();
+    let text = |v: Option<String>| v.map(Value::String);
+    let sent: [(&str, Option<Value>); 17] = [
+        ("id", text(input.id)),
+        ("name", text(input.name)),
+        ("description", text(input.description)),
+        ("category", text(input.category)),
+        ("icon", text(input.icon)),
+        ("http_method", text(input.http_method)),
+        ("http_url", text(input.http_url)),
+        ("http_headers", input.http_headers.map(Value::Object)),
+        ("http_timeout_ms", input.http_timeout_ms.map(Value::from)),
+        ("parameter_schema", input.parameter_schema),
+        ("parameter_defaults", input.parameter_defaults),
+        (
+            "wait_for_response",
+            input.wait_for_response.map(Value::Bool),
+        ),
+        ("side_effect", text(input.side_effect)),
+        ("user_id", input.user_id),
+        ("is_system", input.is_system),
+        ("created_at", input.created_at),
+        ("updated_at", input.updated_at),
+    ];
+    for (key, value) in sent {
+        if let Some(value) = value
+            && !value.is_null()
+            && stored.get(key) != Some(&value)
+        {
+            errors.push(field(
+                &format!("/{key}"),
+                format!("'{key}' of a built-in tool cannot change"),
+                "built-in tools can be enabled, disabled or given a policy",
+            ));
+        }
+    }
+    if let Some(Some(sent)) = input.display
+        && existing.display.as_ref() != Some(&display(sent))
+    {
+        errors.push(field(
+            "/display",
+            "'display' of a built-in tool cannot change",
+            "built-in tools can be enabled, disabled or given a policy",
+        ));
     }
     if errors.is_empty() {
         Ok(updated)
@@ -714,8 +776,17 @@ pub fn http_tool(
 mod tests {
     use super::*;
 
+    /// A body as the API reads it (its shape, then the type) and validates it.
+    fn validate_body(
+        body: &Value,
+        existing: Option<&ToolResource>,
+        taken: &dyn Fn(&str) -> bool,
+    ) -> Result<ToolResource, Vec<FieldError>> {
+        validate(ResourceInput::read(body)?, existing, taken)
+    }
+
     fn create(input: Value) -> Result<ToolResource, Vec<FieldError>> {
-        validate(&input, None, &|id| id == "weather")
+        validate_body(&input, None, &|id| id == "weather")
     }
 
     fn paths(result: Result<ToolResource, Vec<FieldError>>) -> Vec<String> {
@@ -764,7 +835,7 @@ mod tests {
             assert_eq!(got, [at], "{bad}");
         }
         let edit = |body: Value, existing: &ToolResource| {
-            validate(&body, Some(existing), &|_| false).unwrap_or_else(|e| panic!("{e:?}"))
+            validate_body(&body, Some(existing), &|_| false).unwrap_or_else(|e| panic!("{e:?}"))
         };
         let disabled = edit(json!({"enabled": false, "name": "Orders"}), &orders);
         assert_eq!(disabled.display, orders.display, "same name: kept");
@@ -784,7 +855,7 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(reader.side_effect, "read");
         let edit = |body: Value, existing: &ToolResource| {
-            validate(&body, Some(existing), &|_| false).unwrap_or_else(|e| panic!("{e:?}"))
+            validate_body(&body, Some(existing), &|_| false).unwrap_or_else(|e| panic!("{e:?}"))
         };
         let deleter = edit(json!({"http_method": "DELETE"}), &reader);
         assert_eq!(deleter.side_effect, "write");
@@ -939,7 +1010,7 @@ mod tests {
             ..create(json!({"name": "c", "category": "query", "http_url": "http://h/x"}))
                 .unwrap_or_else(|e| panic!("{e:?}"))
         };
-        let ok = validate(
+        let ok = validate_body(
             &json!({"enabled": false, "policy": "ask", "name": system.name}),
             Some(&system),
             &|_| true,
@@ -947,7 +1018,7 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!((ok.enabled, ok.policy.as_deref()), (false, Some("ask")));
         assert_eq!(
-            paths(validate(
+            paths(validate_body(
                 &json!({"http_url": "http://evil/x"}),
                 Some(&system),
                 &|_| true

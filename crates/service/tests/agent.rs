@@ -15,6 +15,11 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 mod common;
 
 fn write_spec(id: &str, compensation: Option<&str>) -> ToolSpec {
@@ -93,8 +98,10 @@ async fn fixture_on(
         .unwrap_or_else(|e| panic!("{e}")),
     );
     let model = deskmate
-        .create_llm_model(&json!({"name": "Scripted", "base_url": server.base_url(),
-                                  "model": "scripted", "streaming": streaming, "is_default": true}))
+        .create_llm_model(body(
+            json!({"name": "Scripted", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": streaming, "is_default": true}),
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     Fixture {
         _dir: dir,
@@ -987,12 +994,12 @@ async fn many_user_tools_are_preselected_by_relevance() {
     }
     for (name, description) in specs {
         f.deskmate
-            .create_resource(&json!({
+            .create_resource(body(json!({
                 "name": name, "description": description, "category": "query",
                 "http_method": "GET", "http_url": "http://127.0.0.1:9/x/{q}",
                 "parameter_schema": {"type": "object", "required": ["q"],
                                      "properties": {"q": {"type": "string"}}},
-            }))
+            })))
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let all = f.deskmate.offered_tools(None).len();

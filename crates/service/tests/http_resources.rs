@@ -14,6 +14,11 @@ use deskmate_service::{CallRequest, Deskmate, ServiceError};
 use deskmate_store::audit::AuditFilter;
 use serde_json::{Value, json};
 
+/// A typed request body from JSON, as the API reads it.
+fn body<T: deskmate_service::body::Body>(json: serde_json::Value) -> T {
+    T::read(&json).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
 async fn weather_server() -> String {
     let app = Router::new().route(
         "/weather/{city}",
@@ -57,7 +62,7 @@ async fn create_call_audit_disable_restart_delete() {
     let base = weather_server().await;
     let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let created = deskmate
-        .create_resource(&weather_tool(&base))
+        .create_resource(body(weather_tool(&base)))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(created.id, "city_weather");
     assert_eq!(
@@ -121,7 +126,7 @@ async fn create_call_audit_disable_restart_delete() {
 
     // Disabled: refused. Survives a restart. Deleted: gone.
     deskmate
-        .update_resource("city_weather", &json!({"enabled": false}))
+        .update_resource("city_weather", body(json!({"enabled": false})))
         .unwrap_or_else(|e| panic!("{e}"));
     let refused = deskmate
         .call(CallRequest::new("city_weather", json!({"city": "Paris"})))
@@ -137,7 +142,7 @@ async fn create_call_audit_disable_restart_delete() {
         Some(ErrorType::Permission)
     );
     deskmate
-        .update_resource("city_weather", &json!({"enabled": true}))
+        .update_resource("city_weather", body(json!({"enabled": true})))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         deskmate
@@ -165,9 +170,9 @@ async fn create_call_audit_disable_restart_delete() {
 async fn invalid_input_and_built_in_tools() {
     let dir = common::data_dir_with_adsl();
     let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    match deskmate.create_resource(
-        &json!({"name": "", "category": "query", "http_url": "file:///etc/passwd"}),
-    ) {
+    match deskmate.create_resource(body(
+        json!({"name": "", "category": "query", "http_url": "file:///etc/passwd"}),
+    )) {
         Err(ServiceError::Invalid(errors)) => {
             let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
             assert_eq!(paths, ["/name", "/http_url"]);
@@ -179,13 +184,13 @@ async fn invalid_input_and_built_in_tools() {
         Err(ServiceError::Forbidden(_))
     ));
     assert!(matches!(
-        deskmate.update_resource("calculator", &json!({"http_url": "http://x/y"})),
+        deskmate.update_resource("calculator", body(json!({"http_url": "http://x/y"}))),
         Err(ServiceError::Invalid(_))
     ));
     assert!(matches!(
-        deskmate.create_resource(
-            &json!({"id": "calculator", "name": "x", "category": "query", "http_url": "http://h/x"})
-        ),
+        deskmate.create_resource(body(
+            json!({"id": "calculator", "name": "x", "category": "query", "http_url": "http://h/x"})
+        )),
         Err(ServiceError::Invalid(_))
     ));
     assert_eq!(
@@ -205,7 +210,7 @@ fn every_stored_resource_is_loaded_past_the_first_thousand() {
     let dir = common::data_dir_with_adsl();
     let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let first = deskmate
-        .create_resource(&weather_tool("http://127.0.0.1:9"))
+        .create_resource(body(weather_tool("http://127.0.0.1:9")))
         .unwrap_or_else(|e| panic!("{e}"));
     let store = deskmate
         .store()
@@ -250,22 +255,22 @@ fn incremental_changes_match_a_full_rebuild() {
         tool["name"] = json!(name);
         ids.push(
             deskmate
-                .create_resource(&tool)
+                .create_resource(body(tool))
                 .unwrap_or_else(|e| panic!("{e}"))
                 .id,
         );
     }
     deskmate
-        .update_resource(&ids[0], &json!({"enabled": false}))
+        .update_resource(&ids[0], body(json!({"enabled": false})))
         .unwrap_or_else(|e| panic!("{e}"));
     deskmate
         .update_resource(
             &ids[2],
-            &json!({"policy": "never", "http_method": "DELETE"}),
+            body(json!({"policy": "never", "http_method": "DELETE"})),
         )
         .unwrap_or_else(|e| panic!("{e}"));
     deskmate
-        .update_resource("calculator", &json!({"enabled": false}))
+        .update_resource("calculator", body(json!({"enabled": false})))
         .unwrap_or_else(|e| panic!("{e}"));
     deskmate
         .delete_resource(&ids[1])

@@ -15,7 +15,9 @@ use deskmate_core::{
 };
 use deskmate_devices::Backends;
 use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
+use deskmate_service::body::Body;
 use deskmate_service::hooks::PreApproved;
+use deskmate_service::model_input::NewLlmModel;
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_tools::{Tool, ToolConfig, ToolContext};
 use serde::Serialize;
@@ -287,8 +289,15 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
     if let Some(key) = &model.api_key {
         input["api_key"] = json!(key);
     }
+    let input = NewLlmModel::read(&input).map_err(|errors| {
+        let listed: Vec<String> = errors
+            .iter()
+            .map(|e| format!("{}: {}", e.path, e.message))
+            .collect();
+        format!("model: {}", listed.join("; "))
+    })?;
     let created = deskmate
-        .create_llm_model(&input)
+        .create_llm_model(input)
         .map_err(|e| format!("model: {e}"))?;
     let model_id = created.id;
     Ok(Bench {
