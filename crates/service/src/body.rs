@@ -10,6 +10,7 @@
 //! The service's methods take the typed bodies; the API's `ApiBody` extractor runs
 //! [`Body::read`] and answers 422 with the errors.
 
+use deskmate_core::normalize::escape_pointer;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use utoipa::PartialSchema;
@@ -50,7 +51,7 @@ fn pointer(path: &serde_path_to_error::Path) -> String {
     path.iter()
         .filter_map(|segment| match segment {
             Segment::Seq { index } => Some(index.to_string()),
-            Segment::Map { key } => Some(key.replace('~', "~0").replace('/', "~1")),
+            Segment::Map { key } => Some(escape_pointer(key)),
             Segment::Enum { .. } | Segment::Unknown => None,
         })
         .map(|s| format!("/{s}"))
@@ -73,7 +74,7 @@ pub fn unknown_fields(
     body.keys()
         .filter(|k| !allowed.iter().any(|a| a == *k))
         .map(|k| FieldError {
-            path: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
+            path: format!("/{}", escape_pointer(k)),
             message: format!("unknown or read-only field '{k}'"),
             hint: format!("writable fields: {}", allowed.join(", ")),
         })

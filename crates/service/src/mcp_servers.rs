@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use deskmate_core::normalize::escape_pointer;
 use deskmate_core::spec::is_valid_tool_id;
 use deskmate_store::mcp_servers::McpServerRow;
 use deskmate_tools::Tool;
@@ -164,11 +165,7 @@ impl Body for McpImport {
                 }
             }
             errors.extend(entry_problems(&entry).into_iter().map(|e| FieldError {
-                path: format!(
-                    "/mcpServers/{}{}",
-                    given.replace('~', "~0").replace('/', "~1"),
-                    e.path
-                ),
+                path: format!("/mcpServers/{}{}", escape_pointer(given), e.path),
                 ..e
             }));
         }
