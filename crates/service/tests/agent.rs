@@ -852,7 +852,7 @@ async fn a_constrained_turn_limited_to_some_tools_masks_the_others() {
         .strip_prefix(every_turn)
         .unwrap_or_else(|| panic!("{limited}"));
     assert!(
-        line.contains("only these tools can be called: calculator."),
+        line.contains("Only these tools can be called now: calculator."),
         "{line}"
     );
     let grammar = requests[1]["grammar"].as_str().unwrap_or_default();
@@ -1158,7 +1158,7 @@ async fn results_that_answer_the_request_end_the_turn_without_another_request() 
             r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
         ))
         .push(content(r#"{"answer":""}"#));
-    let (_, outcome) = turn(&f, "ok, what is 12*7?", None).await;
+    let (_, outcome) = turn(&f, "what is 12*7, and is it even?", None).await;
     assert_eq!(outcome.reply, "12*7 = 84.");
     assert_eq!(outcome.stop, StopReason::FromResults);
     let requests = f.server.requests();
@@ -1195,4 +1195,23 @@ async fn results_that_answer_the_request_end_the_turn_without_another_request() 
     );
     assert_eq!(outcome.stop, StopReason::FromResults);
     assert_eq!(f.server.requests().len(), 10);
+}
+
+/// A constrained reply cut at the token limit inside its calls runs none of them, and the
+/// person reads why instead of a fragment of JSON.
+#[tokio::test]
+async fn a_call_cut_at_the_token_limit_runs_nothing_and_says_why() {
+    let f = constrained_fixture(false).await;
+    f.server.push(Script::Json(json!({
+        "id": "c", "object": "chat.completion", "model": "scripted",
+        "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
+            "content": "{\"calls\":[{\"name\":\"counter_add\",\"arguments\":{\"delta\":1"}}],
+    })));
+    let (events, outcome) = turn(&f, "add 1+2+3+…+100 to the counter", None).await;
+    assert!(results(&events).is_empty(), "{events:?}");
+    assert_eq!(f.counter.load(Ordering::SeqCst), 0);
+    assert_eq!(outcome.stop, StopReason::CutShort);
+    assert!(outcome.reply.contains("length limit"), "{}", outcome.reply);
+    assert!(!outcome.reply.contains('{'), "{}", outcome.reply);
+    assert!(tokens(&events).contains("length limit"), "{events:?}");
 }

@@ -5,6 +5,7 @@
 //! write fails, earlier writes that declare a compensation are undone and later writes
 //! are skipped; every call's status goes back to the model.
 
+mod asks;
 mod calls;
 mod probe;
 mod protocol;
@@ -89,6 +90,8 @@ pub enum StopReason {
     RepeatedFailure,
     /// The step limit was reached.
     StepLimit,
+    /// The model's reply reached its token limit inside its calls: none of them ran.
+    CutShort,
     /// The model server failed.
     ModelError,
     /// The turn was cancelled.
@@ -416,6 +419,14 @@ impl Deskmate {
                         StopReason::FromResults,
                     );
                 }
+                if calls.is_empty() && cut && ran.is_empty() && text.trim().is_empty() {
+                    // A call too long to finish (the whole of 1+2+…+100 written out): the
+                    // person reads why nothing ran, not a JSON fragment.
+                    break 'turn (
+                        closing(events, &mut new_messages, cut_short(zh)),
+                        StopReason::CutShort,
+                    );
+                }
                 if calls.is_empty() {
                     let text = if ran.is_empty() {
                         text
@@ -723,6 +734,17 @@ fn card(outcome: &Outcome, zh: bool) -> Value {
         "summary": summary::line(&outcome.tool, outcome.status, &outcome.result, zh),
         "result": outcome.result,
     })
+}
+
+fn cut_short(zh: bool) -> String {
+    if zh {
+        "我的回复写到长度上限时调用还没写完，所以什么都没有执行。请换个说法，或者分几步来问。"
+            .into()
+    } else {
+        "My reply reached its length limit before the call was complete, so nothing was run. \
+         Please rephrase the request or ask in smaller steps."
+            .into()
+    }
 }
 
 fn model_failed(zh: bool, error: &str) -> String {

@@ -138,8 +138,7 @@ Tools:\n{catalog}",
     };
     if names(shown) != names(callable) {
         prompt.push_str(&format!(
-            "\n\nIn this turn only these tools can be called: {}. Answer directly when none \
-of them does what the user asks.",
+            "\n\nOnly these tools can be called now: {}. If none fits, answer directly.",
             names(callable).join(", ")
         ));
     }
@@ -278,9 +277,8 @@ it again; tell the user in {language}, briefly, what was done and what was not."
                 )
             } else if followup.rest {
                 format!(
-                    "\nThe user sees these results. If their request {request:?} asks for \
-something these calls did not do, call tools for that part only (never repeat a call that is \
-done); otherwise reply {{\"answer\":\"\"}}."
+                    "\nIf the request {request:?} asks for something these calls did not \
+do, call tools for that part only; otherwise reply {{\"answer\":\"\"}}."
                 )
             } else if followup.failed {
                 format!(
@@ -374,10 +372,11 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                     extracted: None,
                 };
             }
-            // Cut short (the token limit): keep what the answer said so far.
+            // Cut short (the token limit): keep what the answer said so far. Calls cut
+            // short are not run, and their JSON is not shown to the person either.
             None => {
                 let partial = envelope::AnswerStream::new().feed(&reply.content);
-                if !partial.is_empty() {
+                if !partial.is_empty() || reply.content.trim_start().starts_with("{\"calls\"") {
                     return Read {
                         calls: Vec::new(),
                         text: partial,
@@ -519,7 +518,7 @@ mod tests {
             tool("increase_volume"),
         ];
         let full = system_prompt(Protocol::Constrained, &every_turn, &every_turn);
-        assert!(!full.contains("only these tools"), "{full}");
+        assert!(!full.contains("Only these tools"), "{full}");
         // A subset of the catalog: the same prompt, then the line naming what can be called.
         let callable = [tool("current_time")];
         let shown = masked_catalog(every_turn.clone(), &callable);
@@ -529,7 +528,7 @@ mod tests {
             .strip_prefix(&full)
             .unwrap_or_else(|| panic!("{limited}"));
         assert!(
-            rest.starts_with("\n\nIn this turn only these tools can be called: current_time."),
+            rest.starts_with("\n\nOnly these tools can be called now: current_time."),
             "{rest}"
         );
         // A tool the catalog lacks (a case's own tool) is added after it.
@@ -544,7 +543,7 @@ mod tests {
         let (head, _) = full.split_once("- calculator()").unwrap_or_default();
         assert!(limited.starts_with(head), "{limited}");
         assert!(
-            limited.ends_with("only these tools can be called: set_timer, calculator. Answer directly when none of them does what the user asks."),
+            limited.ends_with("Only these tools can be called now: set_timer, calculator. If none fits, answer directly."),
             "{limited}"
         );
         // The grammar still admits only the callable tools.

@@ -162,10 +162,10 @@ pub(crate) fn corrects(before: &[Outcome], step: &[Outcome]) -> bool {
 /// every call succeeded and each result's line says all there is to say (the sum, the
 /// time, the new volume — a model would only rephrase it, and on the local model that
 /// is a third of the turn), unless the message may ask for more than one call did
-/// (a single call for a message joined by "and", "then", "然后", a comma…: the model is
-/// asked, and calls the rest).
+/// (`asks::may_ask_more`: a single call for a message that joins several requests, or
+/// a choice a request may go on to act on: the model is asked, and calls the rest).
 pub(crate) fn results_answer(outcomes: &[Outcome], message: &str) -> bool {
-    lines_answer(outcomes) && !may_ask_more(outcomes, message)
+    lines_answer(outcomes) && !super::asks::may_ask_more(outcomes, message)
 }
 
 /// Whether every call of a step succeeded (or was a repeat of one that had) and each
@@ -175,42 +175,6 @@ pub(crate) fn lines_answer(outcomes: &[Outcome]) -> bool {
         && outcomes
             .iter()
             .all(|o| succeeded(o) && super::summary::answers(&o.tool, &o.result))
-}
-
-/// Whether `message` may ask for more than `outcomes` did: a result it may go on to act
-/// on (a choice, code's output), or a single call for a message joined by "and", "then",
-/// "然后", a comma… outside what the call carries (the text of a message to show or
-/// speak, a title: "say: hello, welcome" asks for one thing).
-pub(crate) fn may_ask_more(outcomes: &[Outcome], message: &str) -> bool {
-    if outcomes.iter().any(|o| super::summary::leads_on(&o.tool)) {
-        return true;
-    }
-    const JOINED: [&str; 17] = [
-        " and ", " then ", " also ", " plus ", " as well", ", ", "; ", "和", "跟", "及", "并",
-        "再", "还", "然后", "同时", "，", "、",
-    ];
-    let mut rest = message.to_lowercase();
-    for outcome in outcomes {
-        let arguments: serde_json::Value =
-            serde_json::from_str(&outcome.call.function.arguments).unwrap_or_default();
-        for carried in strings(&arguments) {
-            let carried = carried.trim().to_lowercase();
-            if carried.chars().count() >= 2 {
-                rest = rest.replace(&carried, " ");
-            }
-        }
-    }
-    outcomes.len() == 1 && JOINED.iter().any(|j| rest.contains(j))
-}
-
-/// Every string in `value`, at any depth.
-fn strings(value: &serde_json::Value) -> Vec<&str> {
-    match value {
-        serde_json::Value::String(s) => vec![s.as_str()],
-        serde_json::Value::Array(items) => items.iter().flat_map(strings).collect(),
-        serde_json::Value::Object(map) => map.values().flat_map(strings).collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The lines of successful results that answer on their own (a time, a sum, a new

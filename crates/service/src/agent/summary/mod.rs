@@ -72,13 +72,11 @@ const ANSWERING: [&str; 10] = [
 ];
 
 /// The tools whose line answers too, but whose result a request may go on to act on: a
-/// choice is often asked for to do something with it, and code is run as a step of
-/// something larger. After them the model is always asked what is left.
-const LEADING: [&str; 3] = [
-    "text_choice_prompt",
-    "voice_choice_prompt",
-    "code_interpreter",
-];
+/// choice is often asked for to do something with it ("ask me whether to turn the camera
+/// on"). After them the model is always asked what is left. (Code run as a step of
+/// something larger is asked for in a message that joins the steps, which is asked about
+/// anyway.)
+const LEADING: [&str; 2] = ["text_choice_prompt", "voice_choice_prompt"];
 
 /// Most characters of code output a line shows whole.
 const CODE_SHOWN: usize = 120;

@@ -1,0 +1,297 @@
+//! Whether a person's message may ask for more than one call did.
+//!
+//! After a single call whose result line is the whole answer the turn can end with no
+//! further model request (a third of a turn on the local model), unless the message
+//! joins several requests ("turn it down and switch the camera off", "算一下 12*7，然后
+//! 告诉我现在几点"). A joiner alone is not enough: a comma after "ok" or "ugh", or
+//! before "1 decimal" that the call already carries as `decimals: 1`, joins nothing. So
+//! the message is cut at its joiners, what the call carries is taken out (its strings,
+//! its numbers, the names of the arguments it gave), and it asks for more only when at
+//! least two of the pieces still say something, or one does beside a piece that was only
+//! the call's own text.
+
+use super::calls::Outcome;
+use super::summary;
+
+/// What joins two requests in one message.
+const JOINED: [&str; 17] = [
+    " and ", " then ", " also ", " plus ", " as well", ", ", "; ", "和", "跟", "及", "并", "再",
+    "还", "然后", "同时", "，", "、",
+];
+
+/// Words that open, soften or close a message without asking for anything: interjections,
+/// politeness, agreement ("ok, …", "ugh, …", "…, please", "好的，…").
+const MARKERS: [&str; 34] = [
+    "ok", "okay", "ugh", "hey", "hi", "hello", "please", "pls", "thanks", "thank", "you", "well",
+    "so", "oh", "hmm", "um", "uh", "yes", "yeah", "no", "sure", "alright", "right", "好", "好的",
+    "嗯", "哦", "噢", "唉", "哎", "啊", "请", "谢谢", "麻烦",
+];
+
+/// Whether `message` may ask for more than `outcomes` did: a result it may go on to act
+/// on (a choice), or a single call for a message with two or more pieces that each say
+/// something the call does not carry.
+pub(crate) fn may_ask_more(outcomes: &[Outcome], message: &str) -> bool {
+    if outcomes.iter().any(|o| summary::leads_on(&o.tool)) {
+        return true;
+    }
+    let [outcome] = outcomes else {
+        return false;
+    };
+    let arguments: serde_json::Value =
+        serde_json::from_str(&outcome.call.function.arguments).unwrap_or_default();
+    let carried = Carried::of(&arguments);
+    let mut rest = message.to_lowercase();
+    for text in &carried.texts {
+        rest = rest.replace(text.as_str(), CARRIED);
+    }
+    for joiner in JOINED {
+        rest = rest.replace(joiner, "\u{1}");
+    }
+    let pieces: Vec<&str> = rest.split('\u{1}').collect();
+    let saying = pieces.iter().filter(|p| carried.says_more(p)).count();
+    // A piece that is only what the call carries ("2+2" of "2+2? and is it even?") is
+    // the call's own: one more piece that says something is then another request.
+    let the_calls = pieces
+        .iter()
+        .any(|p| p.contains(CARRIED) && words(p).is_empty());
+    saying >= 2 || (saying == 1 && the_calls)
+}
+
+/// Where the message held a text the call carries.
+const CARRIED: &str = " \u{2} ";
+
+/// What a call carries of the message: its argument strings (lowercased, two characters
+/// or more), its numbers, and the words of the argument names it gave.
+struct Carried {
+    texts: Vec<String>,
+    numbers: Vec<f64>,
+    names: Vec<String>,
+}
+
+impl Carried {
+    fn of(arguments: &serde_json::Value) -> Self {
+        let mut carried = Self {
+            texts: Vec::new(),
+            numbers: Vec::new(),
+            names: Vec::new(),
+        };
+        carried.add(arguments);
+        // The longest first: a text inside a longer one must not cut that one apart.
+        carried
+            .texts
+            .sort_by_key(|t| std::cmp::Reverse(t.chars().count()));
+        carried
+    }
+
+    fn add(&mut self, value: &serde_json::Value) {
+        match value {
+            serde_json::Value::String(s) => {
+                let s = s.trim().to_lowercase();
+                if s.chars().count() >= 2 {
+                    self.texts.push(s);
+                }
+            }
+            serde_json::Value::Number(n) => self.numbers.extend(n.as_f64()),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| self.add(v)),
+            serde_json::Value::Object(map) => {
+                for (name, v) in map {
+                    self.names
+                        .extend(name.to_lowercase().split('_').map(str::to_string));
+                    self.add(v);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a piece of the message says something beyond markers and what the call
+    /// carries.
+    fn says_more(&self, piece: &str) -> bool {
+        words(piece).iter().any(|w| !self.absorbs(w))
+    }
+
+    fn absorbs(&self, word: &str) -> bool {
+        if is_cjk(word.chars().next().unwrap_or(' ')) {
+            return only_markers(word);
+        }
+        if MARKERS.contains(&word) {
+            return true;
+        }
+        if let Ok(n) = word.replace(',', "").parse::<f64>() {
+            return self.numbers.contains(&n);
+        }
+        // "1 decimal" beside `decimals: 1`, "key …" beside `idem_key`.
+        self.names.iter().any(|name| {
+            name == word
+                || (word.len() >= 4 && name.len() >= 4)
+                    && (name.starts_with(word) || word.starts_with(name))
+        })
+    }
+}
+
+/// A piece's words: runs of letters, digits and the marks inside words and numbers
+/// (`that's`, `sas-round`, `2,340.5`), and runs of CJK characters.
+fn words(piece: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut cjk = false;
+    for c in piece.chars() {
+        let inside = c.is_alphanumeric() || matches!(c, '.' | ',' | '-' | '\'' | '_');
+        if !inside || (is_cjk(c) != cjk && !current.is_empty()) {
+            push_word(&mut out, &mut current);
+        }
+        if inside {
+            cjk = is_cjk(c);
+            current.push(c);
+        }
+    }
+    push_word(&mut out, &mut current);
+    out
+}
+
+fn push_word(out: &mut Vec<String>, current: &mut String) {
+    let word = current.trim_matches(|c: char| matches!(c, '.' | ',' | '-' | '\'' | '_'));
+    if !word.is_empty() {
+        out.push(word.to_string());
+    }
+    current.clear();
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
+}
+
+/// Whether a run of CJK characters is made only of markers ("好的", "嗯", "谢谢").
+fn only_markers(run: &str) -> bool {
+    // The longest marker first: "好的" before "好".
+    let mut markers: Vec<&str> = MARKERS.iter().copied().filter(|m| !m.is_ascii()).collect();
+    markers.sort_by_key(|m| std::cmp::Reverse(m.len()));
+    let mut rest = run;
+    'next: while !rest.is_empty() {
+        for marker in &markers {
+            if let Some(after) = rest.strip_prefix(marker) {
+                rest = after;
+                continue 'next;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskmate_core::ToolResult;
+    use deskmate_llm::wire::{FunctionCall, ToolCall};
+    use serde_json::json;
+
+    fn call(tool: &str, arguments: serde_json::Value) -> Outcome {
+        Outcome {
+            call: ToolCall {
+                id: "c".into(),
+                kind: "function".into(),
+                function: FunctionCall {
+                    name: tool.into(),
+                    arguments: arguments.to_string(),
+                },
+            },
+            tool: tool.into(),
+            status: super::super::CallStatus::Done,
+            result: ToolResult::success(json!({})),
+        }
+    }
+
+    #[test]
+    fn a_joiner_between_two_requests_asks_for_more() {
+        let down = [call("decrease_volume", json!({}))];
+        assert!(may_ask_more(
+            &down,
+            "turn it down and switch the camera off"
+        ));
+        assert!(may_ask_more(&down, "mute, then lock the screen"));
+        assert!(may_ask_more(&down, "小点声，然后关掉摄像头"));
+        assert!(may_ask_more(&down, "关灯、开门"));
+        let sum = [call("calculator", json!({"expression": "2+2"}))];
+        assert!(may_ask_more(&sum, "2+2? and is it even?"));
+        assert!(!may_ask_more(&sum, "ok, 2+2?"));
+        let round = [call(
+            "sas_round_rate",
+            json!({"value": 0.125, "decimals": 2}),
+        )];
+        // A number the call does not carry is another thing asked for.
+        assert!(may_ask_more(
+            &round,
+            "SAS-round 0.125 and 2.675 to 2 decimals"
+        ));
+        let frequency = [call(
+            "frequency",
+            json!({"dataset": "adsl", "variable": "SEX"}),
+        )];
+        assert!(may_ask_more(
+            &frequency,
+            "in adsl, give me the frequency of SEX and of RACE"
+        ));
+    }
+
+    #[test]
+    fn markers_and_what_the_call_carries_join_nothing() {
+        let down = [call("decrease_volume", json!({}))];
+        assert!(!may_ask_more(
+            &down,
+            "ugh, that's way too loud. turn it down"
+        ));
+        assert!(!may_ask_more(&down, "ok, camera off please"));
+        assert!(!may_ask_more(&down, "turn it down, please"));
+        assert!(!may_ask_more(&down, "好的，小点声"));
+        assert!(!may_ask_more(&down, "turn it down"));
+        let rate = [call(
+            "sas_round_rate",
+            json!({"numerator": 17, "denominator": 254, "decimals": 1}),
+        )];
+        assert!(!may_ask_more(
+            &rate,
+            "SAS-round 17 out of 254 as a percent, 1 decimal"
+        ));
+        let audit = [call(
+            "append_audit",
+            json!({"action": "ran QC checks", "dataset": "adsl", "idem_key": "qc-adsl-2024-06-01"}),
+        )];
+        assert!(!may_ask_more(
+            &audit,
+            "log it in the audit journal: action 'ran QC checks', dataset adsl, key qc-adsl-2024-06-01"
+        ));
+        let spoken = [call(
+            "voice_msg_prompt",
+            json!({"message": "大家好，欢迎光临"}),
+        )];
+        assert!(!may_ask_more(&spoken, "大声说一句：大家好，欢迎光临"));
+        assert!(may_ask_more(
+            &spoken,
+            "说一句大家好，欢迎光临，然后把音量调大"
+        ));
+    }
+
+    #[test]
+    fn two_calls_answer_a_joined_message_and_a_choice_may_lead_on() {
+        let sums = [
+            call("calculator", json!({"expression": "12*7"})),
+            call("calculator", json!({"expression": "2^10"})),
+        ];
+        assert!(!may_ask_more(&sums, "12*7 and 2^10?"));
+        let chosen = [call(
+            "text_choice_prompt",
+            json!({"question": "Go on?", "options": ["Yes", "No"]}),
+        )];
+        assert!(may_ask_more(&chosen, "ask me whether to go on"));
+    }
+
+    #[test]
+    fn words_keep_numbers_and_split_scripts() {
+        assert_eq!(
+            words("SAS-round 2,340.5 到 三位小数, that's it."),
+            ["SAS-round", "2,340.5", "到", "三位小数", "that's", "it"]
+        );
+        assert_eq!(words("按sas的规则"), ["按", "sas", "的规则"]);
+    }
+}
