@@ -1215,3 +1215,38 @@ async fn a_call_cut_at_the_token_limit_runs_nothing_and_says_why() {
     assert!(!outcome.reply.contains('{'), "{}", outcome.reply);
     assert!(tokens(&events).contains("length limit"), "{events:?}");
 }
+
+/// After a call failed for a passing reason (the tool said it was busy) the model is told
+/// to call it again as it was; after a wrong call, to fix it with the error's hint.
+#[tokio::test]
+async fn a_passing_failure_is_called_again_and_a_wrong_call_is_fixed() {
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"fail_write","arguments":{}}]}"#,
+        ))
+        .push(content(r#"{"answer":"The device is busy."}"#));
+    turn(&f, "run the fail write", None).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"2+"}}]}"#,
+        ))
+        .push(content(r#"{"answer":"That expression is incomplete."}"#));
+    turn(&f, "what is 2+?", None).await;
+    let told = |i: usize| -> String {
+        let requests = f.server.requests();
+        requests[i]["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let busy = told(1);
+    assert!(busy.contains("call it again as it was"), "{busy}");
+    let wrong = told(3);
+    assert!(
+        wrong.contains("fix it with the error's hint") && !wrong.contains("as it was"),
+        "{wrong}"
+    );
+}

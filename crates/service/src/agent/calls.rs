@@ -61,6 +61,18 @@ impl Outcome {
                     _ => false,
                 }
     }
+
+    /// A failure that calling again as it was may get past: the tool said it was
+    /// passing (busy, restarting), or a read timed out (a write that timed out may have
+    /// happened, so it is not called again unasked).
+    pub(crate) fn passing(&self, read: bool) -> bool {
+        self.status == CallStatus::Failed
+            && match self.result.error_type {
+                Some(ErrorType::Transient) => true,
+                Some(ErrorType::Timeout) => read,
+                _ => false,
+            }
+    }
 }
 
 /// The results of the calls that succeeded so far in a turn, by call key.

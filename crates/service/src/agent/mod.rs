@@ -304,6 +304,13 @@ impl Deskmate {
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
         let mut last_failed = false;
+        let mut last_passing = false;
+        let reads: HashSet<String> = self
+            .specs()
+            .into_iter()
+            .filter(|s| s.side_effect == deskmate_core::SideEffect::Read)
+            .map(|s| s.id)
+            .collect();
         let mut settled = false;
         let mut unasked = false;
         let mut rest = false;
@@ -341,6 +348,7 @@ impl Deskmate {
                 let followup = protocol::Followup {
                     zh,
                     failed: last_failed,
+                    passing: last_passing,
                     settled,
                     unasked,
                     rest,
@@ -516,6 +524,10 @@ impl Deskmate {
                     && correcting
                     && reply::lines_answer(&outcomes);
                 last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
+                last_passing = outcomes
+                    .iter()
+                    .filter(|o| o.status == CallStatus::Failed)
+                    .all(|o| o.passing(reads.contains(&o.tool)));
                 settled |= outcomes.iter().any(Outcome::settles);
                 unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);

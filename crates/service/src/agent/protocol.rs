@@ -165,6 +165,9 @@ pub(crate) struct Followup {
     pub zh: bool,
     /// A call of the latest step failed: the model should fix it or explain.
     pub failed: bool,
+    /// Every failed call of the latest step failed for a passing reason
+    /// (`Outcome::passing`): the model should call it again or explain.
+    pub passing: bool,
     /// A call of the latest step failed in a way no other call can fix (the device is
     /// missing, the person refused): the model may only answer now.
     pub settled: bool,
@@ -279,6 +282,11 @@ it again; tell the user in {language}, briefly, what was done and what was not."
                 format!(
                     "\nIf the request {request:?} asks for something these calls did not \
 do, call tools for that part only; otherwise reply {{\"answer\":\"\"}}."
+                )
+            } else if followup.failed && followup.passing {
+                format!(
+                    "\nA call failed for a passing reason (busy, restarting, slow the first \
+time): call it again as it was, or tell the user in {language} what is wrong."
                 )
             } else if followup.failed {
                 format!(
