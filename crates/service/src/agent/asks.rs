@@ -183,23 +183,15 @@ fn only_markers(run: &str) -> bool {
 mod tests {
     use super::*;
     use deskmate_core::ToolResult;
-    use deskmate_llm::wire::{FunctionCall, ToolCall};
     use serde_json::json;
 
     fn call(tool: &str, arguments: serde_json::Value) -> Outcome {
-        Outcome {
-            call: ToolCall {
-                id: "c".into(),
-                kind: "function".into(),
-                function: FunctionCall {
-                    name: tool.into(),
-                    arguments: arguments.to_string(),
-                },
-            },
-            tool: tool.into(),
-            status: super::super::CallStatus::Done,
-            result: ToolResult::success(json!({})),
-        }
+        Outcome::of(
+            tool,
+            &arguments.to_string(),
+            super::super::CallStatus::Done,
+            ToolResult::success(json!({})),
+        )
     }
 
     #[test]

@@ -62,6 +62,24 @@ impl Outcome {
                 }
     }
 
+    /// An outcome of `tool` called with `arguments` (JSON text), for tests.
+    #[cfg(test)]
+    pub(crate) fn of(tool: &str, arguments: &str, status: CallStatus, result: ToolResult) -> Self {
+        Self {
+            call: ToolCall {
+                id: "c".into(),
+                kind: "function".into(),
+                function: deskmate_llm::wire::FunctionCall {
+                    name: tool.into(),
+                    arguments: arguments.into(),
+                },
+            },
+            tool: tool.into(),
+            status,
+            result,
+        }
+    }
+
     /// A failure that calling again as it was may get past: the tool said it was
     /// passing (busy, restarting), or a read timed out (a write that timed out may have
     /// happened, so it is not called again unasked).
@@ -516,19 +534,12 @@ mod tests {
 
     #[test]
     fn the_model_reads_a_result_without_its_undo_data() {
-        let outcome = Outcome {
-            call: ToolCall {
-                id: "c".into(),
-                kind: "function".into(),
-                function: deskmate_llm::wire::FunctionCall {
-                    name: "increase_volume".into(),
-                    arguments: "{}".into(),
-                },
-            },
-            tool: "increase_volume".into(),
-            status: CallStatus::Done,
-            result: ToolResult::success(json!({"before": 40, "after": 50, "undo": {"step": 10}})),
-        };
+        let outcome = Outcome::of(
+            "increase_volume",
+            "{}",
+            CallStatus::Done,
+            ToolResult::success(json!({"before": 40, "after": 50, "undo": {"step": 10}})),
+        );
         let text = model_text(&outcome);
         assert!(text.contains("\"after\":50"), "{text}");
         assert!(!text.contains("undo"), "{text}");

@@ -261,23 +261,10 @@ fn sentence(line: String, zh: bool) -> String {
 mod tests {
     use super::*;
     use deskmate_core::{ToolError, ToolResult};
-    use deskmate_llm::wire::{FunctionCall, ToolCall};
     use serde_json::json;
 
     fn outcome(tool: &str, status: CallStatus, result: ToolResult) -> Outcome {
-        Outcome {
-            call: ToolCall {
-                id: "c".into(),
-                kind: "function".into(),
-                function: FunctionCall {
-                    name: tool.into(),
-                    arguments: "{}".into(),
-                },
-            },
-            tool: tool.into(),
-            status,
-            result,
-        }
+        Outcome::of(tool, "{}", status, result)
     }
 
     fn sum() -> Outcome {
