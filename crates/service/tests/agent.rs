@@ -1214,6 +1214,26 @@ async fn a_call_cut_at_the_token_limit_runs_nothing_and_says_why() {
     assert!(outcome.reply.contains("length limit"), "{}", outcome.reply);
     assert!(!outcome.reply.contains('{'), "{}", outcome.reply);
     assert!(tokens(&events).contains("length limit"), "{events:?}");
+
+    // Cut after a step that ran: what ran is told, then why nothing more did.
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"counter_add","arguments":{"delta":2}}]}"#,
+        ))
+        .push(Script::Json(json!({
+            "id": "c", "object": "chat.completion", "model": "scripted",
+            "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
+                "content": "{\"calls\":[{\"name\":\"calculator\",\"arguments\":{\"expression\":\"1+2+"}}],
+        })));
+    let (_, outcome) = turn(&f, "add 2 to the counter, then sum 1 to 100", None).await;
+    assert_eq!(f.counter.load(Ordering::SeqCst), 2);
+    assert_eq!(outcome.stop, StopReason::CutShort);
+    let (ran, why) = outcome.reply.split_once('\n').unwrap_or_default();
+    assert!(
+        !ran.is_empty() && why.contains("length limit"),
+        "{}",
+        outcome.reply
+    );
 }
 
 /// After a call failed for a passing reason (the tool said it was busy) the model is told

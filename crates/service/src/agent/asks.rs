@@ -13,18 +13,19 @@
 use super::calls::Outcome;
 use super::summary;
 
-/// What joins two requests in one message.
-const JOINED: [&str; 17] = [
-    " and ", " then ", " also ", " plus ", " as well", ", ", "; ", "和", "跟", "及", "并", "再",
-    "还", "然后", "同时", "，", "、",
+/// What joins two requests in one message: conjunctions, commas, and the end of a
+/// sentence ("That's too loud. Lock the screen." is two).
+const JOINED: [&str; 25] = [
+    " and ", " then ", " also ", " plus ", " as well", ", ", "; ", ". ", "? ", "! ", "\n", "和",
+    "跟", "及", "并", "再", "还", "然后", "同时", "，", "、", "；", "。", "？", "！",
 ];
 
 /// Words that open, soften or close a message without asking for anything: interjections,
 /// politeness, agreement ("ok, …", "ugh, …", "…, please", "好的，…").
-const MARKERS: [&str; 34] = [
+const MARKERS: [&str; 35] = [
     "ok", "okay", "ugh", "hey", "hi", "hello", "please", "pls", "thanks", "thank", "you", "well",
     "so", "oh", "hmm", "um", "uh", "yes", "yeah", "no", "sure", "alright", "right", "好", "好的",
-    "嗯", "哦", "噢", "唉", "哎", "啊", "请", "谢谢", "麻烦",
+    "嗯", "哦", "噢", "唉", "哎", "啊", "请", "谢谢", "你", "麻烦",
 ];
 
 /// Whether `message` may ask for more than `outcomes` did: a result it may go on to act
@@ -49,11 +50,11 @@ pub(crate) fn may_ask_more(outcomes: &[Outcome], message: &str) -> bool {
     }
     let pieces: Vec<&str> = rest.split('\u{1}').collect();
     let saying = pieces.iter().filter(|p| carried.says_more(p)).count();
-    // A piece that is only what the call carries ("2+2" of "2+2? and is it even?") is
-    // the call's own: one more piece that says something is then another request.
-    let the_calls = pieces
-        .iter()
-        .any(|p| p.contains(CARRIED) && words(p).is_empty());
+    // A piece made of what the call carries ("2+2" of "2+2? and is it even?", "0.125" of
+    // "0.125 and 2.675", "please 12*7") is the call's own: one more piece that says
+    // something is then another request. A piece that also names an argument ("1
+    // decimal", "dataset adsl") only adds to the call.
+    let the_calls = pieces.iter().any(|p| carried.is_the_calls(p));
     saying >= 2 || (saying == 1 && the_calls)
 }
 
@@ -110,22 +111,34 @@ impl Carried {
         words(piece).iter().any(|w| !self.absorbs(w))
     }
 
+    /// Whether a piece holds something the call carries (a text or a number) and
+    /// nothing else but markers.
+    fn is_the_calls(&self, piece: &str) -> bool {
+        let words = words(piece);
+        (piece.contains(CARRIED) || words.iter().any(|w| self.has_number(w)))
+            && words.iter().all(|w| self.has_number(w) || is_marker(w))
+    }
+
     fn absorbs(&self, word: &str) -> bool {
-        if is_cjk(word.chars().next().unwrap_or(' ')) {
-            return only_markers(word);
-        }
-        if MARKERS.contains(&word) {
+        if is_marker(word) || self.has_number(word) {
             return true;
         }
-        if let Ok(n) = word.replace(',', "").parse::<f64>() {
-            return self.numbers.contains(&n);
-        }
-        // "1 decimal" beside `decimals: 1`, "key …" beside `idem_key`.
+        // "1 decimal" beside `decimals: 1`, "key …" beside `idem_key`: a word that is a
+        // part of an argument's name, or shares its first four letters or more with it
+        // (English only: the names are English).
+        let length = word.chars().count();
         self.names.iter().any(|name| {
             name == word
-                || (word.len() >= 4 && name.len() >= 4)
-                    && (name.starts_with(word) || word.starts_with(name))
+                || (length >= 4 && name.chars().count() >= 4)
+                    && (name.starts_with(word) || word.starts_with(name.as_str()))
         })
+    }
+
+    /// Whether `word` is a number the call carries ("2,340" is 2340).
+    fn has_number(&self, word: &str) -> bool {
+        word.replace(',', "")
+            .parse::<f64>()
+            .is_ok_and(|n| self.numbers.contains(&n))
     }
 }
 
@@ -150,7 +163,15 @@ fn words(piece: &str) -> Vec<String> {
 }
 
 fn push_word(out: &mut Vec<String>, current: &mut String) {
-    let word = current.trim_matches(|c: char| matches!(c, '.' | ',' | '-' | '\'' | '_'));
+    let mark = |c: char| matches!(c, '.' | ',' | '-' | '\'' | '_');
+    let mut word = current.trim_end_matches(mark);
+    // A sign stays with its number: "-2.5" is not 2.5.
+    let signed = word
+        .strip_prefix('-')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+    if !signed {
+        word = word.trim_start_matches(mark);
+    }
     if !word.is_empty() {
         out.push(word.to_string());
     }
@@ -161,7 +182,16 @@ fn is_cjk(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
 }
 
-/// Whether a run of CJK characters is made only of markers ("好的", "嗯", "谢谢").
+/// Whether `word` is a marker, or a run of CJK characters made only of markers ("好的",
+/// "谢谢你").
+fn is_marker(word: &str) -> bool {
+    if is_cjk(word.chars().next().unwrap_or(' ')) {
+        only_markers(word)
+    } else {
+        MARKERS.contains(&word)
+    }
+}
+
 fn only_markers(run: &str) -> bool {
     // The longest marker first: "好的" before "好".
     let mut markers: Vec<&str> = MARKERS.iter().copied().filter(|m| !m.is_ascii()).collect();
@@ -206,7 +236,15 @@ mod tests {
         assert!(may_ask_more(&down, "关灯、开门"));
         let sum = [call("calculator", json!({"expression": "2+2"}))];
         assert!(may_ask_more(&sum, "2+2? and is it even?"));
+        assert!(may_ask_more(&sum, "2+2 please, and is it even?"));
+        assert!(may_ask_more(&sum, "请 2+2，然后告诉我现在几点"));
         assert!(!may_ask_more(&sum, "ok, 2+2?"));
+        // The end of a sentence joins two requests too.
+        assert!(may_ask_more(&down, "turn it down. lock the screen"));
+        assert!(may_ask_more(&down, "小点声。关掉摄像头"));
+        assert!(may_ask_more(&down, "小点声；关掉摄像头"));
+        let rounded = [call("sas_round_rate", json!({"value": 2.5, "decimals": 0}))];
+        assert!(may_ask_more(&rounded, "SAS-round 2.5, and -2.5"));
         let round = [call(
             "sas_round_rate",
             json!({"value": 0.125, "decimals": 2}),
@@ -216,6 +254,8 @@ mod tests {
             &round,
             "SAS-round 0.125 and 2.675 to 2 decimals"
         ));
+        assert!(may_ask_more(&round, "0.125 and 2.675 to 2 decimals"));
+        assert!(!may_ask_more(&round, "SAS-round 0.125, 2 decimals"));
         let frequency = [call(
             "frequency",
             json!({"dataset": "adsl", "variable": "SEX"}),
@@ -229,10 +269,9 @@ mod tests {
     #[test]
     fn markers_and_what_the_call_carries_join_nothing() {
         let down = [call("decrease_volume", json!({}))];
-        assert!(!may_ask_more(
-            &down,
-            "ugh, that's way too loud. turn it down"
-        ));
+        assert!(!may_ask_more(&down, "ugh, turn it down"));
+        assert!(!may_ask_more(&down, "turn it down, thank you!"));
+        assert!(!may_ask_more(&down, "小点声，谢谢你"));
         assert!(!may_ask_more(&down, "ok, camera off please"));
         assert!(!may_ask_more(&down, "turn it down, please"));
         assert!(!may_ask_more(&down, "好的，小点声"));
@@ -285,5 +324,7 @@ mod tests {
             ["SAS-round", "2,340.5", "到", "三位小数", "that's", "it"]
         );
         assert_eq!(words("按sas的规则"), ["按", "sas", "的规则"]);
+        assert_eq!(words("-2.5 and -x"), ["-2.5", "and", "x"]);
+        assert_eq!(words("🙂 e\u{301}\u{301} １"), ["e", "１"]);
     }
 }

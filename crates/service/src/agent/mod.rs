@@ -427,11 +427,17 @@ impl Deskmate {
                         StopReason::FromResults,
                     );
                 }
-                if calls.is_empty() && cut && ran.is_empty() && text.trim().is_empty() {
+                if calls.is_empty() && cut && text.trim().is_empty() {
                     // A call too long to finish (the whole of 1+2+…+100 written out): the
-                    // person reads why nothing ran, not a JSON fragment.
+                    // person reads what ran before and why nothing more did, not a JSON
+                    // fragment.
+                    let reply = if ran.is_empty() {
+                        cut_short(zh)
+                    } else {
+                        format!("{}\n{}", reply::from_results(&ran, zh), cut_short(zh))
+                    };
                     break 'turn (
-                        closing(events, &mut new_messages, cut_short(zh)),
+                        closing(events, &mut new_messages, reply),
                         StopReason::CutShort,
                     );
                 }
