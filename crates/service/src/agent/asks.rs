@@ -11,7 +11,7 @@
 //! the call's own text.
 
 use super::calls::Outcome;
-use super::summary;
+use super::{is_han, summary};
 
 /// What joins two requests in one message: conjunctions, commas, and the end of a
 /// sentence ("That's too loud. Lock the screen." is two).
@@ -149,12 +149,12 @@ fn words(piece: &str) -> Vec<String> {
     let mut current = String::new();
     let mut cjk = false;
     for c in piece.chars() {
-        let inside = c.is_alphanumeric() || matches!(c, '.' | ',' | '-' | '\'' | '_');
-        if !inside || (is_cjk(c) != cjk && !current.is_empty()) {
+        let inside = c.is_alphanumeric() || in_word_mark(c);
+        if !inside || (is_han(c) != cjk && !current.is_empty()) {
             push_word(&mut out, &mut current);
         }
         if inside {
-            cjk = is_cjk(c);
+            cjk = is_han(c);
             current.push(c);
         }
     }
@@ -163,14 +163,13 @@ fn words(piece: &str) -> Vec<String> {
 }
 
 fn push_word(out: &mut Vec<String>, current: &mut String) {
-    let mark = |c: char| matches!(c, '.' | ',' | '-' | '\'' | '_');
-    let mut word = current.trim_end_matches(mark);
+    let mut word = current.trim_end_matches(in_word_mark);
     // A sign stays with its number: "-2.5" is not 2.5.
     let signed = word
         .strip_prefix('-')
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
     if !signed {
-        word = word.trim_start_matches(mark);
+        word = word.trim_start_matches(in_word_mark);
     }
     if !word.is_empty() {
         out.push(word.to_string());
@@ -178,14 +177,15 @@ fn push_word(out: &mut Vec<String>, current: &mut String) {
     current.clear();
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{3400}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
+/// The marks that may stand inside a word or a number: `that's`, `sas-round`, `2,340.5`.
+fn in_word_mark(c: char) -> bool {
+    matches!(c, '.' | ',' | '-' | '\'' | '_')
 }
 
 /// Whether `word` is a marker, or a run of CJK characters made only of markers ("好的",
 /// "谢谢你").
 fn is_marker(word: &str) -> bool {
-    if is_cjk(word.chars().next().unwrap_or(' ')) {
+    if word.starts_with(is_han) {
         only_markers(word)
     } else {
         MARKERS.contains(&word)

@@ -133,10 +133,14 @@ struct Planned {
 
 impl Planned {
     fn is_read(&self) -> bool {
-        self.spec
-            .as_ref()
-            .is_none_or(|s| s.side_effect == SideEffect::Read)
+        reads(self.spec.as_ref())
     }
+}
+
+/// Whether a call of the tool with `spec` only reads; one whose name resolves to no tool
+/// runs nothing, so it counts as a read.
+pub(crate) fn reads(spec: Option<&ToolSpec>) -> bool {
+    spec.is_none_or(|s| s.side_effect == SideEffect::Read)
 }
 
 /// Where a call's result comes from when it is not run.
@@ -530,6 +534,21 @@ mod tests {
         assert!(
             cut.ends_with("[5 more characters not shown here; the user sees the whole result]")
         );
+    }
+
+    #[test]
+    fn a_passing_failure_is_one_the_tool_says_passes_or_a_read_that_timed_out() {
+        let failed = |error: ToolError| {
+            Outcome::of("t", "{}", CallStatus::Failed, ToolResult::failure(error))
+        };
+        assert!(failed(ToolError::transient("busy")).passing(false));
+        let timed_out = failed(ToolError::new(ErrorType::Timeout, "slow"));
+        assert!(timed_out.passing(true));
+        assert!(
+            !timed_out.passing(false),
+            "a write that timed out may have happened"
+        );
+        assert!(!failed(ToolError::validation("bad")).passing(true));
     }
 
     #[test]

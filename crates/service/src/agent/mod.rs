@@ -215,7 +215,12 @@ pub fn prefix_prompt(tools: &[ToolDef]) -> String {
 }
 
 fn is_chinese(text: &str) -> bool {
-    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    text.chars().any(is_han)
+}
+
+/// Whether `c` is a Chinese character (CJK Unified Ideographs).
+pub(crate) fn is_han(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
@@ -305,12 +310,6 @@ impl Deskmate {
         let mut ran: Vec<Outcome> = Vec::new();
         let mut last_failed = false;
         let mut last_passing = false;
-        let reads: HashSet<String> = self
-            .specs()
-            .into_iter()
-            .filter(|s| s.side_effect == deskmate_core::SideEffect::Read)
-            .map(|s| s.id)
-            .collect();
         let mut settled = false;
         let mut unasked = false;
         let mut rest = false;
@@ -530,10 +529,11 @@ impl Deskmate {
                     && correcting
                     && reply::lines_answer(&outcomes);
                 last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
+                let registry = self.registry();
                 last_passing = outcomes
                     .iter()
                     .filter(|o| o.status == CallStatus::Failed)
-                    .all(|o| o.passing(reads.contains(&o.tool)));
+                    .all(|o| o.passing(calls::reads(registry.tool(&o.tool).map(|t| t.spec()))));
                 settled |= outcomes.iter().any(Outcome::settles);
                 unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);

@@ -28,10 +28,7 @@ pub(crate) fn ungrounded(reply: &str, ran: &[Outcome], offered: &[String]) -> Op
 /// Chinese): mostly Chinese characters for an English message, or English words and no
 /// Chinese for a Chinese one. A small model follows the conversation's earlier language.
 pub(crate) fn in_other_language(reply: &str, zh: bool) -> bool {
-    let cjk = reply
-        .chars()
-        .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
-        .count();
+    let cjk = reply.chars().filter(|&c| super::is_han(c)).count();
     let latin = reply.chars().filter(char::is_ascii_alphabetic).count();
     if zh {
         cjk == 0 && latin >= 8

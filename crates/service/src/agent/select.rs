@@ -108,7 +108,7 @@ fn terms(text: &str) -> HashSet<String> {
         han.clear();
     };
     for c in text.chars() {
-        if ('\u{4e00}'..='\u{9fff}').contains(&c) {
+        if super::is_han(c) {
             flush_word(&mut word, &mut out);
             han.push(c);
         } else if c.is_alphanumeric() {
