@@ -3,6 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
+# Each phase's time goes to stderr, so a slow run says where its minutes went.
+phase_start=$SECONDS
+phase() {
+  echo "[test.sh] $1: $((SECONDS - phase_start)) s (total ${SECONDS} s)" >&2
+  phase_start=$SECONDS
+}
 # A C compiler builds the bundled SQLite and ring; python3 runs in the code interpreter's
 # sandbox; libpulse-dev and libasound2-dev build the mixer and the speaker (ALSA goes to
 # PulseAudio through libasound2-plugins); libclang lets nokhwa generate its V4L2 bindings;
@@ -15,28 +21,36 @@ apt_install build-essential pkg-config python3 python3-venv libpulse-dev libasou
   pulseaudio pulseaudio-utils espeak-ng \
   dbus dbus-x11 xvfb xauth dunst libnotify-bin gnome-keyring libglib2.0-bin \
   "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps
+phase "system packages"
 require_cargo
 prune_target
 # The real local servers the tests start: llama-server (built once, cached) with
 # SmolLM2-135M and Qwen2.5-Coder-1.5B (the desktop test's chat calls a tool), and
 # faster-whisper-server with whisper-base. A no-op when cached.
 ./scripts/setup-models.sh all
+phase "local models"
 # The MCP peers the MCP tests talk to: the Python SDK, the reference servers, the
 # Inspector (pinned in tests/mcp-peers; a no-op when cached).
 setup_mcp_peers
+phase "MCP peers"
 # The UI: its unit tests, then the build the desktop app embeds.
 build_ui
 (cd ui && npm test --silent)
+phase "UI build and tests"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+phase "fmt and clippy"
 # Hermetic: tests never write to the keyring of the person running them; the keyring
 # test starts its own Secret Service and asks for it explicitly.
 export DESKMATE_SECRET_STORE="${DESKMATE_SECRET_STORE:-file}"
 cargo test --workspace --locked
+phase "cargo test"
 # A short fuzzing smoke run of each target (nightly + cargo-fuzz, installed on first use);
 # scripts/fuzz.sh 600 is the long run whose figures are in docs/BENCHMARKS.md.
 ./scripts/fuzz.sh 15
+phase "fuzz smoke"
 # The REST API against its own OpenAPI document, by an outside tool (schemathesis, in a
 # cached venv): every check, 10 examples per operation, a fixed seed; any failure fails.
 ./scripts/schemathesis.sh 10 1
+phase "schemathesis"
 echo "desktop end-to-end screenshots: ${DESKMATE_ARTIFACTS:-$CARGO_TARGET_DIR/tmp/e2e-screenshots}"
