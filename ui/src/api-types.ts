@@ -1003,8 +1003,13 @@ export interface components {
             reason?: string | null;
             /** @description What the assistant said. */
             reply: string;
-            /** @description Why the reply disagreed with successful calls (the case then fails). */
-            reply_ungrounded?: string | null;
+            /** @description What the reply left out of those facts, or claimed against them. */
+            reply_missing?: string | null;
+            /**
+             * @description Whether the reply stated every fact the case names for it and made none of the
+             *     claims it names (`None`: the case names none). Judged apart from task success.
+             */
+            reply_states_facts?: boolean | null;
         };
         /** @description A check's name and message in Chinese (`name` and `message` are English). */
         CaseZh: {
@@ -1064,6 +1069,12 @@ export interface components {
         ChatBody: {
             /** @description The conversation to continue; a new one when absent. */
             conversation_id?: string | null;
+            /**
+             * @description The locale of the client's window (`zh-CN`, `en`): the language of Deskmate's own
+             *     lines when the message does not tell (a sum, a name). The message's own language
+             *     comes first.
+             */
+            locale?: string | null;
             /** @description What the person said or typed. */
             message: string;
             /** @description The LLM model; the default model when absent. */
@@ -1759,6 +1770,10 @@ export interface components {
              * @description The same for a raw executor (no compensation, no skipping).
              */
             parallel_atomicity_raw?: number | null;
+            /** @description Cases that name facts their reply must state (or claims it must not make). */
+            replies_judged: number;
+            /** @description Of those, the replies that stated every fact and made none of the claims. */
+            replies_stating_facts: number;
             /**
              * Format: double
              * @description Calls to offered tools that were valid as emitted, of all such calls (`None`:
@@ -1781,11 +1796,6 @@ export interface components {
              * @description Cases that would have passed with raw execution (calls valid as emitted only).
              */
             task_success_raw: number;
-            /**
-             * @description Cases that passed on their calls but whose reply refused or contradicted the
-             *     results (they count as failed).
-             */
-            ungrounded_replies: number;
         };
         ModelId: string;
         ModelName: string;

@@ -28,6 +28,12 @@ pub struct ChatBody {
     /// The conversation to continue; a new one when absent.
     #[serde(default)]
     conversation_id: Option<String>,
+    /// The locale of the client's window (`zh-CN`, `en`): the language of Deskmate's own
+    /// lines when the message does not tell (a sum, a name). The message's own language
+    /// comes first.
+    #[serde(default)]
+    #[schema(max_length = 35)]
+    locale: Option<String>,
 }
 
 /// Cancels the turn when the response stream is dropped (the client went away).
@@ -50,6 +56,7 @@ pub async fn chat(
         model_id: body.model_id,
         conversation_id: body.conversation_id,
         tools: None,
+        locale: body.locale,
     };
     state.deskmate.check_turn(&turn)?;
     let (tx, rx) = mpsc::unbounded_channel::<AgentEvent>();

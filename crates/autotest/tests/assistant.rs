@@ -90,6 +90,7 @@ async fn ask(
             model_id: Some(QWEN.into()),
             conversation_id: conversation,
             tools: None,
+            locale: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

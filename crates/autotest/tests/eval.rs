@@ -343,8 +343,8 @@ async fn every_metric_on_known_outputs() {
 
 /// A case may offer every enabled tool (`"tools": "all"`), and a run may offer every tool
 /// in every case: the turn then offers them all, as a chat turn does, and the judge
-/// resolves calls among all of them. A refusal after a success never reaches the
-/// person: the reply is built from the result, so the case still passes.
+/// resolves calls among all of them. After a result the model is asked again, and its
+/// words answer what no tool does.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cases_can_offer_every_tool() {
     let server = ScriptedServer::start(&["scripted"]).await;
@@ -362,6 +362,13 @@ async fn cases_can_offer_every_tool() {
         json!(["current_time"]),
         json!([{"tool": "current_time", "args": {"timezone": ["Asia/Tokyo"]}}]),
     );
+    // The evaluator judges the reply with facts written in the case, not with the loop's
+    // rules: one reply states its fact, the other does not.
+    let mut all = all;
+    all["reply_states"] = json!(["42", ["not prime", "不是质数"]]);
+    all["reply_avoids"] = json!(["cannot"]);
+    let mut listed = listed;
+    listed["reply_states"] = json!([["Tokyo", "东京"]]);
     let suite = parse_suite("modes", &format!("{}\n{}", line(all), line(listed)))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(suite.cases[0].offers_all() && !suite.cases[1].offers_all());
@@ -371,14 +378,14 @@ async fn cases_can_offer_every_tool() {
             &[("calculator", r#"{"expression": "6*7"}"#)],
         )))
         .push(Script::Json(completion(
-            Some("I apologize, but I cannot help with that."),
+            Some("6*7 is 42, and 42 is not prime."),
             &[],
         )))
-        // The time's own line answers "time in Tokyo?": no request after it.
         .push(Script::Json(completion(
             None,
             &[("current_time", r#"{"timezone": "Asia/Tokyo"}"#)],
-        )));
+        )))
+        .push(Script::Json(completion(Some("See the time above."), &[])));
     let (_dir, deskmate, model_id) = scripted_service(&server);
     let options = EvalOptions {
         case_timeout: Duration::from_secs(5),
@@ -391,17 +398,19 @@ async fn cases_can_offer_every_tool() {
     for result in &report.results {
         assert!(result.passed, "{result:?}");
     }
-    assert_eq!(report.results[0].reply, "6*7 = 42.");
+    assert_eq!(report.results[0].reply, "6*7 is 42, and 42 is not prime.");
     let requests = server.requests();
-    assert_eq!(
-        requests.len(),
-        3,
-        "the model was asked after the product only"
-    );
+    assert_eq!(requests.len(), 4, "the model was asked after each result");
     for request in [&requests[0], &requests[2]] {
         let offered = request["tools"].as_array().map_or(0, Vec::len);
         assert!(offered > 10, "every enabled tool offered: {offered}");
     }
     assert_eq!(report.metrics.task_success_plain, 1.0);
-    assert_eq!(report.metrics.ungrounded_replies, 0);
+    assert_eq!(report.metrics.replies_judged, 2);
+    assert_eq!(report.metrics.replies_stating_facts, 1);
+    assert_eq!(report.results[0].reply_states_facts, Some(true));
+    assert_eq!(
+        report.results[1].reply_missing.as_deref(),
+        Some(r#"states none of ["Tokyo", "东京"]"#)
+    );
 }

@@ -111,6 +111,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
             model_id: Some(SMOLLM2.into()),
             conversation_id: None,
             tools: None,
+            locale: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

@@ -424,6 +424,11 @@ async fn chat(
         model_id,
         conversation_id,
         tools: None,
+        // The terminal's locale, as the window's is for the app.
+        locale: std::env::var("LC_ALL")
+            .or_else(|_| std::env::var("LANG"))
+            .ok()
+            .filter(|l| !l.is_empty()),
     };
     if let Err(err) = deskmate.check_turn(&turn) {
         eprintln!("deskmate: {err}");

@@ -17,7 +17,7 @@ use crate::volume::device_error;
 /// What the camera tools act on, as a person names it ([`deskmate_tools::Tool::subjects`]).
 pub const SUBJECTS: &[&str] = &[
     "camera", "webcam", "cam", "video", "photo", "picture", "selfie", "摄像", "相机", "镜头",
-    "视频", "拍",
+    "视频", "拍照", "拍摄", "拍张", "拍个", "自拍",
 ];
 
 /// Which camera to turn on.

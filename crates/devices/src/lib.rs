@@ -215,6 +215,12 @@ mod tests {
             ),
             ("decrease_volume", "turn it down by twenty", "thanks!"),
             ("decrease_volume", "太吵了，小点声", "屏幕亮度调低一点"),
+            ("increase_volume", "声音大一点", "这个结果影响大吗"),
+            (
+                "turn_on_camera",
+                "turn on the cam",
+                "how is our campaign doing?",
+            ),
             (
                 "turn_off_camera",
                 "stop my webcam",

@@ -26,7 +26,7 @@ pub struct InAppMessage {
 /// a notification, a message or a reminder on the screen.
 pub const SUBJECTS: &[&str] = &[
     "notif", "remind", "message", "show", "pop", "display", "alert", "warn", "note", "banner",
-    "toast", "screen", "通知", "提醒", "消息", "弹", "显示", "提示", "屏幕",
+    "toast", "screen", "通知", "提醒", "消息", "弹窗", "弹出", "显示", "提示", "屏幕",
 ];
 
 /// What to show.

@@ -291,21 +291,36 @@ impl ChatClient {
     /// llama.cpp's `GET /props` (its chat template, context, model path); `None` from
     /// any other server.
     pub async fn llama_props(&self) -> Option<serde_json::Value> {
+        self.props().await.ok().flatten()
+    }
+
+    /// `GET /props`: `Ok(Some(props))` from llama.cpp, `Ok(None)` from a server that
+    /// answered and is not llama.cpp, `Err` when the server could not tell (unreachable,
+    /// or still loading its model: a passing error).
+    async fn props(&self) -> Result<Option<serde_json::Value>, LlmError> {
         let url = format!("{}/props", self.root());
         let builder = self.endpoint.authorize(self.http.get(&url));
-        let response = self.endpoint.send(&url, builder).await.ok()?;
-        let body = self.endpoint.body(&url, response, MAX_BODY).await.ok()?;
-        serde_json::from_slice::<serde_json::Value>(&body)
+        let response = match self.endpoint.send(&url, builder).await {
+            Ok(response) => response,
+            Err(e) if e.is_transient() => return Err(e),
+            Err(_) => return Ok(None),
+        };
+        let body = self.endpoint.body(&url, response, MAX_BODY).await?;
+        Ok(serde_json::from_slice::<serde_json::Value>(&body)
             .ok()
             .filter(|v| {
                 v.get("chat_template").is_some() && v.get("default_generation_settings").is_some()
-            })
+            }))
     }
 
     /// Whether the server is llama.cpp's `llama-server`, which constrains decoding to a
-    /// JSON Schema.
-    pub async fn is_llama_cpp(&self) -> bool {
-        self.llama_props().await.is_some()
+    /// JSON Schema; `None` when it could not tell now (unreachable or still loading), so
+    /// a caller that remembers the answer asks again later.
+    pub async fn is_llama_cpp(&self) -> Option<bool> {
+        match self.props().await {
+            Ok(props) => Some(props.is_some()),
+            Err(_) => None,
+        }
     }
 
     /// Saves (`save`) or restores (`restore`) llama.cpp slot 0's prompt cache to or from

@@ -1,8 +1,9 @@
 //! Tool calling through one constrained JSON reply, for servers that can constrain
 //! decoding to a JSON Schema (llama.cpp's `response_format`).
 //!
-//! The model answers with exactly one object: `{"calls": [{"name", "arguments"}, …]}` or
-//! `{"answer": "…"}`. The schema sent with the request lists every offered tool as a
+//! The model answers with exactly one object: `{"calls": [{"name", "arguments"}, …]}`,
+//! `{"answer": "…"}`, or — after tool results, where it is offered — `{"done":true}`:
+//! the results say all there is to say and the caller builds the reply from them. The schema sent with the request lists every offered tool as a
 //! `const` name with its own argument schema, so a call names an offered tool and its
 //! arguments have the schema's shape by construction; several actions come back as one
 //! list (one group, one step); plain answers stay possible.
@@ -23,6 +24,8 @@ pub enum Parsed {
     Answer(String),
     /// Calls to run, in order (ids are left empty for the caller to give).
     Calls(Vec<ToolCall>),
+    /// Nothing more to do or say: the results the model read are the answer.
+    Done,
 }
 
 /// Longest string or list bound kept in the constraint. Larger bounds add nothing a
@@ -37,11 +40,14 @@ const MAX_CALLS: usize = 8;
 pub enum Answer {
     /// Any text for the person.
     Text,
-    /// Only `{"answer":""}`: nothing more to do. For a question whose answer is already
-    /// in hand (the results of a step), where the model only decides whether calls are
-    /// left; an empty answer costs a handful of generated tokens instead of a sentence.
-    Nothing,
+    /// Any text, or `{"done":true}`: for a reply after tool results, where the model
+    /// decides whether calls are left, words are needed, or the results are the whole
+    /// answer (a handful of generated tokens instead of a sentence that repeats them).
+    TextOrDone,
 }
+
+/// The reply that says the results are the answer.
+pub const DONE: &str = "{\"done\":true}";
 
 /// The `response_format` of a request offering `tools`.
 pub fn response_format(tools: &[ToolDef]) -> Value {
@@ -64,15 +70,21 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer) -> Value {
             })
         })
         .collect();
-    let answer_only = json!({
+    let text = json!({
         "type": "object",
-        "properties": {"answer": match answer {
-            Answer::Text => json!({"type": "string"}),
-            Answer::Nothing => json!({"const": ""}),
-        }},
+        "properties": {"answer": {"type": "string"}},
         "required": ["answer"],
         "additionalProperties": false,
     });
+    let answer_only = match answer {
+        Answer::Text => text,
+        Answer::TextOrDone => json!({"anyOf": [text, {
+            "type": "object",
+            "properties": {"done": {"const": true}},
+            "required": ["done"],
+            "additionalProperties": false,
+        }]}),
+    };
     let schema = if calls.is_empty() {
         answer_only
     } else {
@@ -101,12 +113,10 @@ pub fn grammar(tools: &[ToolDef]) -> Option<String> {
 /// [`grammar`] whose answer is `answer`.
 pub fn grammar_with(tools: &[ToolDef], answer: Answer) -> Option<String> {
     let mut g = Grammar::new();
+    let text = format!("{} string \"}}\"", literal("{\"answer\":"));
     let answer = match answer {
-        Answer::Text => g.rule(
-            "answer",
-            format!("{} string \"}}\"", literal("{\"answer\":")),
-        ),
-        Answer::Nothing => g.rule("answer", literal("{\"answer\":\"\"}")),
+        Answer::Text => g.rule("answer", text),
+        Answer::TextOrDone => g.rule("answer", format!("{text} | {}", literal(DONE))),
     };
     if tools.is_empty() {
         return Some(g.finish(&answer));
@@ -274,6 +284,9 @@ fn first_sentence(description: &str) -> &str {
 /// that ignored the constraint).
 pub fn parse(content: &str) -> Option<Parsed> {
     let value: Value = serde_json::from_str(content.trim()).ok()?;
+    if value.get("done").and_then(Value::as_bool) == Some(true) {
+        return Some(Parsed::Done);
+    }
     if let Some(answer) = value.get("answer").and_then(Value::as_str) {
         return Some(Parsed::Answer(answer.to_string()));
     }
@@ -360,51 +373,97 @@ impl AnswerStream {
         let start = self.start.unwrap_or(0);
         let body = &self.seen[start..];
         let mut out = String::new();
-        let mut chars = body[self.done..].char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
+        let mut at = self.done;
+        while let Some(c) = body[at..].chars().next() {
             match c {
                 '"' => {
                     self.closed = true;
-                    self.done += i + 1;
+                    self.done = at + 1;
                     return out;
                 }
-                '\\' => {
-                    let Some(&(_, escaped)) = chars.peek() else {
-                        // The escape is cut: wait for the next piece.
-                        self.done += i;
-                        return out;
-                    };
-                    if escaped == 'u' {
-                        let rest = &body[self.done + i..];
-                        if rest.len() < 6 {
-                            self.done += i;
-                            return out;
-                        }
-                        if let Some(ch) = u32::from_str_radix(&rest[2..6], 16)
-                            .ok()
-                            .and_then(char::from_u32)
-                        {
-                            out.push(ch);
-                        }
-                        for _ in 0..5 {
-                            chars.next();
-                        }
-                        continue;
+                '\\' => match unescape(&body[at + 1..]) {
+                    // The escape is cut: wait for the next piece.
+                    None => break,
+                    Some((decoded, used)) => {
+                        out.extend(decoded);
+                        at += 1 + used;
                     }
-                    chars.next();
-                    out.push(match escaped {
-                        'n' => '\n',
-                        't' => '\t',
-                        'r' => '\r',
-                        other => other,
-                    });
+                },
+                other => {
+                    out.push(other);
+                    at += other.len_utf8();
                 }
-                other => out.push(other),
             }
         }
-        self.done = body.len();
+        self.done = at;
         out
     }
+}
+
+/// The character a JSON escape stands for, given the text after its backslash, and the
+/// bytes the escape takes after the backslash; `None` while the text ends inside it. A
+/// `\u` escape of a surrogate pair is one character; a lone surrogate or a malformed
+/// escape decodes to U+FFFD.
+fn unescape(rest: &str) -> Option<(Option<char>, usize)> {
+    let first = rest.chars().next()?;
+    let simple = match first {
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'n' => '\n',
+        'r' => '\r',
+        't' => '\t',
+        'u' => return unicode_escape(rest),
+        other => return Some((Some(other), other.len_utf8())),
+    };
+    Some((Some(simple), 1))
+}
+
+/// A `\uXXXX` escape (`rest` starts at the `u`), with the low half of a surrogate pair
+/// when one follows.
+fn unicode_escape(rest: &str) -> Option<(Option<char>, usize)> {
+    let high = match hex4(&rest[1..])? {
+        Ok(unit) => unit,
+        Err(used) => return Some((Some(char::REPLACEMENT_CHARACTER), 1 + used)),
+    };
+    if !(0xD800..0xDC00).contains(&high) {
+        let c = char::from_u32(high).unwrap_or(char::REPLACEMENT_CHARACTER);
+        return Some((Some(c), 5));
+    }
+    // A high surrogate: a low one must follow as `\uXXXX`.
+    let after = &rest[5..];
+    if "\\u".starts_with(after) && after.len() < 2 {
+        return None;
+    }
+    let low = after
+        .strip_prefix("\\u")
+        .map(hex4)
+        .map(|low| low.map(|l| l.ok().filter(|l| (0xDC00..0xE000).contains(l))));
+    match low {
+        None => Some((Some(char::REPLACEMENT_CHARACTER), 5)),
+        Some(None) => None,
+        Some(Some(None)) => Some((Some(char::REPLACEMENT_CHARACTER), 5)),
+        Some(Some(Some(low))) => {
+            let c = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+            Some((char::from_u32(c), 11))
+        }
+    }
+}
+
+/// Four hex digits at the start of `text`: `Ok(value)`, `Err(bytes of the valid prefix)`
+/// when a character that is not a hex digit comes first, `None` while the text ends
+/// inside them.
+fn hex4(text: &str) -> Option<Result<u32, usize>> {
+    let mut value = 0;
+    for (i, c) in text.chars().take(4).enumerate() {
+        match c.to_digit(16) {
+            Some(d) => value = value * 16 + d,
+            None => return Some(Err(i)),
+        }
+    }
+    if text.chars().take(4).count() < 4 {
+        return None;
+    }
+    Some(Ok(value))
 }
 
 #[cfg(test)]
@@ -510,5 +569,35 @@ mod tests {
         }
         let mut calls = AnswerStream::new();
         assert_eq!(calls.feed("{\"calls\": [{\"name\": \"x\"}]}"), "");
+    }
+
+    /// Escapes decode as JSON says at any split: `\b`/`\f` as control characters, a
+    /// surrogate pair as one character; non-ASCII after `\u` or a lone surrogate never
+    /// panics.
+    #[test]
+    fn every_json_escape_decodes_and_hostile_ones_do_not_panic() {
+        let decode = |reply: &str, size: usize| -> String {
+            let mut stream = AnswerStream::new();
+            let chars: Vec<char> = reply.chars().collect();
+            chars
+                .chunks(size)
+                .map(|piece| stream.feed(&piece.iter().collect::<String>()))
+                .collect()
+        };
+        let reply = r#"{"answer":"a\bb\fc\/d \ud83d\ude00 e\ud83d f\ude00 g\u00e9"}"#;
+        let want = "a\u{8}b\u{c}c/d \u{1F600} e\u{FFFD} f\u{FFFD} g\u{e9}";
+        for size in 1..12 {
+            assert_eq!(decode(reply, size), want, "pieces of {size}");
+            assert_eq!(
+                decode(r#"{"answer":"x\u你好好好好 y"}"#, size),
+                "x\u{FFFD}你好好好好 y"
+            );
+            assert_eq!(decode(r#"{"answer":"x\u12"#, size), "x");
+        }
+        assert_eq!(
+            serde_json::from_str::<String>(r#""a\bb\fc\/d \ud83d\ude00""#).ok(),
+            Some("a\u{8}b\u{c}c/d \u{1F600}".to_string()),
+            "the same as a JSON parser"
+        );
     }
 }

@@ -120,29 +120,42 @@ fn snippet_value(snippet: &str) -> Option<Value> {
         .map(|(map, _)| Value::Object(map))
 }
 
-fn build(
-    found: Vec<(String, String)>,
+/// Calls found so far, each with the exact text it was taken from (a snippet holding two
+/// calls is the source of both).
+#[derive(Default)]
+struct Found {
+    calls: Vec<(String, String)>,
     sources: Vec<String>,
     text: String,
-    kind: ExtractionKind,
-) -> Option<Extracted> {
-    if found.is_empty() {
-        return None;
+}
+
+impl Found {
+    fn add(&mut self, calls: Vec<(String, String)>, source: &str) {
+        self.sources
+            .extend(std::iter::repeat_n(source.to_string(), calls.len()));
+        self.calls.extend(calls);
     }
-    let calls = found
-        .into_iter()
-        .map(|(name, arguments)| ToolCall {
-            id: String::new(),
-            kind: "function".into(),
-            function: FunctionCall { name, arguments },
+
+    fn build(self, kind: ExtractionKind) -> Option<Extracted> {
+        if self.calls.is_empty() {
+            return None;
+        }
+        let calls = self
+            .calls
+            .into_iter()
+            .map(|(name, arguments)| ToolCall {
+                id: String::new(),
+                kind: "function".into(),
+                function: FunctionCall { name, arguments },
+            })
+            .collect();
+        Some(Extracted {
+            calls,
+            text: self.text.trim().to_string(),
+            kind,
+            sources: self.sources,
         })
-        .collect();
-    Some(Extracted {
-        calls,
-        text: text.trim().to_string(),
-        kind,
-        sources,
-    })
+    }
 }
 
 fn marker(content: &str) -> Option<Extracted> {
@@ -151,45 +164,72 @@ fn marker(content: &str) -> Option<Extracted> {
     let (value, used) = leading_value(after)?;
     let calls = as_calls(&value)?;
     let end = at + "[TOOL_CALLS]".len() + used;
-    let text = format!("{}{}", &content[..at], &content[end..]);
-    build(
-        calls,
-        vec![content[at..end].to_string()],
-        text,
-        ExtractionKind::ToolCallsMarker,
-    )
+    let mut found = Found {
+        text: format!("{}{}", &content[..at], &content[end..]),
+        ..Found::default()
+    };
+    found.add(calls, &content[at..end]);
+    found.build(ExtractionKind::ToolCallsMarker)
+}
+
+/// Where a delimited snippet is in a text: its inside, and where the whole snippet ends
+/// (both relative to the text given); `None` when no snippet starts there.
+type Bounds = fn(&str) -> Option<(std::ops::Range<usize>, usize)>;
+
+/// Snippets that start with `open` and whose bounds `bounds` finds: each whose inside is a
+/// call is taken out of the text, any other stays text.
+fn delimited(content: &str, open: &str, bounds: Bounds, kind: ExtractionKind) -> Option<Extracted> {
+    let mut found = Found::default();
+    let mut rest = content;
+    while let Some(at) = rest.find(open) {
+        let Some((inside, end)) = bounds(&rest[at..]) else {
+            break;
+        };
+        found.text.push_str(&rest[..at]);
+        let snippet = &rest[at..at + end];
+        match snippet_value(&snippet[inside]).as_ref().and_then(as_calls) {
+            Some(calls) => found.add(calls, snippet),
+            None => found.text.push_str(snippet),
+        }
+        rest = &rest[at + end..];
+    }
+    found.text.push_str(rest);
+    found.build(kind)
+}
+
+/// `<tool_call>…</tool_call>`; a tag generation left open runs to the end, and a fence
+/// inside the tag is looked through.
+fn tag_bounds(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    const OPEN: &str = "<tool_call>";
+    const CLOSE: &str = "</tool_call>";
+    let start = OPEN.len();
+    let (mut inside, end) = match text[start..].find(CLOSE) {
+        Some(close) => (start..start + close, start + close + CLOSE.len()),
+        None => (start..text.len(), text.len()),
+    };
+    let trimmed = text[inside.clone()].trim();
+    if let Some(body) = strip_fence(trimmed) {
+        let offset = body.as_ptr() as usize - text.as_ptr() as usize;
+        inside = offset..offset + body.len();
+    }
+    Some((inside, end))
+}
+
+/// A fenced code block: its first line names the language, its body runs to the next fence.
+fn fence_bounds(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    let newline = text[3..].find('\n')?;
+    let body_start = 3 + newline + 1;
+    let close = text[body_start..].find("```")?;
+    Some((body_start..body_start + close, body_start + close + 3))
 }
 
 fn tags(content: &str) -> Option<Extracted> {
-    const OPEN: &str = "<tool_call>";
-    const CLOSE: &str = "</tool_call>";
-    let mut found = Vec::new();
-    let mut sources = Vec::new();
-    let mut text = String::new();
-    let mut rest = content;
-    while let Some(open) = rest.find(OPEN) {
-        text.push_str(&rest[..open]);
-        let inner_start = open + OPEN.len();
-        let (inner, end) = match rest[inner_start..].find(CLOSE) {
-            Some(close) => (
-                &rest[inner_start..inner_start + close],
-                inner_start + close + CLOSE.len(),
-            ),
-            // Generation stopped before the closing tag: the rest is the call.
-            None => (&rest[inner_start..], rest.len()),
-        };
-        let inner = strip_fence(inner.trim()).unwrap_or(inner);
-        match snippet_value(inner).as_ref().and_then(as_calls) {
-            Some(calls) => {
-                found.extend(calls);
-                sources.push(rest[open..end].to_string());
-            }
-            None => text.push_str(&rest[open..end]),
-        }
-        rest = &rest[end..];
-    }
-    text.push_str(rest);
-    build(found, sources, text, ExtractionKind::ToolCallTag)
+    delimited(
+        content,
+        "<tool_call>",
+        tag_bounds,
+        ExtractionKind::ToolCallTag,
+    )
 }
 
 /// The inside of a code fence that spans the whole snippet.
@@ -201,41 +241,11 @@ fn strip_fence(snippet: &str) -> Option<&str> {
 }
 
 fn fences(content: &str) -> Option<Extracted> {
-    let mut found = Vec::new();
-    let mut sources = Vec::new();
-    let mut text = String::new();
-    let mut rest = content;
-    while let Some(open) = rest.find("```") {
-        let after = &rest[open + 3..];
-        let Some(newline) = after.find('\n') else {
-            break;
-        };
-        let body_start = open + 3 + newline + 1;
-        let Some(close) = rest[body_start..].find("```") else {
-            break;
-        };
-        let end = body_start + close + 3;
-        text.push_str(&rest[..open]);
-        match snippet_value(&rest[body_start..body_start + close])
-            .as_ref()
-            .and_then(as_calls)
-        {
-            Some(calls) => {
-                found.extend(calls);
-                sources.push(rest[open..end].to_string());
-            }
-            None => text.push_str(&rest[open..end]),
-        }
-        rest = &rest[end..];
-    }
-    text.push_str(rest);
-    build(found, sources, text, ExtractionKind::CodeFence)
+    delimited(content, "```", fence_bounds, ExtractionKind::CodeFence)
 }
 
 fn bare(content: &str) -> Option<Extracted> {
-    let mut found = Vec::new();
-    let mut sources = Vec::new();
-    let mut text = String::new();
+    let mut found = Found::default();
     let mut copied = 0;
     let mut at = 0;
     let mut attempts = 0;
@@ -248,9 +258,8 @@ fn bare(content: &str) -> Option<Extracted> {
         match leading_value(&content[start..]) {
             Some((value, used)) => {
                 if let Some(calls) = as_calls(&value) {
-                    found.extend(calls);
-                    text.push_str(&content[copied..start]);
-                    sources.push(content[start..start + used].to_string());
+                    found.text.push_str(&content[copied..start]);
+                    found.add(calls, &content[start..start + used]);
                     copied = start + used;
                     at = copied;
                 } else {
@@ -261,8 +270,8 @@ fn bare(content: &str) -> Option<Extracted> {
             None => at = start + 1,
         }
     }
-    text.push_str(&content[copied..]);
-    build(found, sources, text, ExtractionKind::BareJson)
+    found.text.push_str(&content[copied..]);
+    found.build(ExtractionKind::BareJson)
 }
 
 #[cfg(test)]
@@ -363,6 +372,34 @@ mod tests {
             "{ broken",
         ] {
             assert_eq!(extract_calls(content), None, "{content}");
+        }
+    }
+
+    /// Each call names the text it came from, so a repair record is right for every call
+    /// of a snippet that holds several.
+    #[test]
+    fn every_call_has_its_own_source() {
+        let list = r#"[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]"#;
+        for content in [
+            format!(
+                "<tool_call>{list}</tool_call> then <tool_call>{{\"name\": \"c\", \"arguments\": {{}}}}</tool_call>"
+            ),
+            format!(
+                "```json\n{list}\n```\nand ```json\n{{\"name\": \"c\", \"arguments\": {{}}}}\n```"
+            ),
+            format!("{list} and {{\"name\": \"c\", \"arguments\": {{}}}}"),
+            format!("[TOOL_CALLS] {list}"),
+        ] {
+            let found = extract_calls(&content).unwrap_or_else(|| panic!("{content}"));
+            assert_eq!(found.sources.len(), found.calls.len(), "{content}");
+            assert!(found.sources[0].contains(r#""a""#) && found.sources[1].contains(r#""b""#));
+            assert_eq!(found.sources[0], found.sources[1], "{content}");
+            if let Some(third) = found.sources.get(2) {
+                assert!(
+                    third.contains(r#""c""#) && !third.contains(r#""a""#),
+                    "{content}"
+                );
+            }
         }
     }
 }

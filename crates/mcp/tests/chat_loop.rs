@@ -75,6 +75,7 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
             model_id: None,
             conversation_id: None,
             tools: None,
+            locale: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

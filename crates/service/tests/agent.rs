@@ -123,6 +123,7 @@ async fn turn(
             model_id: None,
             conversation_id: conversation,
             tools: None,
+            locale: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"))
@@ -404,6 +405,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
                 model_id: Some("nope".into()),
                 conversation_id: None,
                 tools: None,
+                locale: None,
             },
             &tx,
             &cancel,
@@ -424,6 +426,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
                 model_id: Some(f.model_id.clone()),
                 conversation_id: Some("missing".into()),
                 tools: None,
+                locale: None,
             },
             &tx,
             &cancel,
@@ -486,7 +489,7 @@ async fn an_irreversible_call_in_a_batch_asks_once_for_the_whole_batch() {
                 &[("counter_add", r#"{"delta": 3}"#), ("send_report", "{}")],
             )))
             .push(Script::Json(completion(Some("Done."), &[])));
-        let (events, _) = turn(&f, "update the counter and send the report", None).await;
+        let (events, outcome) = turn(&f, "update the counter and send the report", None).await;
         assert_eq!(
             confirmer.asked.load(Ordering::SeqCst),
             1,
@@ -509,7 +512,18 @@ async fn an_irreversible_call_in_a_batch_asks_once_for_the_whole_batch() {
                 (3, 1)
             );
         } else {
-            assert_eq!(statuses, [CallStatus::Skipped, CallStatus::Skipped]);
+            // Refused, not merely skipped: the model may only answer, the person is not
+            // asked again, and its "Done." does not hide the refusal.
+            assert_eq!(statuses, [CallStatus::Failed, CallStatus::Failed]);
+            let requests = f.server.requests();
+            assert_eq!(requests.len(), 2);
+            assert_eq!(requests[1]["tool_choice"], "none");
+            assert!(
+                outcome.reply.starts_with("Done.\n")
+                    && outcome.reply.contains("did not confirm this batch"),
+                "{}",
+                outcome.reply
+            );
             assert_eq!(
                 (
                     f.counter.load(Ordering::SeqCst),
@@ -541,6 +555,7 @@ async fn a_turn_limited_to_some_tools_runs_no_other() {
         .chat_collected(ChatTurn {
             message: "add 5 and compute 2+2".into(),
             tools: Some(vec!["calculator".into()]),
+            locale: None,
             ..ChatTurn::default()
         })
         .await
@@ -710,48 +725,54 @@ async fn calls_extracted_from_text_get_ids_unique_in_the_conversation() {
     }
 }
 
-/// After a correct result, a refusal or apology is not what the person reads: the reply
-/// is built from the result, and the refusal is never streamed.
+/// After a correct result the model's reply stands, an honest caveat and an apology
+/// included (no list of refusal phrases judges it); a reply that is no answer (a call
+/// written as text) is replaced by the result, and is never streamed.
 #[tokio::test]
-async fn a_refusal_after_a_successful_call_is_replaced_by_the_result() {
+async fn the_models_reply_after_a_result_stands_unless_it_is_no_answer() {
     let f = fixture(true).await;
-    f.server
-        .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"tool_calls": [{
+    let calculation = || {
+        Script::sse(sse_body(&[json!({"choices": [{"delta": {"tool_calls": [{
             "index": 0, "id": "c1", "type": "function",
             "function": {"name": "calculator", "arguments": "{\"expression\": \"17% of 2,340\"}"}
-        }]}, "finish_reason": "tool_calls"}]})])))
-        .push(Script::sse(sse_body(&[
-            json!({"choices": [{"delta": {"content": "I apologize, but I "}}]}),
-            json!({"choices": [{"delta": {"content": "cannot assist with that request."}, "finish_reason": "stop"}]}),
-        ])));
+        }]}, "finish_reason": "tool_calls"}]})]))
+    };
+    f.server.push(calculation()).push(Script::sse(sse_body(&[
+        json!({"choices": [{"delta": {"content": "It's 397.8. I can't tell "}}]}),
+        json!({"choices": [{"delta": {"content": "whether that is a lot, though."}, "finish_reason": "stop"}]}),
+    ])));
     let (events, outcome) = turn(&f, "What is 17% of 2,340, and is that a lot?", None).await;
-    assert_eq!(outcome.stop, StopReason::FromResults);
-    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+    assert_eq!(outcome.stop, StopReason::Answered);
     assert_eq!(
-        f.server.requests().len(),
-        2,
-        "the model was asked after the result"
-    );
-    assert_eq!(
-        tokens(&events),
         outcome.reply,
-        "the refusal never reached the person"
+        "It's 397.8. I can't tell whether that is a lot, though."
     );
+    assert_eq!(tokens(&events), outcome.reply);
     let summary = events.iter().find_map(|e| match e {
         AgentEvent::ToolResult { summary, .. } => Some(summary.clone()),
         _ => None,
     });
     assert_eq!(summary.as_deref(), Some("17% of 2,340 = 397.8"));
 
-    // In Chinese, the same.
+    // A reply that writes the call out again is no answer: the result is.
+    f.server.push(calculation()).push(Script::sse(sse_body(&[
+        json!({"choices": [{"delta": {"content":
+            "You can use `calculator(\"17% of 2340\")` for that."}, "finish_reason": "stop"}]}),
+    ])));
+    let (events, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
+    assert_eq!(outcome.stop, StopReason::FromResults);
+    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
+    assert_eq!(tokens(&events), outcome.reply, "never streamed");
+
+    // In Chinese, an apology that states the result stands.
     f.server
         .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"content":
             "<tool_call>\n{\"name\": \"calculator\", \"arguments\": {\"expression\": \"2+3\"}}\n</tool_call>"
         }, "finish_reason": "stop"}]})])))
-        .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"content": "抱歉，我无法协助。"}, "finish_reason": "stop"}]})])));
-    let (_, zh) = turn(&f, "算一下 2+3，然后说说是不是奇数", None).await;
-    assert_eq!(zh.stop, StopReason::FromResults);
-    assert_eq!(zh.reply, "2+3 = 5。");
+        .push(Script::sse(sse_body(&[json!({"choices": [{"delta": {"content": "抱歉让你久等了，2+3 等于 5。"}, "finish_reason": "stop"}]})])));
+    let (_, zh) = turn(&f, "算一下 2+3", None).await;
+    assert_eq!(zh.stop, StopReason::Answered);
+    assert_eq!(zh.reply, "抱歉让你久等了，2+3 等于 5。");
 }
 
 fn content(text: &str) -> Script {
@@ -837,6 +858,7 @@ async fn a_constrained_turn_limited_to_some_tools_masks_the_others() {
         .chat_collected(ChatTurn {
             message: "add 5 and compute 2+2".into(),
             tools: Some(vec!["calculator".into()]),
+            locale: None,
             ..ChatTurn::default()
         })
         .await
@@ -950,9 +972,10 @@ async fn after_a_missing_device_the_model_may_only_answer() {
             r#"{"answer":"There is no speaker connected, so I could not beep."}"#,
         ));
     let (events, outcome) = turn(&f, "beep once", None).await;
+    // What failed is told from the call's state, whatever the model wrote.
     assert_eq!(
         outcome.reply,
-        "There is no speaker connected, so I could not beep."
+        "There is no speaker connected, so I could not beep.\nbeep failed: no speaker is connected."
     );
     assert_eq!(
         statuses(&events),
@@ -1052,13 +1075,30 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
         .with_subjects(&["screen", "brightness", "屏幕"]),
     );
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
-    let f = fixture_on(server, false, Arc::new(PreApproved), vec![dimmer]).await;
+    let confirmer = Arc::new(Counting {
+        approve: false,
+        asked: Default::default(),
+        last: Default::default(),
+    });
+    let f = fixture_on(server, false, confirmer.clone(), vec![dimmer]).await;
     let call = r#"{"calls":[{"name":"dim_screen","arguments":{}}]}"#;
     f.server.push(content(call)).push(content(
         r#"{"answer":"I can't switch lights; I have no tool for them."}"#,
     ));
     let (events, outcome) = turn(&f, "switch off the kitchen lights", None).await;
     assert_eq!(lamp.load(Ordering::SeqCst), 0, "nothing ran");
+    // The person was asked, and said no.
+    assert_eq!(confirmer.asked.load(Ordering::SeqCst), 1);
+    let question = confirmer
+        .last
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    assert!(question.is_some_and(|q| {
+        q.tool == "dim_screen"
+            && q.reason
+                .contains("does not mention what dim_screen acts on")
+    }),);
     assert_eq!(
         statuses(&events),
         [("dim_screen".to_string(), CallStatus::NotAsked)]
@@ -1088,37 +1128,88 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
         statuses(&events),
         [("dim_screen".to_string(), CallStatus::Done)]
     );
-    let (events, _) = turn(&f, "a bit more", outcome.conversation_id.into()).await;
+    let (events, outcome) = turn(&f, "a bit more", outcome.conversation_id.into()).await;
     assert_eq!(
         statuses(&events),
         [("dim_screen".to_string(), CallStatus::Done)]
     );
     assert_eq!(lamp.load(Ordering::SeqCst), 2);
+    assert_eq!(
+        confirmer.asked.load(Ordering::SeqCst),
+        1,
+        "named: not asked"
+    );
+
+    // Named in words no list has, and confirmed by the person: it runs.
+    let confirming = Arc::new(Counting {
+        approve: true,
+        asked: Default::default(),
+        last: Default::default(),
+    });
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let dimmer: Arc<dyn Tool> = Arc::new(
+        FnTool::inline(write_spec("dim_screen", None), |_: Value| {
+            Ok(json!({"level": 1}))
+        })
+        .with_subjects(&["screen", "brightness", "屏幕"]),
+    );
+    let g = fixture_on(server, false, confirming.clone(), vec![dimmer]).await;
+    g.server
+        .push(content(call))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&g, "调暗一点", None).await;
+    assert_eq!(
+        statuses(&events),
+        [("dim_screen".to_string(), CallStatus::Done)]
+    );
+    assert_eq!(confirming.asked.load(Ordering::SeqCst), 1);
+    drop(outcome);
 }
 
-/// When the first step's calls all succeeded and their lines say it all (a sum), the turn
-/// ends with those lines and asks the model nothing more; a message that may ask for more
-/// than one call did still goes back to the model, which calls the rest.
+/// After results the model is always asked, under a grammar that admits more calls, a
+/// text answer, or "done": it says when the turn is finished. "done" makes the reply of
+/// the results' lines; a part that needs words gets words; a result can feed the next
+/// call; a first step of two calls can be followed by a third.
 #[tokio::test]
-async fn results_that_answer_the_request_end_the_turn_without_another_request() {
+async fn the_model_says_when_the_turn_is_done() {
     let f = constrained_fixture(false).await;
-    f.server.push(content(
-        r#"{"calls":[{"name":"calculator","arguments":{"expression":"17% of 2,340"}}]}"#,
-    ));
+    let calc = |e: &str| {
+        format!(r#"{{"calls":[{{"name":"calculator","arguments":{{"expression":"{e}"}}}}]}}"#)
+    };
+    f.server
+        .push(content(&calc("17% of 2,340")))
+        .push(content(r#"{"done":true}"#));
     let (_, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
     assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
     assert_eq!(outcome.stop, StopReason::FromResults);
-    assert_eq!(f.server.requests().len(), 1);
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 2);
+    let grammar = |i: usize| {
+        f.server.requests()[i]["grammar"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(grammar(1).contains(r#"{\"done\":true}"#), "{}", grammar(1));
+    assert!(!grammar(0).contains("done"), "{}", grammar(0));
 
+    // Words for the part no tool answers.
     f.server
+        .push(content(&calc("12*7")))
+        .push(content(r#"{"answer":"12*7 is 84, and 84 is even."}"#));
+    let (_, outcome) = turn(&f, "what is 12*7 and is it even", None).await;
+    assert_eq!(outcome.reply, "12*7 is 84, and 84 is even.");
+    assert_eq!(outcome.stop, StopReason::Answered);
+
+    // A result feeds the next call, then the model is done.
+    f.server
+        .push(content(&calc("12*7")))
         .push(content(
-            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+            r#"{"calls":[{"name":"counter_add","arguments":{"delta":84}}]}"#,
         ))
-        .push(content(
-            r#"{"calls":[{"name":"counter_add","arguments":{"delta":2}}]}"#,
-        ))
-        .push(content(r#"{"answer":"12*7 is 84, and I added 2."}"#));
-    let (events, outcome) = turn(&f, "compute 12*7 and add 2 to the counter", None).await;
+        .push(content(r#"{"done":true}"#));
+    let (events, outcome) = turn(&f, "compute 12 times 7 then add that to the counter", None).await;
+    assert_eq!(f.counter.load(Ordering::SeqCst), 84);
     assert_eq!(
         statuses(&events),
         [
@@ -1126,75 +1217,256 @@ async fn results_that_answer_the_request_end_the_turn_without_another_request() 
             ("counter_add".to_string(), CallStatus::Done)
         ]
     );
-    assert_eq!(outcome.reply, "12*7 is 84, and I added 2.");
-    assert_eq!(f.server.requests().len(), 4);
+    assert_eq!(outcome.reply.lines().count(), 2, "{}", outcome.reply);
 
-    // A step that corrects the failed call before it answers the same way: its results
-    // are the reply, the failure that was fixed is not in it, no third request.
+    // Two calls first, a third after them.
     f.server
         .push(content(
-            r#"{"calls":[{"name":"calculator","arguments":{"expression":"17% of"}}]}"#,
-        ))
-        .push(content(
-            r#"{"calls":[{"name":"calculator","arguments":{"expression":"17% of 2,340"}}]}"#,
-        ));
-    let (events, outcome) = turn(&f, "What is 17% of 2,340?", None).await;
-    assert_eq!(
-        statuses(&events),
-        [
-            ("calculator".to_string(), CallStatus::Failed),
-            ("calculator".to_string(), CallStatus::Done)
-        ]
-    );
-    assert_eq!(outcome.reply, "17% of 2,340 = 397.8.");
-    assert_eq!(outcome.stop, StopReason::FromResults);
-    assert_eq!(f.server.requests().len(), 6);
-
-    // One call for a message that may ask for more: the model is only asked what is left,
-    // under a grammar whose answer can only be empty; an empty answer leaves the results
-    // as the reply.
-    f.server
-        .push(content(
-            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
-        ))
-        .push(content(r#"{"answer":""}"#));
-    let (_, outcome) = turn(&f, "what is 12*7, and is it even?", None).await;
-    assert_eq!(outcome.reply, "12*7 = 84.");
-    assert_eq!(outcome.stop, StopReason::FromResults);
-    let requests = f.server.requests();
-    assert_eq!(requests.len(), 8);
-    let grammar = requests[7]["grammar"].as_str().unwrap_or_default();
-    assert!(
-        grammar.contains(r#"answer ::= "{\"answer\":\"\"}""#),
-        "{grammar}"
-    );
-    // ... and reads the answering results as their lines, not their data.
-    let prompt: String = requests[7]["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m["content"].as_str())
-        .collect();
-    assert!(prompt.contains("did not do"), "{prompt}");
-    assert!(prompt.contains("calculator: 12*7 = 84"), "{prompt}");
-    assert!(!prompt.contains("\"result\":"), "{prompt}");
-
-    // What it calls then completes the answer when its lines say it all too.
-    f.server
-        .push(content(
-            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"2+2"}},{"name":"calculator","arguments":{"expression":"3+3"}}]}"#,
         ))
         .push(content(
             r#"{"calls":[{"name":"current_time","arguments":{}}]}"#,
-        ));
-    let (_, outcome) = turn(&f, "what is 12*7, and the time?", None).await;
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (_, outcome) = turn(&f, "2+2, 3+3 and the time", None).await;
+    let lines: Vec<&str> = outcome.reply.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", outcome.reply);
+    assert!(lines[2].starts_with("It is "), "{}", outcome.reply);
+
+    // The results message names the request and what "done" means.
+    let requests = f.server.requests();
+    let told = requests[1]["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string();
     assert!(
-        outcome.reply.starts_with("12*7 = 84.\nIt is "),
+        told.contains(r#"The user's request: "What is 17% of 2,340?""#),
+        "{told}"
+    );
+    assert!(told.contains(r#"reply {"done":true}"#), "{told}");
+}
+
+/// "Twice" is twice: an identical call of a tool that is not idempotent runs again in the
+/// same reply; an identical read is answered once.
+#[tokio::test]
+async fn the_same_write_twice_in_one_reply_runs_twice() {
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"counter_add","arguments":{"delta":1}},{"name":"counter_add","arguments":{"delta":1}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&f, "add one to the counter twice", None).await;
+    assert_eq!(f.counter.load(Ordering::SeqCst), 2);
+    assert_eq!(
+        statuses(&events),
+        [
+            ("counter_add".to_string(), CallStatus::Done),
+            ("counter_add".to_string(), CallStatus::Done)
+        ]
+    );
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"1+1"}},{"name":"calculator","arguments":{"expression":"1+1"}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&f, "1+1 twice", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("calculator".to_string(), CallStatus::Done),
+            ("calculator".to_string(), CallStatus::Repeated)
+        ]
+    );
+}
+
+/// A spec of a test tool that only reads.
+fn read_spec(id: &str) -> ToolSpec {
+    ToolSpec {
+        side_effect: SideEffect::Read,
+        idempotent: true,
+        description: format!("Test read tool {id}."),
+        parameters: json!({"type": "object", "additionalProperties": false, "properties": {}}),
+        ..write_spec(id, None)
+    }
+}
+
+/// A read after a write in one reply sees what the write did: reads next to each other run
+/// together, never past a write.
+#[tokio::test]
+async fn a_read_never_overtakes_a_write_it_follows() {
+    let value = Arc::new(AtomicI64::new(0));
+    let written = value.clone();
+    let slow_write: Arc<dyn Tool> = Arc::new(FnTool::blocking(
+        write_spec("slow_write", None),
+        move |_: Value| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            Ok(json!({"after": written.fetch_add(1, Ordering::SeqCst) + 1}))
+        },
+    ));
+    let seen = value.clone();
+    let read_value: Arc<dyn Tool> =
+        Arc::new(FnTool::inline(read_spec("read_value"), move |_: Value| {
+            Ok(json!({"value": seen.load(Ordering::SeqCst)}))
+        }));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(
+        server,
+        false,
+        Arc::new(PreApproved),
+        vec![slow_write, read_value],
+    )
+    .await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"read_value","arguments":{}},{"name":"slow_write","arguments":{"delta":1}},{"name":"read_value","arguments":{}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&f, "read it, write it, read it again", None).await;
+    let read: Vec<Value> = results(&events)
+        .into_iter()
+        .filter(|r| r.0 == "read_value")
+        .map(|r| r.2["data"]["value"].clone())
+        .collect();
+    assert_eq!(read, [json!(0), json!(1)], "{events:?}");
+}
+
+/// Stopping a turn while a write runs: the write ends and is undone, what had not started
+/// is not run, and every call saved with the turn has its result (a strict server
+/// rejects a conversation with a call that has none).
+#[tokio::test]
+async fn a_turn_stopped_during_a_write_saves_every_result_and_undoes_the_write() {
+    let value = Arc::new(AtomicI64::new(0));
+    let written = value.clone();
+    let slow_add: Arc<dyn Tool> = Arc::new(FnTool::blocking(
+        write_spec("slow_add", Some("slow_add")),
+        move |args: Value| {
+            let delta = args["delta"].as_i64().unwrap_or(0);
+            if delta > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(400));
+            }
+            let after = written.fetch_add(delta, Ordering::SeqCst) + delta;
+            Ok(json!({"after": after, "undo": {"delta": -delta}}))
+        },
+    ));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![slow_add]).await;
+    f.server.push(content(
+        r#"{"calls":[{"name":"slow_add","arguments":{"delta":5}},{"name":"counter_add","arguments":{"delta":1}}]}"#,
+    ));
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let cancel = CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        stop.cancel();
+    });
+    let outcome = f
+        .deskmate
+        .chat(
+            ChatTurn {
+                message: "add 5 slowly and 1 to the counter".into(),
+                ..ChatTurn::default()
+            },
+            &tx,
+            &cancel,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outcome.stop, StopReason::Cancelled);
+    assert_eq!(
+        value.load(Ordering::SeqCst),
+        0,
+        "the write in flight was undone"
+    );
+    assert_eq!(
+        f.counter.load(Ordering::SeqCst),
+        0,
+        "the next write never ran"
+    );
+    let store = f.deskmate.store().unwrap_or_else(|| panic!("a store"));
+    let saved = store
+        .conversation_messages(&outcome.conversation_id, 100)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let called: Vec<String> = saved
+        .iter()
+        .flat_map(|m| m["tool_calls"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| c["id"].as_str().map(str::to_string))
+        .collect();
+    let answered: Vec<String> = saved
+        .iter()
+        .filter_map(|m| m["tool_call_id"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(called.len(), 2, "{saved:?}");
+    assert_eq!(called, answered, "every call has its result");
+}
+
+/// A server that could not tell what it is (llama.cpp still loading its model answers
+/// `/props` with 503) is asked again at the next turn, not taken for another kind until
+/// restart.
+#[tokio::test]
+async fn a_server_still_loading_is_probed_again() {
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    server.set_loading(true);
+    let f = fixture_on(server, false, Arc::new(PreApproved), Vec::new()).await;
+    f.server.push(content("Hello!"));
+    turn(&f, "hi", None).await;
+    f.server.set_loading(false);
+    f.server.push(content(r#"{"answer":"Hello again!"}"#));
+    let (_, outcome) = turn(&f, "hi again", None).await;
+    assert_eq!(outcome.reply, "Hello again!");
+    let requests = f.server.requests();
+    assert!(requests[0].get("grammar").is_none(), "native while loading");
+    assert!(
+        requests[1]["grammar"].is_string(),
+        "constrained once loaded"
+    );
+}
+
+/// After a turn of many calls, the next turn still sends the person's earlier message
+/// (the window holds whole turns), so a follow-up finds its subject.
+#[tokio::test]
+async fn the_history_window_holds_whole_turns() {
+    let f = constrained_fixture(false).await;
+    for step in 0..6 {
+        let many: Vec<String> = (0..8)
+            .map(|i| {
+                format!(r#"{{"name":"calculator","arguments":{{"expression":"{step}*10+{i}"}}}}"#)
+            })
+            .collect();
+        f.server
+            .push(content(&format!(r#"{{"calls":[{}]}}"#, many.join(","))));
+    }
+    let (_, first) = turn(&f, "the first question", None).await;
+    assert_eq!(first.stop, StopReason::StepLimit);
+    f.server.push(content(r#"{"answer":"ok"}"#));
+    turn(&f, "and now?", Some(first.conversation_id.clone())).await;
+    let requests = f.server.requests();
+    let last = requests.last().cloned().unwrap_or_default().to_string();
+    assert!(last.contains("the first question"), "{last}");
+}
+
+/// The same failing call twice ends the turn even when the model spells it another way
+/// (the guard's normalized call is the key).
+#[tokio::test]
+async fn a_respelled_failing_call_counts_as_the_same() {
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"sas_round_rate","arguments":{"numerator":1,"denominator":0,"decimals":"2"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"sas_round_rate","arguments":{"decimals":2,"numerator":1,"denominator":0}}]}"#,
+        ));
+    let (_, outcome) = turn(&f, "round 1/0 to 2 decimals", None).await;
+    assert_eq!(
+        outcome.stop,
+        StopReason::RepeatedFailure,
         "{}",
         outcome.reply
     );
-    assert_eq!(outcome.stop, StopReason::FromResults);
-    assert_eq!(f.server.requests().len(), 10);
 }
 
 /// A constrained reply cut at the token limit inside its calls runs none of them, and the

@@ -110,6 +110,36 @@ impl Store {
         Ok(())
     }
 
+    /// A conversation's last `turns` turns in order: its messages from the `turns`-th last
+    /// message of the person on (all of them when it has fewer). Whole turns, so the
+    /// window never starts inside one, however many calls a turn made.
+    pub fn conversation_turns(
+        &self,
+        conversation_id: &str,
+        turns: u32,
+    ) -> Result<Vec<Value>, Error> {
+        let sql = "SELECT message FROM conversation_messages WHERE conversation_id = ?1 \
+                   AND seq >= coalesce((SELECT seq FROM conversation_messages \
+                       WHERE conversation_id = ?1 AND json_extract(message, '$.role') = 'user' \
+                       ORDER BY seq DESC LIMIT 1 OFFSET ?2), 0) \
+                   ORDER BY seq";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map(params![conversation_id, turns.saturating_sub(1)], |row| {
+                row.get::<_, String>(0)
+            })
+            .sql(sql)?;
+        let mut out = Vec::new();
+        for row in rows {
+            out.push(json_column(
+                &row.sql(sql)?,
+                "conversation_messages.message",
+            )?);
+        }
+        Ok(out)
+    }
+
     /// A conversation's messages in order (at most the last `limit`).
     pub fn conversation_messages(
         &self,

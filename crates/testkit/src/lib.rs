@@ -89,6 +89,8 @@ struct Shared {
     repeat_last: Option<Script>,
     /// Answer `GET /props` as llama.cpp's server does.
     llama_cpp: bool,
+    /// Answer `GET /props` with 503, as llama.cpp does while it loads its model.
+    loading: bool,
 }
 
 /// A scripted OpenAI-compatible server on 127.0.0.1.
@@ -156,6 +158,13 @@ impl ScriptedServer {
     /// Answers every chat request after the queued ones with this script.
     pub fn repeat(&self, script: Script) -> &Self {
         self.lock().repeat_last = Some(script);
+        self
+    }
+
+    /// Whether `GET /props` answers 503 "Loading model", as llama.cpp's server does
+    /// before its model is loaded.
+    pub fn set_loading(&self, loading: bool) -> &Self {
+        self.lock().loading = loading;
         self
     }
 
@@ -289,8 +298,13 @@ fn event_stream(body: Body) -> Response {
 
 /// `GET /props`: llama.cpp's server properties, or 404 for a plain OpenAI server.
 async fn props(State(shared): State<Arc<Mutex<Shared>>>) -> Response {
-    let llama_cpp = shared.lock().map(|s| s.llama_cpp).unwrap_or(false);
-    if llama_cpp {
+    let (llama_cpp, loading) = shared
+        .lock()
+        .map(|s| (s.llama_cpp, s.loading))
+        .unwrap_or_default();
+    if loading {
+        (StatusCode::SERVICE_UNAVAILABLE, "Loading model").into_response()
+    } else if llama_cpp {
         axum::Json(serde_json::json!({
             "chat_template": "{{ messages }}",
             "default_generation_settings": {"n_ctx": 8192},

@@ -2,18 +2,21 @@
 //! SEX) and the subjects a tool acts on ("louder" asks for the volume) read messages the
 //! same way.
 
-/// Whether lowercased `text` has `word`: a Chinese word anywhere, an English one (or
-/// phrase) where a word starts — "arms" and "discontinued" count, "average" does not
-/// mention "age", "louder" mentions "loud".
+/// Whether lowercased `text` has `word`: a Chinese word of two characters or more
+/// anywhere (one character is part of too many words to name anything: 响 is in 影响), an
+/// English one (or phrase) where a word starts — and, when shorter than four letters,
+/// where that word ends too, or its plural ("cam" is not in "campaign", "arm" is in
+/// "arms"; "loud" is in "louder", "discontinued" counts, "average" does not mention "age").
 pub fn mentions(text: &str, word: &str) -> bool {
     if !word.is_ascii() {
-        return text.contains(word);
+        return word.chars().count() >= 2 && text.contains(word);
     }
+    let in_word = |c: char| c.is_alphanumeric() && c.is_ascii();
     text.match_indices(word).any(|(at, _)| {
-        text[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !c.is_alphanumeric() || !c.is_ascii())
+        let starts = text[..at].chars().next_back().is_none_or(|c| !in_word(c));
+        let after = &text[at + word.len()..];
+        let rest = &after[..after.find(|c: char| !in_word(c)).unwrap_or(after.len())];
+        starts && (word.len() >= 4 || matches!(rest, "" | "s" | "es"))
     })
 }
 
@@ -35,6 +38,12 @@ mod tests {
         assert!(mentions("把音量调低", "音量"));
         assert!(mentions("音量", "音量"));
         assert!(mentions_any("Turn the VOLUME up", &["volume"]));
+        // A short word is a whole word (or its plural), one Chinese character no word.
+        assert!(!mentions("our campaign", "cam"));
+        assert!(mentions("the cam, please", "cam"));
+        assert!(mentions("by arms", "arm"));
+        assert!(!mentions("这个结果影响大吗", "响"));
+        assert!(!mentions("响", "响"));
         assert!(!mentions_any("thanks!", &["volume", "sound"]));
     }
 }

@@ -195,7 +195,8 @@ export function Chat() {
       await stream(
         "POST",
         "/chat",
-        { message: text, conversation_id: conversation, model_id: model || undefined },
+        // The window's language: Deskmate's own lines follow it when the message does not tell.
+        { message: text, conversation_id: conversation, model_id: model || undefined, locale: i18n.language },
         ({ event, data }) => {
           setHeard(true);
           switch (event) {

@@ -39,9 +39,10 @@ pub struct Metrics {
     /// Cases a plain OpenAI-tools client would have passed: raw, and no call read
     /// from free text.
     pub task_success_plain: f64,
-    /// Cases that passed on their calls but whose reply refused or contradicted the
-    /// results (they count as failed).
-    pub ungrounded_replies: usize,
+    /// Cases that name facts their reply must state (or claims it must not make).
+    pub replies_judged: usize,
+    /// Of those, the replies that stated every fact and made none of the claims.
+    pub replies_stating_facts: usize,
     /// `task_success - task_success_raw`, in percentage points.
     pub guard_lift_points: f64,
     /// Calls the model made.
@@ -127,9 +128,13 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
         task_success,
         task_success_raw,
         task_success_plain,
-        ungrounded_replies: results
+        replies_judged: results
             .iter()
-            .filter(|r| r.reply_ungrounded.is_some())
+            .filter(|r| r.reply_states_facts.is_some())
+            .count(),
+        replies_stating_facts: results
+            .iter()
+            .filter(|r| r.reply_states_facts == Some(true))
             .count(),
         guard_lift_points: (task_success - task_success_raw) * 100.0,
         calls: calls.len(),
@@ -242,8 +247,8 @@ impl EvalReport {
             ),
             ("guard lift", format!("{:+.1} points", m.guard_lift_points)),
             (
-                "replies that disagreed with successful calls (failed)",
-                m.ungrounded_replies.to_string(),
+                "replies stating the facts their case names",
+                format!("{} of {}", m.replies_stating_facts, m.replies_judged),
             ),
             (
                 "calls (to tools not offered)",
@@ -303,7 +308,8 @@ mod tests {
             passed,
             passed_raw: raw,
             passed_plain: raw,
-            reply_ungrounded: None,
+            reply_states_facts: None,
+            reply_missing: None,
             reason: None,
             calls: Vec::new(),
             reply: String::new(),

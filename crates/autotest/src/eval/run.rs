@@ -16,7 +16,7 @@ use deskmate_core::{
 use deskmate_devices::Backends;
 use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::body::Body;
-use deskmate_service::hooks::PreApproved;
+use deskmate_service::hooks::{ConfirmRequest, Confirmation, Confirmer};
 use deskmate_service::model_input::NewLlmModel;
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_tools::{Tool, ToolConfig, ToolContext};
@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::check::calls_match;
-use super::suite::{Case, CaseCategory, OfferedTool, ScriptedFailure};
+use super::suite::{Case, CaseCategory, Fact, OfferedTool, ScriptedFailure};
 
 /// The CDISC pilot ADSL, the dataset the suite's dataset cases ask about.
 const ADSL: &[u8] = include_bytes!("../../../../testdata/cdisc/adsl.csv");
@@ -118,8 +118,11 @@ pub struct CaseResult {
     /// Task success for a plain OpenAI-tools client: raw, and no call read from free
     /// text.
     pub passed_plain: bool,
-    /// Why the reply disagreed with successful calls (the case then fails).
-    pub reply_ungrounded: Option<String>,
+    /// Whether the reply stated every fact the case names for it and made none of the
+    /// claims it names (`None`: the case names none). Judged apart from task success.
+    pub reply_states_facts: Option<bool>,
+    /// What the reply left out of those facts, or claimed against them.
+    pub reply_missing: Option<String>,
     /// Why it failed.
     pub reason: Option<String>,
     /// The calls, in the order made.
@@ -146,6 +149,35 @@ struct FirstOption;
 impl deskmate_devices::choice::Chooser for FirstOption {
     async fn choose(&self, _: &str, options: &[String], _: Duration) -> Option<usize> {
         (!options.is_empty()).then_some(0)
+    }
+}
+
+/// Answers a confirmation as the case's person would: yes to a call of a tool the case
+/// expects (for a batch, when it expects every tool of it), no to any other — a tool
+/// chosen as a stand-in for what they asked is not what they want.
+#[derive(Debug)]
+struct CaseConfirmer {
+    expected: Vec<String>,
+}
+
+#[async_trait]
+impl Confirmer for CaseConfirmer {
+    async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
+        let batch: Vec<&str> = request
+            .arguments
+            .as_array()
+            .map(|calls| calls.iter().filter_map(|c| c["tool"].as_str()).collect())
+            .unwrap_or_default();
+        let tools = if request.tool == "batch" {
+            batch
+        } else {
+            vec![request.tool.as_str()]
+        };
+        if !tools.is_empty() && tools.iter().all(|t| self.expected.iter().any(|e| e == t)) {
+            Confirmation::Approved
+        } else {
+            Confirmation::Denied
+        }
     }
 }
 
@@ -262,7 +294,10 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
             fired: fired.clone(),
         }));
     }
-    let deskmate = Deskmate::open_with_tools(dir.path(), Arc::new(PreApproved), extra)
+    let confirmer = CaseConfirmer {
+        expected: case.expect.iter().map(|c| c.tool.clone()).collect(),
+    };
+    let deskmate = Deskmate::open_with_tools(dir.path(), Arc::new(confirmer), extra)
         .map_err(|e| format!("service: {e}"))?;
     let known: Vec<String> = deskmate.specs().into_iter().map(|s| s.id).collect();
     if let Some(unknown) = case.offered().iter().find(|id| !known.contains(id)) {
@@ -452,7 +487,8 @@ pub async fn run_case(
         passed: false,
         passed_raw: false,
         passed_plain: false,
-        reply_ungrounded: None,
+        reply_states_facts: None,
+        reply_missing: None,
         reason: None,
         calls: Vec::new(),
         reply: String::new(),
@@ -488,6 +524,8 @@ pub async fn run_case(
         model_id: Some(bench.model_id.clone()),
         conversation_id: None,
         tools: (!every_tool).then(|| offered.clone()),
+        // The person's window is in the language of the case.
+        locale: Some(case.lang.clone()),
     };
     let started = Instant::now();
     let outcome = tokio::time::timeout(timeout, bench.deskmate.chat(turn, &tx, &cancel)).await;
@@ -539,21 +577,11 @@ pub async fn run_case(
     if timed_out {
         result.passed = false;
     }
-    // The person reads the reply: after calls that succeeded it must not refuse,
-    // apologize, write a call out or echo JSON.
-    let done = calls.iter().any(|c| c.status == Some(CallStatus::Done));
-    let all_done = calls.iter().all(|c| {
-        matches!(c.status, Some(CallStatus::Done | CallStatus::Repeated)) || scripted(case, c)
-    });
-    if done
-        && let Some(why) =
-            deskmate_service::agent::reply_disagrees(&result.reply, all_done, &offered)
-    {
-        result.reply_ungrounded = Some(why.to_string());
-        if result.passed {
-            result.passed = false;
-            result.reason = Some(format!("the reply disagrees with the results: {why}"));
-        }
+    // The person reads the reply: judged with the facts the case names, never with the
+    // loop's own rules (which made the reply).
+    if let Some(missing) = reply_missing(case, &result.reply) {
+        result.reply_states_facts = Some(missing.is_none());
+        result.reply_missing = missing;
     }
     result.passed_raw = result.passed
         && calls
@@ -591,6 +619,30 @@ pub async fn run_case(
     }
     result.calls = calls;
     result
+}
+
+/// What the reply fails to state of the facts the case names, or claims against them;
+/// `None` when the case names none.
+fn reply_missing(case: &Case, reply: &str) -> Option<Option<String>> {
+    if case.reply_states.is_empty() && case.reply_avoids.is_empty() {
+        return None;
+    }
+    let missing: Vec<String> = case
+        .reply_states
+        .iter()
+        .filter(|fact| !fact.stated_in(reply))
+        .map(|fact| match fact {
+            Fact::One(text) => format!("does not state {text:?}"),
+            Fact::Any(texts) => format!("states none of {texts:?}"),
+        })
+        .chain(
+            case.reply_avoids
+                .iter()
+                .filter(|claim| Fact::One((*claim).clone()).stated_in(reply))
+                .map(|claim| format!("claims {claim:?}")),
+        )
+        .collect();
+    Some((!missing.is_empty()).then(|| missing.join("; ")))
 }
 
 /// Whether a call is the one the scripted failure hit.

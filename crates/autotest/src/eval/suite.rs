@@ -159,6 +159,29 @@ pub struct ScriptedFailure {
     pub hint: Option<String>,
 }
 
+/// A fact a reply states: one text, or any one of several ways of writing it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Fact {
+    /// This text.
+    One(String),
+    /// Any one of these texts.
+    Any(Vec<String>),
+}
+
+impl Fact {
+    /// Whether `reply` states the fact (case-insensitive, ignoring thousands separators
+    /// in numbers: "2,340" states "2340").
+    pub fn stated_in(&self, reply: &str) -> bool {
+        let plain = |text: &str| text.to_lowercase().replace([',', '，'], "");
+        let reply = plain(reply);
+        match self {
+            Self::One(text) => reply.contains(&plain(text)),
+            Self::Any(texts) => texts.iter().any(|t| reply.contains(&plain(t))),
+        }
+    }
+}
+
 /// One case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -178,6 +201,14 @@ pub struct Case {
     /// A scripted failure (error recovery, atomicity).
     #[serde(default)]
     pub fail_first: Option<ScriptedFailure>,
+    /// Facts the reply must state, each as a text it contains (any case), or a list of
+    /// texts any one of which states it ("84", or ["3:00", "15:00"]).
+    #[serde(default)]
+    pub reply_states: Vec<Fact>,
+    /// Texts the reply must not contain: claims it must not make ("turned on" where
+    /// nothing was).
+    #[serde(default)]
+    pub reply_avoids: Vec<String>,
     /// What the case is about.
     #[serde(default)]
     pub note: Option<String>,

@@ -1,10 +1,15 @@
-//! One reply's calls: each through `Deskmate::call`, reads concurrently, writes in the
-//! model's order with compensation and skipping, and no effect twice in a turn.
+//! One reply's calls: each through `Deskmate::call`, in the model's order — reads next to
+//! each other run concurrently, but never past a write (a read after a write sees what it
+//! wrote, a read before it what was there); writes one at a time, with compensation and
+//! skipping.
 //!
-//! A call identical to one that already succeeded in the turn (same tool, same arguments
-//! after the guard's normalization) is not run again: it gets the earlier result with the
-//! status `repeated`, and the model is told so. A write whose arguments the guard rejects
-//! is still a write: it fails in its place in the order, and later writes are skipped.
+//! A call identical to one that already succeeded in an earlier step of the turn (same
+//! tool, same arguments after the guard's normalization) is not run again: it gets the
+//! earlier result with the status `repeated`, and the model is told so. In one reply, an
+//! identical call runs again when its tool is not idempotent ("turn it up twice"). A
+//! write whose arguments the guard rejects is still a write: it fails in its place in the
+//! order, and later writes are skipped. When the turn is stopped, a call in flight ends,
+//! what has not started is skipped, and the reply's finished writes are undone.
 
 use std::collections::HashMap;
 
@@ -13,6 +18,7 @@ use deskmate_llm::extract::Extracted;
 use deskmate_llm::wire::ToolCall;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
 
 use super::{AgentEvent, CallStatus, emit};
 use crate::{CallRequest, Deskmate};
@@ -33,6 +39,8 @@ pub(crate) struct TurnContext<'a> {
     pub asked: &'a [String],
     /// Where the calls are reported.
     pub events: &'a UnboundedSender<AgentEvent>,
+    /// Fires when the person stops the turn.
+    pub cancel: &'a CancellationToken,
 }
 
 /// What one call of a reply came to.
@@ -46,6 +54,9 @@ pub(crate) struct Outcome {
     pub status: CallStatus,
     /// Its result (for a repeated call, the earlier one's).
     pub result: ToolResult,
+    /// The tool and its arguments as the guard normalized them (as written when the
+    /// guard refused them): two spellings of one call have one key.
+    pub key: String,
 }
 
 impl Outcome {
@@ -77,6 +88,7 @@ impl Outcome {
             tool: tool.into(),
             status,
             result,
+            key: format!("{tool}\n{}", canonical_arguments(arguments)),
         }
     }
 
@@ -93,8 +105,9 @@ impl Outcome {
     }
 }
 
-/// The results of the calls that succeeded so far in a turn, by call key.
-pub(crate) type Succeeded = HashMap<String, ToolResult>;
+/// The results of the calls that succeeded so far in a turn, by call key, each with
+/// whether it was a read (a read's result is stale once a write ran after it).
+pub(crate) type Succeeded = HashMap<String, (ToolResult, bool)>;
 
 /// Object keys sorted at every level, so two spellings of the same arguments compare equal.
 fn canonical(value: &Value) -> String {
@@ -135,6 +148,13 @@ impl Planned {
     fn is_read(&self) -> bool {
         reads(self.spec.as_ref())
     }
+
+    /// Whether running it again has no further effect: a read, or an idempotent tool.
+    fn repeatable(&self) -> bool {
+        self.spec
+            .as_ref()
+            .is_none_or(|s| s.idempotent || s.side_effect == SideEffect::Read)
+    }
 }
 
 /// Whether a call of the tool with `spec` only reads; one whose name resolves to no tool
@@ -167,6 +187,7 @@ impl Deskmate {
             zh,
             asked,
             events,
+            cancel,
         } = *turn;
         let registry = self.registry();
         let guard = registry.guard();
@@ -226,16 +247,46 @@ impl Deskmate {
             });
         }
 
-        // Nor a tool whose subject the person did not name (a stand-in for what they
-        // asked: the camera for the lights, the volume for the screen's brightness).
-        for (i, p) in planned.iter().enumerate() {
-            if refused[i].is_none()
-                && let Some(subjects) = registry.tool(&p.tool).map(|t| t.subjects())
-                && !subjects.is_empty()
-                && !asked
+        // A tool whose subject the person did not name may be a stand-in for what they
+        // asked (the camera for the lights, the volume for the screen's brightness) — or
+        // a real request in words no list has ("开大点"). The person decides: asked
+        // first, it runs on a yes and is not run on a no (or with nobody to ask).
+        for (i, p) in planned.iter_mut().enumerate() {
+            if refused[i].is_some() {
+                continue;
+            }
+            let Some(subjects) = registry.tool(&p.tool).map(|t| t.subjects()) else {
+                continue;
+            };
+            if subjects.is_empty()
+                || asked
                     .iter()
                     .any(|m| deskmate_tools::words::mentions_any(m, subjects))
             {
+                continue;
+            }
+            let named: Vec<&str> = subjects.iter().take(4).copied().collect();
+            let approved = self
+                .confirm_batch(crate::hooks::ConfirmRequest {
+                    call_id: calls[i].id.clone(),
+                    tool: p.tool.clone(),
+                    tool_name: p
+                        .spec
+                        .as_ref()
+                        .map_or_else(|| p.tool.clone(), |s| s.name.en.clone()),
+                    arguments: serde_json::from_str(&calls[i].function.arguments)
+                        .unwrap_or_else(|_| json!({})),
+                    repairs: Vec::new(),
+                    reason: format!(
+                        "the message does not mention what {} acts on ({})",
+                        p.tool,
+                        named.join(", ")
+                    ),
+                })
+                .await;
+            if approved {
+                p.request.confirmed = true;
+            } else {
                 refused[i] = Some((CallStatus::NotAsked, not_asked(&p.tool, subjects)));
             }
         }
@@ -247,13 +298,19 @@ impl Deskmate {
                 if refused[i].is_some() {
                     return None;
                 }
-                if let Some(earlier) = succeeded.get(&p.key) {
+                if let Some((earlier, _)) = succeeded.get(&p.key) {
                     return Some(Reuse::Earlier(earlier.clone()));
+                }
+                // The same call twice in one reply is asked for twice unless a second run
+                // changes nothing — and a read after a write reads again.
+                if !p.repeatable() {
+                    return None;
                 }
                 planned[..i]
                     .iter()
                     .position(|q| q.key == p.key)
                     .filter(|&j| refused[j].is_none())
+                    .filter(|&j| planned[j + 1..i].iter().all(Planned::is_read))
                     .map(Reuse::Twin)
             })
             .collect();
@@ -297,12 +354,15 @@ impl Deskmate {
                             "the user did not confirm this batch of calls",
                         )
                         .with_hint("do not retry unless the user asks again");
+                        // Refused, not merely not reached: the model may only answer now,
+                        // and the person is not asked again.
                         finish(
                             events,
                             zh,
                             call,
                             &p.tool,
-                            CallStatus::Skipped,
+                            &p.key,
+                            CallStatus::Failed,
                             ToolResult::failure(error),
                         )
                     })
@@ -320,62 +380,72 @@ impl Deskmate {
                     .map(|(status, error)| (status, ToolResult::failure(error)))
             })
             .collect();
-        let reads = planned
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| runs(*i) && p.is_read())
-            .map(|(i, p)| {
-                let request = p.request.clone();
-                async move { (i, self.call(request).await) }
-            });
-        let writes = async {
-            let mut done: Vec<(usize, ToolResult)> = Vec::new();
-            let mut results = Vec::new();
-            let mut failed = false;
-            for (i, p) in planned.iter().enumerate() {
-                if !runs(i) || p.is_read() {
-                    continue;
-                }
-                if failed {
-                    let error =
-                        ToolError::transient("not run: an earlier write in the same turn failed")
-                            .with_hint("fix the failed call first, then ask for this one again");
-                    results.push((i, CallStatus::Skipped, ToolResult::failure(error)));
-                    continue;
-                }
-                let result = self.call(p.request.clone()).await;
-                if result.ok {
-                    done.push((i, result.clone()));
-                    results.push((i, CallStatus::Done, result));
-                } else {
-                    failed = true;
-                    results.push((i, CallStatus::Failed, result));
-                    // Undo what this turn already changed, newest first.
-                    for (j, earlier) in done.iter().rev() {
-                        if self
-                            .compensate(&planned[*j].spec, earlier, conversation_id)
-                            .await
-                            && let Some(entry) = results.iter_mut().find(|(k, _, _)| k == j)
-                        {
-                            entry.1 = CallStatus::Compensated;
+        // In the model's order: the reads next to each other together, each write alone.
+        let mut done: Vec<usize> = Vec::new();
+        let mut failed = false;
+        let mut next = 0;
+        while next < planned.len() {
+            if !runs(next) {
+                next += 1;
+                continue;
+            }
+            if cancel.is_cancelled() {
+                outcomes[next] = Some((CallStatus::Skipped, stopped()));
+                next += 1;
+                continue;
+            }
+            if planned[next].is_read() {
+                let group: Vec<usize> = (next..planned.len())
+                    .take_while(|&i| !runs(i) || planned[i].is_read())
+                    .filter(|&i| runs(i))
+                    .collect();
+                next = group.last().map_or(next, |&last| last + 1);
+                // A read may wait on a person (a choice) or a slow service: stopping the
+                // turn abandons it, which changes nothing.
+                let reads = group.iter().map(|&i| {
+                    let request = planned[i].request.clone();
+                    async move {
+                        tokio::select! {
+                            result = self.call(request) => (i, Some(result)),
+                            () = cancel.cancelled() => (i, None),
                         }
                     }
+                });
+                for (i, result) in futures_util::future::join_all(reads).await {
+                    outcomes[i] = Some(match result {
+                        Some(result) if result.ok => (CallStatus::Done, result),
+                        Some(result) => (CallStatus::Failed, result),
+                        None => (CallStatus::Skipped, stopped()),
+                    });
                 }
+                continue;
             }
-            results
-        };
-        let (read_results, write_results) =
-            tokio::join!(futures_util::future::join_all(reads), writes);
-        for (i, result) in read_results {
-            let status = if result.ok {
-                CallStatus::Done
+            let i = next;
+            next += 1;
+            if failed {
+                let error =
+                    ToolError::transient("not run: an earlier write in the same turn failed")
+                        .with_hint("fix the failed call first, then ask for this one again");
+                outcomes[i] = Some((CallStatus::Skipped, ToolResult::failure(error)));
+                continue;
+            }
+            // A write in flight is not abandoned (it may be half done): it ends, and is
+            // undone below when the turn was stopped meanwhile.
+            let result = self.call(planned[i].request.clone()).await;
+            if result.ok {
+                done.push(i);
+                outcomes[i] = Some((CallStatus::Done, result));
             } else {
-                CallStatus::Failed
-            };
-            outcomes[i] = Some((status, result));
+                failed = true;
+                outcomes[i] = Some((CallStatus::Failed, result));
+                self.undo(&planned, &done, &mut outcomes, conversation_id)
+                    .await;
+                done.clear();
+            }
         }
-        for (i, status, result) in write_results {
-            outcomes[i] = Some((status, result));
+        if cancel.is_cancelled() {
+            self.undo(&planned, &done, &mut outcomes, conversation_id)
+                .await;
         }
         for (i, reuse) in reuse.iter().enumerate() {
             let result = match reuse {
@@ -399,15 +469,46 @@ impl Deskmate {
                         ToolResult::failure(ToolError::internal("the call was lost")),
                     )
                 });
-                finish(events, zh, call, &p.tool, status, result)
+                finish(events, zh, call, &p.tool, &p.key, status, result)
             })
             .collect();
-        for (outcome, p) in finished.iter().zip(&planned) {
-            if outcome.status == CallStatus::Done {
-                succeeded.insert(p.key.clone(), outcome.result.clone());
+        // A write that ran makes every earlier read stale: read again, not reused.
+        let last_write = finished.iter().zip(&planned).rposition(|(o, p)| {
+            !p.is_read() && matches!(o.status, CallStatus::Done | CallStatus::Compensated)
+        });
+        if last_write.is_some() {
+            succeeded.retain(|_, (_, read)| !*read);
+        }
+        for (i, (outcome, p)) in finished.iter().zip(&planned).enumerate() {
+            let stale = p.is_read() && last_write.is_some_and(|w| w > i);
+            if outcome.status == CallStatus::Done && !stale {
+                succeeded.insert(p.key.clone(), (outcome.result.clone(), p.is_read()));
             }
         }
         finished
+    }
+
+    /// Undoes the writes at `done` (indexes into `planned`), newest first, marking each
+    /// undone one `compensated`.
+    async fn undo(
+        &self,
+        planned: &[Planned],
+        done: &[usize],
+        outcomes: &mut [Option<(CallStatus, ToolResult)>],
+        conversation_id: &str,
+    ) {
+        for &j in done.iter().rev() {
+            let Some((_, result)) = outcomes[j].clone() else {
+                continue;
+            };
+            if self
+                .compensate(&planned[j].spec, &result, conversation_id)
+                .await
+                && let Some(entry) = outcomes[j].as_mut()
+            {
+                entry.0 = CallStatus::Compensated;
+            }
+        }
     }
 
     /// Runs a write's compensation: the tool its spec names, with the arguments its
@@ -447,12 +548,21 @@ fn not_asked(tool: &str, subjects: &[&str]) -> ToolError {
     )
 }
 
+/// The result of a call not run because the person stopped the turn.
+fn stopped() -> ToolResult {
+    ToolResult::failure(
+        ToolError::new(ErrorType::Denied, "not run: the user stopped the turn")
+            .with_hint("do not call it again unless the user asks again"),
+    )
+}
+
 /// Reports a call's end and wraps it up.
 fn finish(
     events: &UnboundedSender<AgentEvent>,
     zh: bool,
     call: &ToolCall,
     tool: &str,
+    key: &str,
     status: CallStatus,
     result: ToolResult,
 ) -> Outcome {
@@ -471,6 +581,7 @@ fn finish(
         tool: tool.to_string(),
         status,
         result,
+        key: key.to_string(),
     }
 }
 

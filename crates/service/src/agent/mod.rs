@@ -5,8 +5,8 @@
 //! write fails, earlier writes that declare a compensation are undone and later writes
 //! are skipped; every call's status goes back to the model.
 
-mod asks;
 mod calls;
+mod language;
 mod probe;
 mod protocol;
 mod reply;
@@ -40,6 +40,9 @@ pub struct ChatTurn {
     pub conversation_id: Option<String>,
     /// Only these tools are offered (and run) in this turn; every enabled tool when absent.
     pub tools: Option<Vec<String>>,
+    /// The locale of the window the person types in (`zh-CN`, `en`): the language of
+    /// Deskmate's own lines when the message does not tell (a sum, a name).
+    pub locale: Option<String>,
 }
 
 /// How a call of the turn ended.
@@ -52,7 +55,8 @@ pub enum CallStatus {
     Failed,
     /// It succeeded, then was undone because a later write of the turn failed.
     Compensated,
-    /// It was not run because an earlier write of the turn failed.
+    /// It was not run because an earlier write of the turn failed, or the turn was
+    /// stopped before it ran.
     Skipped,
     /// It was not run because the same call already succeeded in this turn; the result
     /// is the earlier call's.
@@ -80,11 +84,11 @@ impl CallStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
-    /// The model answered without calling a tool.
+    /// The model answered in its own words (with the lines of what it left out added).
     Answered,
-    /// The reply was built from the tool results: the model's own disagreed with them
-    /// (a refusal, an apology, a call written as text), it only repeated calls, or the
-    /// first step's results said all there was to say (no model request after them).
+    /// The reply was built from the tool results: the model said they answer everything
+    /// (`done`), its own reply was no answer (empty, raw JSON, a call written as text), or
+    /// it only repeated calls.
     FromResults,
     /// The same call failed twice.
     RepeatedFailure,
@@ -200,27 +204,21 @@ pub struct ChatOutcome {
 const AFTER_RESULTS_MAX_TOKENS: u32 = 256;
 /// Most model requests in one turn.
 pub const MAX_STEPS: usize = 6;
-/// Earlier messages sent along.
-const HISTORY: u32 = 40;
+/// Earlier turns read from the conversation.
+const HISTORY_TURNS: u32 = 10;
+/// Earlier messages sent along: older whole turns are left out past this, but never the
+/// person's last two turns (a follow-up names its subject in the one before).
+const HISTORY: usize = 40;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
 
+pub(crate) use language::is_han;
 pub use probe::ToolCallingProbe;
-pub use reply::disagrees as reply_disagrees;
 
 /// The system prompt a constrained turn offering `tools` starts with (what the local
 /// model's server keeps warm).
 pub fn prefix_prompt(tools: &[ToolDef]) -> String {
     protocol::system_prompt(Protocol::Constrained, tools, tools)
-}
-
-fn is_chinese(text: &str) -> bool {
-    text.chars().any(is_han)
-}
-
-/// Whether `c` is a Chinese character (CJK Unified Ideographs).
-pub(crate) fn is_han(c: char) -> bool {
-    ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
@@ -250,28 +248,35 @@ impl Deskmate {
                 id
             }
         };
-        let history: Vec<Message> = store
-            .conversation_messages(&conversation_id, HISTORY)?
-            .into_iter()
-            .filter_map(|m| serde_json::from_value(m).ok())
-            .collect();
+        let history = window(
+            store
+                .conversation_turns(&conversation_id, HISTORY_TURNS)?
+                .into_iter()
+                .filter_map(|m| serde_json::from_value(m).ok())
+                .collect(),
+        );
 
-        let zh = is_chinese(&message);
+        let language = language::Language::of(&message, turn.locale.as_deref());
+        let zh = language.zh();
         let mut messages = vec![Message::system(String::new())];
         // History starts at a user message, so no tool result loses its call.
-        let start = history
-            .iter()
-            .position(|m| m.role == "user")
-            .unwrap_or(history.len());
-        messages.extend(history.into_iter().skip(start));
+        messages.extend(history);
         let user = Message::user(message.clone());
         messages.push(user.clone());
         let mut new_messages = vec![user];
 
+        // What the person asked: this message and their one before it.
+        let asked: Vec<String> = messages
+            .iter()
+            .rev()
+            .filter(|m| m.role == "user")
+            .filter_map(|m| m.content.clone())
+            .take(2)
+            .collect();
         let offered = turn.tools.as_deref();
         let tools = match offered {
             Some(_) => self.offered_tools(offered),
-            None => self.chat_tools(&message),
+            None => self.chat_tools(&asked.join("\n")),
         };
         self.wait_managed(
             &model.id,
@@ -288,14 +293,6 @@ impl Deskmate {
             .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
             .collect();
         let turn_id = uuid::Uuid::new_v4().simple().to_string();
-        // What the person asked: this message and their one before it.
-        let asked: Vec<String> = messages
-            .iter()
-            .rev()
-            .filter(|m| m.role == "user")
-            .filter_map(|m| m.content.clone())
-            .take(2)
-            .collect();
         let context = TurnContext {
             offered,
             conversation_id: &conversation_id,
@@ -303,16 +300,13 @@ impl Deskmate {
             zh,
             asked: &asked,
             events,
+            cancel,
         };
         let mut failures: HashMap<String, usize> = HashMap::new();
         let mut cards: HashMap<String, Value> = HashMap::new();
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
-        let mut last_failed = false;
-        let mut last_passing = false;
-        let mut settled = false;
-        let mut unasked = false;
-        let mut rest = false;
+        let mut followup = protocol::Followup::new(language);
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -344,24 +338,8 @@ impl Deskmate {
             messages[0] = Message::system(protocol::system_prompt(protocol, &shown, &tools));
             while steps < MAX_STEPS {
                 steps += 1;
-                let followup = protocol::Followup {
-                    zh,
-                    failed: last_failed,
-                    passing: last_passing,
-                    settled,
-                    unasked,
-                    rest,
-                };
-                // What is left is decided from what was done: the answering results are
-                // shown as their lines, not their data (a dataset's description is
-                // hundreds of prompt tokens the model does not need for that).
-                let shown = if rest {
-                    std::borrow::Cow::Owned(as_lines(&messages, &ran, zh))
-                } else {
-                    std::borrow::Cow::Borrowed(&messages[..])
-                };
                 let mut request =
-                    protocol::request(protocol, &model.model, &shown, &tools, followup);
+                    protocol::request(protocol, &model.model, &messages, &tools, followup);
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
@@ -414,12 +392,13 @@ impl Deskmate {
                     mut calls,
                     text,
                     extracted,
+                    done,
                 } = protocol::read(protocol, reply);
                 if protocol == Protocol::Native {
                     protocol::from_wire(&mut calls, &tools);
                 }
-                if calls.is_empty() && rest && text.trim().is_empty() {
-                    // Nothing was left to do: the results are the answer.
+                if done && !ran.is_empty() {
+                    // The model says the results answer everything: they are the reply.
                     let reply = reply::from_results(&ran, zh);
                     break 'turn (
                         closing(events, &mut new_messages, reply),
@@ -446,14 +425,16 @@ impl Deskmate {
                     } else {
                         reply::tidy(&text, cut)
                     };
-                    let why = reply::ungrounded(&text, &ran, &offered_ids).or_else(|| {
-                        (!ran.is_empty() && reply::in_other_language(&text, zh))
-                            .then_some("the reply is not in the language of the message")
-                    });
+                    let why = if ran.is_empty() {
+                        None
+                    } else {
+                        reply::ungrounded(&text, &offered_ids)
+                    };
                     let (text, stop) = match why {
                         None => {
-                            // What worked is said even when the model told only what failed.
-                            let missing = reply::missing_lines(&text, &ran, zh);
+                            // What did not succeed, and what worked that the reply does
+                            // not mention, is said from the calls' state.
+                            let missing = reply::unreported(&text, &ran, zh);
                             if missing.is_empty() {
                                 (text, StopReason::Answered)
                             } else {
@@ -490,10 +471,12 @@ impl Deskmate {
                 );
                 messages.push(assistant.clone());
                 new_messages.push(assistant);
-                let outcomes = tokio::select! {
-                    outcomes = self.run_calls(&calls, extracted.as_ref(), &context, &mut succeeded) => outcomes,
-                    () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
-                };
+                // Calls are not abandoned midway when the turn is stopped: each ends (a
+                // write in flight finishes and is undone, what has not started is not
+                // run), so every call saved with the turn has its result.
+                let outcomes = self
+                    .run_calls(&calls, extracted.as_ref(), &context, &mut succeeded)
+                    .await;
                 let mut repeated = None;
                 for outcome in &outcomes {
                     let tool_message =
@@ -502,12 +485,9 @@ impl Deskmate {
                     new_messages.push(tool_message);
                     cards.insert(outcome.call.id.clone(), card(outcome, zh));
                     if outcome.status == CallStatus::Failed {
-                        let key = format!(
-                            "{}\n{}",
-                            outcome.tool,
-                            calls::canonical_arguments(&outcome.call.function.arguments)
-                        );
-                        let count = failures.entry(key).or_default();
+                        // Keyed as the guard normalized the call, so a respelling of the
+                        // same failing call counts as the same.
+                        let count = failures.entry(outcome.key.clone()).or_default();
                         *count += 1;
                         if *count >= 2 && repeated.is_none() {
                             repeated = Some(outcome.result.error.clone().unwrap_or_default());
@@ -515,28 +495,18 @@ impl Deskmate {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
-                // A step's results can be the whole answer (reply::results_answer): the
-                // first step's, or a later step's that corrected every failed call before it.
-                // After a step whose results answered, the model was only asked what is
-                // left (`rest`): what it called then completes the answer when its lines
-                // say all there is to say too.
-                let correcting = reply::corrects(&ran, &outcomes);
-                let answered = (correcting && reply::results_answer(&outcomes, &message))
-                    || (rest && reply::lines_answer(&outcomes));
-                rest = protocol == Protocol::Constrained
-                    && !answered
-                    && !rest
-                    && correcting
-                    && reply::lines_answer(&outcomes);
-                last_failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
+                followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.registry();
-                last_passing = outcomes
+                followup.passing = outcomes
                     .iter()
                     .filter(|o| o.status == CallStatus::Failed)
                     .all(|o| o.passing(calls::reads(registry.tool(&o.tool).map(|t| t.spec()))));
-                settled |= outcomes.iter().any(Outcome::settles);
-                unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
+                followup.settled |= outcomes.iter().any(Outcome::settles);
+                followup.unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);
+                if cancel.is_cancelled() {
+                    break 'turn (String::new(), StopReason::Cancelled);
+                }
                 if let Some(error) = repeated {
                     let reply = if zh {
                         format!(
@@ -554,7 +524,7 @@ impl Deskmate {
                 }
                 // A model that only repeats what is done will not stop by itself: the
                 // results are the answer.
-                if only_repeats || answered {
+                if only_repeats {
                     let reply = reply::from_results(&ran, zh);
                     break 'turn (
                         closing(events, &mut new_messages, reply),
@@ -632,10 +602,11 @@ impl Deskmate {
             .collect()
     }
 
-    /// The tools a chat turn offers for `message` when the caller names none: all enabled
-    /// ones, or, when there are many, the built-in ones and the most relevant others
-    /// (`select`). With an empty message, the set every turn's prompt starts with.
-    pub fn chat_tools(&self, message: &str) -> Vec<ToolDef> {
+    /// The tools a chat turn offers for what the person `said` (their message, and the one
+    /// before it) when the caller names none: all enabled ones, or, when there are many,
+    /// the built-in ones and the most relevant others (`select`, which reads each tool's
+    /// texts in both languages). With nothing said, the set every turn's prompt starts with.
+    pub fn chat_tools(&self, said: &str) -> Vec<ToolDef> {
         let registry = self.registry();
         let enabled: Vec<&deskmate_core::ToolSpec> = registry
             .specs()
@@ -652,7 +623,7 @@ impl Deskmate {
         let builtin = self.system_tool_ids();
         let is_builtin =
             |s: &&&deskmate_core::ToolSpec| builtin.as_ref().is_none_or(|ids| ids.contains(&s.id));
-        if !select::has_terms(message) {
+        if !select::has_terms(said) {
             // Nothing to choose by: the built-in tools alone, without describing the rest.
             return enabled.iter().filter(is_builtin).map(def).collect();
         }
@@ -661,7 +632,8 @@ impl Deskmate {
             .filter(is_builtin)
             .map(|s| s.id.clone())
             .collect();
-        select::select(message, enabled.iter().map(def).collect(), &core)
+        let described = enabled.iter().map(|s| (def(s), about(s))).collect();
+        select::select(said, described, &core)
     }
 
     /// Whether the model server constrains decoding (probed once per base URL).
@@ -675,7 +647,11 @@ impl Deskmate {
         {
             return known;
         }
-        let found = client.is_llama_cpp().await;
+        // A server that could not tell now (still loading its model) is asked again at
+        // the next turn instead of being taken for another kind until restart.
+        let Some(found) = client.is_llama_cpp().await else {
+            return false;
+        };
         self.constrains
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -707,6 +683,38 @@ impl Deskmate {
     }
 }
 
+/// Everything that describes a tool to a person, in both languages: its description, display
+/// names and summaries, and its parameters' descriptions (English and Chinese).
+fn about(spec: &deskmate_core::ToolSpec) -> String {
+    fn texts(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    match (key.as_str(), v) {
+                        ("description" | "x-description-zh" | "title", Value::String(s)) => {
+                            out.push(s.clone());
+                        }
+                        _ => texts(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| texts(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = vec![
+        spec.description.clone(),
+        spec.name.en.clone(),
+        spec.name.zh.clone(),
+    ];
+    if let Some(summary) = &spec.summary {
+        out.push(summary.en.clone());
+        out.push(summary.zh.clone());
+    }
+    texts(&spec.parameters, &mut out);
+    out.join(" ")
+}
+
 /// A reply Deskmate writes itself to end the turn: shown, and saved with the turn.
 fn closing(
     events: &UnboundedSender<AgentEvent>,
@@ -723,26 +731,32 @@ fn closing(
     reply
 }
 
-/// `messages` with the result of each call in `ran` whose line answers replaced by
-/// that line.
-fn as_lines(messages: &[Message], ran: &[Outcome], zh: bool) -> Vec<Message> {
-    messages
+/// The earlier turns sent along: whole turns from a message of the person, the oldest
+/// left out while there are more than [`HISTORY`] messages and more than two turns.
+fn window(history: Vec<Message>) -> Vec<Message> {
+    let starts: Vec<usize> = history
         .iter()
-        .map(|m| {
-            let line = m.tool_call_id.as_ref().and_then(|id| {
-                ran.iter()
-                    .find(|o| &o.call.id == id)
-                    .filter(|o| {
-                        o.status == CallStatus::Done && summary::answers(&o.tool, &o.result)
-                    })
-                    .map(|o| summary::line(&o.tool, o.status, &o.result, zh))
-            });
-            match line {
-                Some(line) => Message::tool(m.tool_call_id.clone().unwrap_or_default(), line),
-                None => m.clone(),
-            }
-        })
-        .collect()
+        .enumerate()
+        .filter(|(_, m)| m.role == "user")
+        .map(|(i, _)| i)
+        .collect();
+    let keep_from = starts
+        .iter()
+        .copied()
+        .find(|&start| history.len() - start <= HISTORY)
+        .unwrap_or(usize::MAX)
+        .min(
+            starts
+                .len()
+                .checked_sub(2)
+                .map_or(usize::MAX, |i| starts[i]),
+        );
+    let keep_from = if keep_from == usize::MAX {
+        starts.first().copied().unwrap_or(history.len())
+    } else {
+        keep_from
+    };
+    history.into_iter().skip(keep_from).collect()
 }
 
 /// What the chat's card showed for a call, kept with the saved tool message.

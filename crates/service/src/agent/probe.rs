@@ -72,7 +72,7 @@ impl Deskmate {
             &model.model,
             &messages,
             &tools,
-            protocol::Followup::default(),
+            protocol::Followup::new(super::language::Language::of(REQUEST, None)),
         );
         request.temperature = Some(model.temperature);
         request.top_p = Some(model.top_p);

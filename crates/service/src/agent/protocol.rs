@@ -22,6 +22,7 @@ use deskmate_llm::{Reply, StreamEvent};
 use serde_json::json;
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::language::Language;
 use super::{AgentEvent, emit};
 
 /// The system prompt of a native turn.
@@ -124,7 +125,9 @@ Reply with one JSON object, either\n\
 the user asked for, all in one list (the same tool several times when asked for several \
 things), or\n\
 {{\"answer\":\"<text>\"}} — a brief answer in the user's language, using the tool results \
-when there are any.\n\
+when there are any, or\n\
+{{\"done\":true}} — only after tool results, when they answer everything the user asked \
+(the user sees them).\n\
 Give only the arguments the request supplies: leave out optional ones (marked ?) the user \
 did not ask for, their defaults apply. When a result is an error, fix the call with its hint \
 and valid options and call again, or explain the problem.\n\n\
@@ -159,10 +162,10 @@ pub(crate) fn masked_catalog(every_turn: Vec<ToolDef>, callable: &[ToolDef]) -> 
 }
 
 /// What the model is told with the latest results.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Followup {
-    /// The person writes Chinese.
-    pub zh: bool,
+    /// The language the person writes in.
+    pub language: Language,
     /// A call of the latest step failed: the model should fix it or explain.
     pub failed: bool,
     /// Every failed call of the latest step failed for a passing reason
@@ -174,10 +177,19 @@ pub(crate) struct Followup {
     /// A call of the latest step was not run because the person did not ask for what its
     /// tool does: the model should answer their message itself.
     pub unasked: bool,
-    /// The latest step's results say all there is to say about what its calls did, but
-    /// the message may ask for more: the model only calls what is left, or answers
-    /// nothing (the reply is made of the results). Constrained turns only.
-    pub rest: bool,
+}
+
+impl Followup {
+    /// Before any result: nothing failed, nothing is settled.
+    pub(crate) fn new(language: Language) -> Self {
+        Self {
+            language,
+            failed: false,
+            passing: false,
+            settled: false,
+            unasked: false,
+        }
+    }
 }
 
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
@@ -211,8 +223,11 @@ pub(crate) fn request(
         Protocol::Constrained => {
             let mut request = ChatRequest::new(model, as_written(messages, followup));
             let allowed = if followup.settled { &[][..] } else { tools };
-            let answer = if followup.rest && !followup.settled {
-                envelope::Answer::Nothing
+            // After results the model may say they are the answer (`done`), so a turn whose
+            // results say it all costs a few generated tokens, not a sentence repeating them.
+            let after_results = messages.last().is_some_and(|m| m.role == "tool");
+            let answer = if after_results {
+                envelope::Answer::TextOrDone
             } else {
                 envelope::Answer::Text
             };
@@ -266,22 +281,18 @@ fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
         }
         let mut text = format!("Tool results:\n{}", results.join("\n"));
         if last {
-            let language = answer_language(followup.zh, request);
+            let language = followup.language.named();
             text.push_str(&if followup.unasked {
                 format!(
                     "\nThese calls were not run: the user did not ask for them. Do not call tools \
-now; reply to the user's message {request:?} itself, in {language}, briefly (if they asked for \
-something no tool does, say so)."
+now; reply to the user's message {request:?} itself, in {language} (or the language they ask \
+for), briefly (if they asked for something no tool does, say so)."
                 )
             } else if followup.settled {
                 format!(
                     "\nA call could not be done on this computer or was refused: do not call \
-it again; tell the user in {language}, briefly, what was done and what was not."
-                )
-            } else if followup.rest {
-                format!(
-                    "\nIf the request {request:?} asks for something these calls did not \
-do, call tools for that part only; otherwise reply {{\"answer\":\"\"}}."
+it again; tell the user in {language} (or the language they ask for), briefly, what was done \
+and what was not."
                 )
             } else if followup.failed && followup.passing {
                 format!(
@@ -295,9 +306,11 @@ again, or tell the user in {language} what is wrong."
                 )
             } else {
                 format!(
-                    "\nAnswer the user now in {language}, in one or two sentences (they see these \
-results too) — unless a part of their request {request:?} is not done yet: then call tools for \
-that part only. Never repeat a call that is done."
+                    "\nThe user's request: {request:?}. If a part of it is not done yet, call \
+tools for that part only (a result above may be an argument). If a part asks something these \
+results do not say, answer it in {language} (or the language they ask for), briefly. If the \
+results answer all of it, reply {done}. Never repeat a call that is done.",
+                    done = envelope::DONE,
                 )
             });
         }
@@ -338,28 +351,14 @@ that part only. Never repeat a call that is done."
     out
 }
 
-/// The language the answer must be in, named: the latest message decides, not the
-/// conversation (after a Chinese turn, a question in English was answered in Chinese).
-fn answer_language(zh: bool, request: &str) -> &'static str {
-    let latin = request
-        .chars()
-        .filter(|c| c.is_alphabetic())
-        .all(|c| c.is_ascii());
-    if zh {
-        "Chinese"
-    } else if latin {
-        "English"
-    } else {
-        "the language of the user's last message"
-    }
-}
-
 /// What a reply asks for: calls (with how they were found in text, if they were) and the
 /// text meant for the person.
 pub(crate) struct Read {
     pub calls: Vec<ToolCall>,
     pub text: String,
     pub extracted: Option<Extracted>,
+    /// The model said the results it read are the whole answer.
+    pub done: bool,
 }
 
 /// Reads a complete reply.
@@ -371,6 +370,7 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                     calls,
                     text: String::new(),
                     extracted: None,
+                    done: false,
                 };
             }
             Some(Parsed::Answer(text)) => {
@@ -378,6 +378,15 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                     calls: Vec::new(),
                     text,
                     extracted: None,
+                    done: false,
+                };
+            }
+            Some(Parsed::Done) => {
+                return Read {
+                    calls: Vec::new(),
+                    text: String::new(),
+                    extracted: None,
+                    done: true,
                 };
             }
             // Cut short (the token limit): keep what the answer said so far. Calls cut
@@ -389,6 +398,7 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                         calls: Vec::new(),
                         text: partial,
                         extracted: None,
+                        done: false,
                     };
                 }
             }
@@ -399,6 +409,7 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
             calls: reply.tool_calls,
             text: reply.content,
             extracted: None,
+            done: false,
         };
     }
     match extract_calls(&reply.content) {
@@ -406,11 +417,13 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
             calls: found.calls.clone(),
             text: found.text.clone(),
             extracted: Some(found),
+            done: false,
         },
         None => Read {
             calls: Vec::new(),
             text: reply.content,
             extracted: None,
+            done: false,
         },
     }
 }
@@ -560,7 +573,7 @@ mod tests {
             "m",
             &[Message::system(limited), Message::user("hi")],
             &callable,
-            Followup::default(),
+            Followup::new(Language::English),
         );
         let grammar = sent.grammar.unwrap_or_default();
         assert!(
@@ -589,7 +602,7 @@ mod tests {
             "m",
             &messages,
             &tools,
-            Followup::default(),
+            Followup::new(Language::English),
         );
         let names: Vec<&str> = sent
             .tools
@@ -608,19 +621,6 @@ mod tests {
     }
 
     #[test]
-    fn the_latest_message_decides_the_answers_language() {
-        assert_eq!(answer_language(true, "现在几点了？"), "Chinese");
-        assert_eq!(
-            answer_language(false, "What time is it in Tokyo?"),
-            "English"
-        );
-        assert_eq!(
-            answer_language(false, "Quelle heure est-il à Tokyo ?"),
-            "the language of the user's last message"
-        );
-    }
-
-    #[test]
     fn earlier_calls_and_results_are_shown_as_the_model_writes_and_reads_them() {
         let call = ToolCall {
             id: "call_x".into(),
@@ -636,13 +636,7 @@ mod tests {
             Message::assistant(None, vec![call]),
             Message::tool("call_x", r#"{"result":4}"#),
         ];
-        let written = as_written(
-            &messages,
-            Followup {
-                zh: true,
-                ..Followup::default()
-            },
-        );
+        let written = as_written(&messages, Followup::new(Language::Chinese));
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(
@@ -653,7 +647,25 @@ mod tests {
         assert!(results.starts_with("Tool results:\n- calculator: {\"result\":4}"));
         assert!(results.contains("in Chinese"), "{results}");
         // Reminded of the request, so the rest of a request for several things is called.
-        assert!(results.contains(r#"their request "2+2?""#), "{results}");
+        assert!(
+            results.contains(r#"The user's request: "2+2?""#),
+            "{results}"
+        );
+        assert!(results.contains(r#"reply {"done":true}"#), "{results}");
+        // After results the grammar admits `done`; before them it does not.
+        let grammar = |messages: &[Message]| {
+            request(
+                Protocol::Constrained,
+                "m",
+                messages,
+                &[tool("calculator")],
+                Followup::new(Language::English),
+            )
+            .grammar
+            .unwrap_or_default()
+        };
+        assert!(grammar(&messages).contains(r#"{\"done\":true}"#));
+        assert!(!grammar(&messages[..2]).contains("done"));
         assert!(written.iter().all(|m| m.tool_calls.is_empty()));
     }
 }

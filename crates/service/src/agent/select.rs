@@ -4,9 +4,11 @@
 //! model one more wrong choice. Up to [`OFFER_ALL_UP_TO`] enabled tools, a turn offers them
 //! all. Above that, the built-in tools are always offered (they are the fixed part of the
 //! prompt the model server keeps cached), and of the others (HTTP and imported tools) only
-//! the [`EXTRA`] most relevant to the message, by the words their name and description
-//! share with it (each word weighted by how rare it is among the candidates; Chinese by
-//! character pairs). A candidate that shares nothing is not offered. The chosen ones keep
+//! the [`EXTRA`] most relevant to what the person said (this message and the one before),
+//! by the words they share with what describes the tool in either language — its id, its
+//! description, its display names and summaries, its parameters' descriptions (English
+//! and `x-description-zh`) — each word weighted by how rare it is among the candidates;
+//! Chinese by character pairs. A candidate that shares nothing is not offered. The chosen ones keep
 //! registration order and come last in the catalog, so the cached prefix is the same for
 //! every message and only the short tail differs.
 
@@ -27,21 +29,19 @@ const STOP: [&str; 40] = [
     "this", "to", "tool", "use", "what", "when", "which", "with", "you", "your", "returns", "now",
 ];
 
-/// The tools to offer for `message`: all of `tools` when there are few; otherwise the
-/// ones in `core` plus the most relevant others.
-pub fn select(message: &str, tools: Vec<ToolDef>, core: &HashSet<String>) -> Vec<ToolDef> {
+/// The tools to offer for `said` (what the person said): all of `tools` when there are
+/// few; otherwise the ones in `core` plus the most relevant others. Each tool comes with
+/// the text that describes it (both languages).
+pub fn select(said: &str, tools: Vec<(ToolDef, String)>, core: &HashSet<String>) -> Vec<ToolDef> {
     if tools.len() <= OFFER_ALL_UP_TO {
-        return tools;
+        return tools.into_iter().map(|(t, _)| t).collect();
     }
-    let wanted = terms(message);
+    let wanted = terms(said);
     let candidates: Vec<(usize, HashSet<String>)> = tools
         .iter()
         .enumerate()
-        .filter(|(_, t)| !core.contains(&t.function.name))
-        .map(|(i, t)| {
-            let text = format!("{} {}", t.function.name, t.function.description);
-            (i, terms(&text))
-        })
+        .filter(|(_, (t, _))| !core.contains(&t.function.name))
+        .map(|(i, (t, about))| (i, terms(&format!("{} {about}", t.function.name))))
         .collect();
     // How many candidates each word appears in: a word most of them share says little.
     let mut spread: HashMap<&str, usize> = HashMap::new();
@@ -66,7 +66,7 @@ pub fn select(message: &str, tools: Vec<ToolDef>, core: &HashSet<String>) -> Vec
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let chosen: HashSet<usize> = scored.iter().take(EXTRA).map(|(_, i)| *i).collect();
     let (mut fixed, mut tail) = (Vec::new(), Vec::new());
-    for (i, tool) in tools.into_iter().enumerate() {
+    for (i, (tool, _)) in tools.into_iter().enumerate() {
         if core.contains(&tool.function.name) {
             fixed.push(tool);
         } else if chosen.contains(&i) {
@@ -129,20 +129,23 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn tool(name: &str, description: &str) -> ToolDef {
-        ToolDef::function(
-            name,
-            description,
-            json!({"type": "object", "properties": {}}),
+    fn tool(name: &str, description: &str) -> (ToolDef, String) {
+        (
+            ToolDef::function(
+                name,
+                description,
+                json!({"type": "object", "properties": {}}),
+            ),
+            description.to_string(),
         )
     }
 
-    fn many() -> (Vec<ToolDef>, HashSet<String>) {
+    fn many() -> (Vec<(ToolDef, String)>, HashSet<String>) {
         let mut tools = vec![
             tool("calculator", "Evaluates an arithmetic expression."),
             tool("current_time", "Returns the current date and time."),
         ];
-        let core: HashSet<String> = tools.iter().map(|t| t.function.name.clone()).collect();
+        let core: HashSet<String> = tools.iter().map(|t| t.0.function.name.clone()).collect();
         tools.push(tool(
             "read_file",
             "Reads a text file from the allowed folders.",
@@ -155,6 +158,11 @@ mod tests {
         tools.push(tool(
             "weather",
             "Current weather and forecast for a city. 查询城市天气。",
+        ));
+        // Described in English, with a Chinese display name and parameter description.
+        tools.push((
+            tool("get_stock_quote", "").0,
+            "Latest price of a stock. 股票行情 股票代码".to_string(),
         ));
         for i in 0..40 {
             tools.push(tool(
@@ -204,6 +212,19 @@ mod tests {
         );
         assert_eq!(
             names(&select("明天天气怎么样", tools.clone(), &core))[2..],
+            ["weather"]
+        );
+        assert_eq!(
+            names(&select("帮我查一下股票", tools.clone(), &core))[2..],
+            ["get_stock_quote"]
+        );
+        // What the person said before counts: a follow-up names nothing itself.
+        assert_eq!(
+            names(&select(
+                "what's the weather in Paris\nand tomorrow?",
+                tools.clone(),
+                &core
+            ))[2..],
             ["weather"]
         );
         // A greeting adds nothing: the prompt is the cached core alone.

@@ -54,48 +54,8 @@ fn field(data: &Value, key: &str) -> Option<String> {
     data.get(key).and_then(text)
 }
 
-/// The tools whose line is the whole answer to a request for them: the sum, the time,
-/// the new volume, the camera's state, the message shown or spoken, the rounded value,
-/// the audit record. The dataset tools' line answers when it holds the whole table (see
-/// `datasets`).
-const ANSWERING: [&str; 10] = [
-    "calculator",
-    "current_time",
-    "increase_volume",
-    "decrease_volume",
-    "turn_on_camera",
-    "turn_off_camera",
-    "text_msg_prompt",
-    "voice_msg_prompt",
-    "sas_round_rate",
-    "append_audit",
-];
-
-/// The tools whose line answers too, but whose result a request may go on to act on: a
-/// choice is often asked for to do something with it ("ask me whether to turn the camera
-/// on"). After them the model is always asked what is left. (Code run as a step of
-/// something larger is asked for in a message that joins the steps, which is asked about
-/// anyway.)
-const LEADING: [&str; 2] = ["text_choice_prompt", "voice_choice_prompt"];
-
 /// Most characters of code output a line shows whole.
 const CODE_SHOWN: usize = 120;
-
-/// Whether `tool`'s line for its successful `result` is the whole answer to a request
-/// for it.
-pub(crate) fn answers(tool: &str, result: &ToolResult) -> bool {
-    if tool == "code_interpreter" {
-        return code_shown(&result.data).is_some_and(|s| s.chars().count() <= CODE_SHOWN);
-    }
-    ANSWERING.contains(&tool)
-        || LEADING.contains(&tool)
-        || datasets::line(tool, &result.data, false).is_some_and(|(_, whole)| whole)
-}
-
-/// Whether a request may go on to act on `tool`'s result (see [`LEADING`]).
-pub(crate) fn leads_on(tool: &str) -> bool {
-    LEADING.contains(&tool)
-}
 
 /// What a code run printed or returned, trimmed; `None` when it gave nothing.
 fn code_shown(data: &Value) -> Option<String> {
