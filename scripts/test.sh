@@ -26,9 +26,12 @@ require_cargo
 prune_target
 # The real local servers the tests start: llama-server (built once, cached) with
 # SmolLM2-135M and Qwen2.5-Coder-1.5B (the desktop test's chat calls a tool), and
-# faster-whisper-server with whisper-base. A no-op when cached.
-./scripts/setup-models.sh all
-phase "local models"
+# faster-whisper-server with whisper-base. A no-op when cached. On a cold machine this is
+# minutes of downloads and a C++ build: it runs beside the steps below (which do not need
+# it) and is waited for before the tests.
+models_log="$(mktemp)"
+./scripts/setup-models.sh all >"$models_log" 2>&1 &
+models_pid=$!
 # The MCP peers the MCP tests talk to: the Python SDK, the reference servers, the
 # Inspector (pinned in tests/mcp-peers; a no-op when cached).
 setup_mcp_peers
@@ -40,6 +43,16 @@ phase "UI build and tests"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 phase "fmt and clippy"
+cargo test --workspace --locked --no-run
+phase "test build"
+if ! wait "$models_pid"; then
+  cat "$models_log" >&2
+  echo "setup-models.sh failed" >&2
+  exit 1
+fi
+grep -E 'build took|done;' "$models_log" || true
+rm -f "$models_log"
+phase "local models (waited for)"
 # Hermetic: tests never write to the keyring of the person running them; the keyring
 # test starts its own Secret Service and asks for it explicitly.
 export DESKMATE_SECRET_STORE="${DESKMATE_SECRET_STORE:-file}"

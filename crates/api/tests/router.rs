@@ -1097,7 +1097,10 @@ async fn eval_runs_a_suite_streams_cases_and_keeps_reports() {
             .push(deskmate_testkit::Script::Json(
                 deskmate_testkit::completion(None, &[("calculator", r#"{"expression": "6*7"}"#)]),
             ))
-            // The product's own line is the answer: no model request after the result.
+            // After the result the model is asked again, and answers.
+            .push(deskmate_testkit::Script::Json(
+                deskmate_testkit::completion(Some("6*7 is 42."), &[]),
+            ))
             .push(deskmate_testkit::Script::Json(
                 deskmate_testkit::completion(Some("You're welcome."), &[]),
             ));

@@ -162,20 +162,24 @@ async fn every_metric_on_known_outputs() {
 
     let text = |t: &str| Script::Json(completion(Some(t), &[]));
     let calls = |c: &[(&str, &str)]| Script::Json(completion(None, c));
-    // A first step whose calls all succeeded with results that answer (volume, time)
-    // ends its case without another request; the call where none fits is not run (the
-    // message names no volume), and the model is then asked for an answer.
+    // After every step with results the model is asked again, and answers; the call where
+    // none fits is not run (the message names no volume, and the case's person says no
+    // when asked), and the model is then asked for an answer.
     server
         .push(calls(&[("increase_volume", r#"{"step": 20}"#)]))
+        .push(text("Turned it up."))
         .push(calls(&[("increase_volume", r#"{"step": "20%"}"#)]))
+        .push(text("Turned it up."))
         .push(calls(&[
             ("current_time", r#"{"timezone": "Europe/London"}"#),
             ("current_time", r#"{"timezone": "Asia/Tokyo"}"#),
         ]))
+        .push(text("Those are the times."))
         .push(calls(&[
             ("increase_volume", r#"{"step": 20}"#),
             ("decrease_volume", r#"{"step": 5}"#),
         ]))
+        .push(text("Done."))
         .push(text("I would turn it up, but I won't."))
         .push(calls(&[("increase_volume", "{}")]))
         .push(text("You're welcome."))
@@ -187,7 +191,7 @@ async fn every_metric_on_known_outputs() {
             "current_time",
             r#"{"timezone": "Asia/Shanghai"}"#,
         )]))
-        // (The corrected call's result is the reply: no model request after it.)
+        .push(text("That is the time in Beijing."))
         .push(calls(&[
             ("increase_volume", r#"{"step": 20}"#),
             ("turn_on_camera", "{}"),
@@ -201,7 +205,7 @@ async fn every_metric_on_known_outputs() {
             ("turn_on_camera", "{}"),
             ("increase_volume", r#"{"step": 20}"#),
         ]))
-        // (The redone calls' results are the reply.)
+        .push(text("Both done."))
         .push(Script::Stall);
 
     let (_dir, deskmate, model_id) = scripted_service(&server);
@@ -368,7 +372,7 @@ async fn cases_can_offer_every_tool() {
     all["reply_states"] = json!(["42", ["not prime", "不是质数"]]);
     all["reply_avoids"] = json!(["cannot"]);
     let mut listed = listed;
-    listed["reply_states"] = json!([["Tokyo", "东京"]]);
+    listed["reply_states"] = json!([["JST", "日本标准时间"]]);
     let suite = parse_suite("modes", &format!("{}\n{}", line(all), line(listed)))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(suite.cases[0].offers_all() && !suite.cases[1].offers_all());
@@ -411,6 +415,6 @@ async fn cases_can_offer_every_tool() {
     assert_eq!(report.results[0].reply_states_facts, Some(true));
     assert_eq!(
         report.results[1].reply_missing.as_deref(),
-        Some(r#"states none of ["Tokyo", "东京"]"#)
+        Some(r#"states none of ["JST", "日本标准时间"]"#)
     );
 }

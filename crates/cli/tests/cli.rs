@@ -244,10 +244,12 @@ async fn chat_runs_one_turn_against_the_configured_model() {
     assert!(String::from_utf8_lossy(&none.stderr).contains("no LLM model is configured"));
 
     let server = ScriptedServer::start(&["scripted"]).await;
-    server.push(Script::Json(completion(
-        None,
-        &[("calculator", r#"{"expression": "6*7"}"#)],
-    )));
+    server
+        .push(Script::Json(completion(
+            None,
+            &[("calculator", r#"{"expression": "6*7"}"#)],
+        )))
+        .push(Script::Json(completion(Some("6*7 is 42."), &[])));
     deskmate_service::Deskmate::open(dir.path())
         .and_then(|d| {
             d.create_llm_model(body(json!({"name": "S", "base_url": server.base_url(),
@@ -265,11 +267,11 @@ async fn chat_runs_one_turn_against_the_configured_model() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&output.stdout), "6*7 = 42.\n");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "6*7 is 42.\n");
     assert_eq!(
         server.requests().len(),
-        1,
-        "the product's own line is the answer"
+        2,
+        "the model is asked after the result"
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
