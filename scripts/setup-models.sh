@@ -108,7 +108,7 @@ step_llama() {
   cmake -S "$src" -B "$work/build" "${LLAMA_CMAKE_FLAGS[@]}" \
         -DLLAMA_BUILD_NUMBER="$build_no" -DLLAMA_BUILD_COMMIT="b$build_no" >"$work/configure.log" 2>&1 \
     || { tail -n 40 "$work/configure.log" >&2; die "cmake configure failed ($work/configure.log)"; }
-  log "llama: building llama-server with -j$JOBS (log: $work/build.log; ~15-25 min on 2 cores)"
+  log "llama: building llama-server with -j$JOBS (log: $work/build.log; ~8 min on 2 cores)"
   local t0=$SECONDS
   cmake --build "$work/build" --config Release --target llama-server -j "$JOBS" >"$work/build.log" 2>&1 \
     || { tail -n 40 "$work/build.log" >&2; die "build failed ($work/build.log)"; }

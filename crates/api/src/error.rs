@@ -4,7 +4,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use deskmate_service::ServiceError;
-use deskmate_service::resources::FieldError;
+use deskmate_service::error::FieldError;
 use serde::Serialize;
 
 /// An API error: a status and a JSON body.

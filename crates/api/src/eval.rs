@@ -48,7 +48,7 @@ pub struct EvalAnswer {
 }
 
 fn field_error(path: &str, message: &str) -> AppError {
-    AppError::Invalid(vec![deskmate_service::resources::FieldError {
+    AppError::Invalid(vec![deskmate_service::error::FieldError {
         path: path.into(),
         message: message.into(),
         hint: "see docs/EVAL.md for the suite format and the options".into(),

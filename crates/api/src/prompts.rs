@@ -3,8 +3,8 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
+use deskmate_service::error::FieldError;
 use deskmate_service::prompts::{ANSWER_HINT, AnswerError, Prompt, PromptAnswer};
-use deskmate_service::resources::FieldError;
 use serde::Serialize;
 
 use crate::answers::Items;

@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use deskmate_service::resources::FieldError;
+use deskmate_service::error::FieldError;
 use deskmate_service::secrets::StoreInfo;
 use serde::{Deserialize, Serialize};
 

@@ -7,7 +7,7 @@ use deskmate_core::{SideEffect, ToolResult, ToolSpec};
 use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
 use serde_json::Value;
 
-use crate::server::Language;
+use crate::language::Language;
 
 /// A tool as MCP clients see it: the id as its name, its display name in the user's
 /// language as the title, the parameter schema (without Deskmate's `x-` normalization

@@ -21,6 +21,7 @@
 pub mod bridge;
 pub mod client;
 pub mod convert;
+pub mod language;
 pub mod server;
 pub mod transport;
 

@@ -17,32 +17,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::convert;
-
-/// The language of the tools' titles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
-    /// English.
-    En,
-    /// Simplified Chinese.
-    Zh,
-}
-
-impl Language {
-    /// From the locale of the environment (`LC_ALL`, `LC_MESSAGES`, `LANG`): Chinese for
-    /// a `zh` locale, English otherwise.
-    pub fn from_env() -> Self {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .filter_map(|k| std::env::var(k).ok())
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        if locale.to_ascii_lowercase().starts_with("zh") {
-            Self::Zh
-        } else {
-            Self::En
-        }
-    }
-}
+pub use crate::language::Language;
 
 /// Who answers when a call's policy asks the person first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use utoipa::PartialSchema;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
 
-use crate::resources::FieldError;
+use crate::error::FieldError;
 
 /// A request body: checked field by field, then read into `Self`.
 pub trait Body: DeserializeOwned {

@@ -5,7 +5,7 @@ use deskmate_store::conversations::Conversation;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::resources::FieldError;
+use crate::error::FieldError;
 use crate::{Deskmate, ServiceError};
 
 /// Longest title, in characters.

@@ -1,6 +1,20 @@
-//! Errors in opening the service.
+//! Errors of the service: opening it, and what is wrong with a request's field.
 
 use std::path::PathBuf;
+
+use serde::Serialize;
+
+// Every module that checks input reports with it, and it depends on nothing of theirs.
+/// One problem with a resource, at a JSON pointer into the request body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct FieldError {
+    /// Where (`/http_url`, `/parameter_defaults/days`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub hint: String,
+}
 
 /// The service could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -43,10 +57,10 @@ pub enum ServiceError {
     },
     /// The input breaks the rules; one entry per field.
     #[error("invalid input: {}", .0.iter().map(|e| format!("{}: {}", e.path, e.message)).collect::<Vec<_>>().join("; "))]
-    Invalid(Vec<crate::resources::FieldError>),
+    Invalid(Vec<FieldError>),
     /// The id or name asked for is already used; one entry per field.
     #[error("already used: {}", .0.iter().map(|e| format!("{}: {}", e.path, e.message)).collect::<Vec<_>>().join("; "))]
-    Taken(Vec<crate::resources::FieldError>),
+    Taken(Vec<FieldError>),
     /// The change is never allowed (deleting a built-in tool).
     #[error("{0}")]
     Forbidden(String),

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::ServiceError;
-use crate::resources::FieldError;
+use crate::error::FieldError;
 
 /// Largest document body.
 pub const MAX_DOCUMENT_BYTES: usize = 1024 * 1024;

@@ -12,16 +12,16 @@ use deskmate_core::spec::is_valid_tool_id;
 use deskmate_store::mcp_servers::McpServerRow;
 use deskmate_tools::Tool;
 use indexmap::IndexMap;
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::body::Body;
+use crate::error::FieldError;
 use crate::mcp_input::{
     ARGS_MAX, MASK, McpEntry, McpImport, TEXT_MAX, env_name_ok, header_name_ok, url_ok,
 };
 use crate::mcp_view::McpServerView;
+pub use crate::mcp_view::{ChangedTool, McpStatus};
 use crate::model_input::blank;
-use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
 
 /// The fields a server entry may have.
@@ -89,46 +89,6 @@ pub struct McpServerConfig {
     pub name: String,
     /// How to reach it.
     pub transport: Transport,
-}
-
-/// What a server is doing now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum McpStatus {
-    /// Being started or connected to.
-    Starting,
-    /// Connected; its tools are in the registry.
-    Running {
-        /// How many tools it gave.
-        tools: usize,
-        /// The protocol revision spoken.
-        protocol: String,
-    },
-    /// Not connected, and why (the client retries with backoff).
-    Failed {
-        /// What went wrong.
-        reason: String,
-    },
-    /// Disabled by the person.
-    Disabled,
-}
-
-/// An imported tool whose definition differs from the one accepted: it stays disabled
-/// until the person approves the new one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct ChangedTool {
-    /// The tool's name on its server.
-    pub tool: String,
-    /// Its id in Deskmate.
-    pub id: String,
-    /// SHA-256 (hex) of the new definition.
-    pub hash: String,
-    /// The definition accepted before (an MCP tool definition, as the server gave it).
-    #[schema(value_type = Object)]
-    pub pinned: Value,
-    /// The definition the server gives now.
-    #[schema(value_type = Object)]
-    pub now: Value,
 }
 
 fn secret_name(server: &str, kind: &str, key: &str) -> String {

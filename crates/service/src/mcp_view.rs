@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use deskmate_store::mcp_servers::McpServerRow;
 use serde::Serialize;
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::mcp_input::MASK;
-use crate::mcp_servers::{ChangedTool, McpStatus};
 
 /// An MCP server as the API shows it. A server started as a program has `command`,
 /// `args` and `env`; one reached over HTTP has `url` and `headers`.
@@ -83,4 +83,44 @@ impl McpServerView {
             headers: http.then(|| masked(&row.headers)),
         }
     }
+}
+
+/// What a server is doing now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum McpStatus {
+    /// Being started or connected to.
+    Starting,
+    /// Connected; its tools are in the registry.
+    Running {
+        /// How many tools it gave.
+        tools: usize,
+        /// The protocol revision spoken.
+        protocol: String,
+    },
+    /// Not connected, and why (the client retries with backoff).
+    Failed {
+        /// What went wrong.
+        reason: String,
+    },
+    /// Disabled by the person.
+    Disabled,
+}
+
+/// An imported tool whose definition differs from the one accepted: it stays disabled
+/// until the person approves the new one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct ChangedTool {
+    /// The tool's name on its server.
+    pub tool: String,
+    /// Its id in Deskmate.
+    pub id: String,
+    /// SHA-256 (hex) of the new definition.
+    pub hash: String,
+    /// The definition accepted before (an MCP tool definition, as the server gave it).
+    #[schema(value_type = Object)]
+    pub pinned: Value,
+    /// The definition the server gives now.
+    #[schema(value_type = Object)]
+    pub now: Value,
 }

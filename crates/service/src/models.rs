@@ -8,11 +8,11 @@ use serde_json::{Map, Value};
 use utoipa::PartialSchema;
 
 use crate::body::{Body, declared_fields, unknown_fields};
+use crate::error::FieldError;
 use crate::model_input::{
     API_KEY_MAX, AsrModelChange, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES,
     LlmModelChange, MODEL_MAX, NAME_MAX, NewAsrModel, NewLlmModel, base_url_ok, blank,
 };
-use crate::resources::FieldError;
 
 /// The secret that holds a model's API key.
 pub fn api_key_secret(kind: &str, id: &str) -> String {

@@ -14,8 +14,8 @@ use tokio::sync::oneshot;
 use utoipa::ToSchema;
 
 use crate::body::Body;
+use crate::error::FieldError;
 use crate::hooks::{ConfirmRequest, Confirmation, Confirmer};
-use crate::resources::FieldError;
 
 /// What a prompt asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

@@ -101,7 +101,7 @@ pub struct ResourceInput {
     /// What was wrong with the body's shape (unknown fields, wrong types), reported by
     /// `resources::validate` together with the values' problems.
     #[serde(skip)]
-    pub shape_problems: Vec<crate::resources::FieldError>,
+    pub shape_problems: Vec<crate::error::FieldError>,
 }
 
 /// A tool's name and one-sentence description for people, in zh-CN and en.

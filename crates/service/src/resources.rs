@@ -15,25 +15,14 @@ use deskmate_tools::Tool;
 use deskmate_tools::http_tool::{
     HttpTool, HttpToolConfig, Method, SecretStore, check_template, placeholders,
 };
-use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::body::Body;
+use crate::error::FieldError;
 use crate::resource_input::{DisplayInput, ResourceInput};
 
 /// Largest HTTP answer a user tool reads.
 pub const MAX_RESPONSE_BYTES: usize = 2 * 1024 * 1024;
-
-/// One problem with a resource, at a JSON pointer into the request body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct FieldError {
-    /// Where (`/http_url`, `/parameter_defaults/days`).
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-    /// How to fix it.
-    pub hint: String,
-}
 
 /// A `{name}` in the URL that a call could leave empty: not a parameter of the schema, or
 /// an optional one with no default. Caught at save time, not after the person confirmed

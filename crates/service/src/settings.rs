@@ -5,7 +5,7 @@ use deskmate_core::Localized;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::resources::FieldError;
+use crate::error::FieldError;
 
 /// A setting Deskmate knows.
 #[derive(Debug, Clone, Copy)]

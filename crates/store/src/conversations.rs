@@ -123,21 +123,7 @@ impl Store {
                        WHERE conversation_id = ?1 AND json_extract(message, '$.role') = 'user' \
                        ORDER BY seq DESC LIMIT 1 OFFSET ?2), 0) \
                    ORDER BY seq";
-        let conn = self.conn()?;
-        let mut statement = conn.prepare_cached(sql).sql(sql)?;
-        let rows = statement
-            .query_map(params![conversation_id, turns.saturating_sub(1)], |row| {
-                row.get::<_, String>(0)
-            })
-            .sql(sql)?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(json_column(
-                &row.sql(sql)?,
-                "conversation_messages.message",
-            )?);
-        }
-        Ok(out)
+        self.messages(sql, conversation_id, turns.saturating_sub(1))
     }
 
     /// A conversation's messages in order (at most the last `limit`).
@@ -148,10 +134,15 @@ impl Store {
     ) -> Result<Vec<Value>, Error> {
         let sql = "SELECT message FROM (SELECT seq, message FROM conversation_messages \
                    WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq";
+        self.messages(sql, conversation_id, limit)
+    }
+
+    /// The messages `sql` selects with the conversation id and one number as parameters.
+    fn messages(&self, sql: &str, conversation_id: &str, number: u32) -> Result<Vec<Value>, Error> {
         let conn = self.conn()?;
         let mut statement = conn.prepare_cached(sql).sql(sql)?;
         let rows = statement
-            .query_map(params![conversation_id, limit], |row| {
+            .query_map(params![conversation_id, number], |row| {
                 row.get::<_, String>(0)
             })
             .sql(sql)?;

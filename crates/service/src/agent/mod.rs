@@ -23,8 +23,8 @@ use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
+use crate::error::FieldError;
 use crate::prompts::Prompt;
-use crate::resources::FieldError;
 use crate::{Deskmate, ServiceError};
 use calls::{Outcome, Succeeded, TurnContext};
 use protocol::{Protocol, TokenGate};
