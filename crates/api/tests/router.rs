@@ -856,6 +856,31 @@ async fn models_crud_keeps_keys_secret() {
         (StatusCode::NOT_FOUND, json!("LLM Model not found"))
     );
 
+    // An id of the longest allowed length keeps its API key (its secret's name is derived
+    // to fit), for both kinds.
+    for kind in ["llm", "asr"] {
+        let long = "k".repeat(64);
+        let (status, created) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/models/{kind}"),
+            Some(
+                json!({"id": long, "name": "Long", "base_url": "http://127.0.0.1:1/v1",
+                        "model": "m", "api_key": "sk-long"}),
+            ),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{kind}: {created}");
+        assert_eq!(created["api_key"], "••••");
+        let names = f.deskmate.secrets().map(|s| s.names()).unwrap_or_default();
+        assert!(
+            names
+                .iter()
+                .any(|n| n.starts_with(&format!("{kind}.kkk")) && n.len() <= 64),
+            "{names:?}"
+        );
+    }
+
     let (status, asr) = call(
         &f.app,
         "POST",

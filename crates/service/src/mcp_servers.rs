@@ -564,7 +564,7 @@ impl Deskmate {
             names.insert(name.clone(), given.clone());
             if store.mcp_server(&name)?.is_some() {
                 taken.push(field(
-                    &format!("/mcpServers/{given}"),
+                    &format!("/mcpServers/{}", escape_pointer(&given)),
                     format!("a server named '{name}' exists"),
                     "rename it in the configuration, or delete the stored server first",
                 ));
@@ -573,7 +573,7 @@ impl Deskmate {
             match validate(entry, None, None) {
                 Ok(ok) => checked.push(ok),
                 Err(found) => errors.extend(found.into_iter().map(|e| FieldError {
-                    path: format!("/mcpServers/{given}{}", e.path),
+                    path: format!("/mcpServers/{}{}", escape_pointer(&given), e.path),
                     ..e
                 })),
             }

@@ -220,3 +220,27 @@ async fn disabled_resources_and_policies_apply_after_reopening() {
         .await;
     assert!(freq.ok);
 }
+
+/// An imported configuration's errors point at the entry by its key as a JSON pointer
+/// escapes it ("a/b~c" is `/mcpServers/a~1b~0c`) — the shape check always did; the
+/// service's own paths (a name that is taken) now do too.
+#[tokio::test]
+async fn import_errors_point_at_the_entry_with_its_key_escaped() {
+    let dir = common::data_dir_with_adsl();
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let read = |body: Value| {
+        <deskmate_service::mcp_input::McpImport as deskmate_service::body::Body>::read(&body)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+    };
+    let good = read(json!({"mcpServers": {"a/b~c": {"command": "x"}}}));
+    deskmate
+        .import_mcp_config(good)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let again = read(json!({"mcpServers": {"a/b~c": {"command": "x"}}}));
+    match deskmate.import_mcp_config(again) {
+        Err(deskmate_service::ServiceError::Taken(errors)) => {
+            assert_eq!(errors[0].path, "/mcpServers/a~1b~0c", "{errors:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
