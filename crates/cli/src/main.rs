@@ -424,11 +424,18 @@ async fn chat(
         model_id,
         conversation_id,
         tools: None,
-        // The terminal's locale, as the window's is for the app.
+        // The terminal's locale, as the window's is for the app: its language part
+        // (`zh_CN` of `zh_CN.UTF-8`), when it reads as one.
         locale: std::env::var("LC_ALL")
             .or_else(|_| std::env::var("LANG"))
             .ok()
-            .filter(|l| !l.is_empty()),
+            .and_then(|l| l.split(['.', '@']).next().map(str::to_string))
+            .filter(|l| {
+                !l.is_empty()
+                    && l.len() <= 35
+                    && l.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+            }),
     };
     if let Err(err) = deskmate.check_turn(&turn) {
         eprintln!("deskmate: {err}");

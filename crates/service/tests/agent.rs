@@ -397,6 +397,24 @@ async fn bad_turns_are_refused_before_anything_runs() {
         )
         .await;
     assert!(matches!(empty, Err(ServiceError::Invalid(_))));
+    for locale in ["", "zh CN", "<script>", &"x".repeat(36)] {
+        let bad = f
+            .deskmate
+            .chat(
+                ChatTurn {
+                    message: "hi".into(),
+                    locale: Some(locale.to_string()),
+                    ..ChatTurn::default()
+                },
+                &tx,
+                &cancel,
+            )
+            .await;
+        match bad {
+            Err(ServiceError::Invalid(errors)) => assert_eq!(errors[0].path, "/locale"),
+            other => panic!("{locale:?}: {other:?}"),
+        }
+    }
     let unknown = f
         .deskmate
         .chat(

@@ -211,6 +211,8 @@ const HISTORY_TURNS: u32 = 10;
 const HISTORY: usize = 40;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
+/// Longest locale accepted (a BCP 47 tag, or a POSIX one such as `zh_CN.UTF-8`).
+const MAX_LOCALE_CHARS: usize = 35;
 
 pub(crate) use language::is_han;
 pub use probe::ToolCallingProbe;
@@ -668,6 +670,22 @@ impl Deskmate {
                 path: "/message".into(),
                 message: format!("message must have 1 to {MAX_MESSAGE_CHARS} characters"),
                 hint: "type what you want Deskmate to do".into(),
+            }]));
+        }
+        if let Some(locale) = &turn.locale
+            && (locale.is_empty()
+                || locale.len() > MAX_LOCALE_CHARS
+                || !locale
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@')))
+        {
+            return Err(ServiceError::Invalid(vec![FieldError {
+                path: "/locale".into(),
+                message: format!(
+                    "locale must be a language tag of 1 to {MAX_LOCALE_CHARS} letters, digits and '-'"
+                ),
+                hint: "send the window's language, e.g. \"zh-CN\" or \"en\", or leave it out"
+                    .into(),
             }]));
         }
         self.llm_model_record(turn.model_id.as_deref())?;
