@@ -611,40 +611,49 @@ async fn voice_choice_prompt_hears_the_answer_from_a_virtual_microphone() {
     let answer = spoken(dir.path(), "the second one");
     let (server, client) = serve_with_whisper(&pulse, dir.path()).await;
 
-    let call = {
-        let (client, url, token) = (client.clone(), server.url.clone(), server.token.clone());
-        tokio::spawn(async move {
-            client
-                .post(format!("{url}/tools/call"))
-                .bearer_auth(token)
-                .json(&json!({"tool": "voice_choice_prompt", "arguments": {
-                    "question": "Which color should the lamp be?",
-                    "options": ["Red", "Green", "Blue"],
-                    "timeout_s": 90,
-                }}))
-                .send()
-                .await
-                .unwrap_or_else(|e| panic!("{e}"))
-                .json::<Value>()
-                .await
-                .unwrap_or(Value::Null)
-        })
-    };
-    // The person answers, and repeats it until Deskmate has heard.
+    // The tool answers a passing failure (the sound server did not take the question's
+    // audio in time, seen now and then on a loaded machine) as `transient`: "try again
+    // in a moment". The person, or a model, calls again; so does this test, once.
     let mut asked = false;
-    let deadline = std::time::Instant::now() + Duration::from_secs(100);
-    while !call.is_finished() {
-        assert!(std::time::Instant::now() < deadline, "never answered");
-        let (_, pending) = server
-            .send(&client, reqwest::Method::GET, "/prompts", None)
-            .await;
-        asked |= pending["list"][0]["question"] == "Which color should the lamp be?";
-        let (pulse_ref, answer) = (&pulse, answer.clone());
-        let played = tokio::task::block_in_place(|| pulse_ref.say_into_microphone(&answer));
-        assert!(played, "paplay failed");
-        tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut result = Value::Null;
+    for _attempt in 0..2 {
+        let call = {
+            let (client, url, token) = (client.clone(), server.url.clone(), server.token.clone());
+            tokio::spawn(async move {
+                client
+                    .post(format!("{url}/tools/call"))
+                    .bearer_auth(token)
+                    .json(&json!({"tool": "voice_choice_prompt", "arguments": {
+                        "question": "Which color should the lamp be?",
+                        "options": ["Red", "Green", "Blue"],
+                        "timeout_s": 90,
+                    }}))
+                    .send()
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .json::<Value>()
+                    .await
+                    .unwrap_or(Value::Null)
+            })
+        };
+        // The person answers, and repeats it until Deskmate has heard.
+        let deadline = std::time::Instant::now() + Duration::from_secs(100);
+        while !call.is_finished() {
+            assert!(std::time::Instant::now() < deadline, "never answered");
+            let (_, pending) = server
+                .send(&client, reqwest::Method::GET, "/prompts", None)
+                .await;
+            asked |= pending["list"][0]["question"] == "Which color should the lamp be?";
+            let (pulse_ref, answer) = (&pulse, answer.clone());
+            let played = tokio::task::block_in_place(|| pulse_ref.say_into_microphone(&answer));
+            assert!(played, "paplay failed");
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+        }
+        result = call.await.unwrap_or_else(|e| panic!("{e}"));
+        if result["error_type"] != "transient" {
+            break;
+        }
     }
-    let result = call.await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(result["ok"], true, "{result}");
     assert_eq!(result["data"]["via"], "voice", "{result}");
     assert_eq!(
