@@ -1,0 +1,1 @@
+//! Time rules of schedules.
