@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use deskmate_autotest::{
-    Autotest, AutotestResult, Comparison, RunRequest, Scope, TestCase, TestMessage,
+    Autotest, AutotestResult, Comparison, ModelUnderTest, RunRequest, Scope, TestCase, TestMessage,
 };
 use deskmate_service::ServiceError;
 use serde::{Deserialize, Serialize};
@@ -141,12 +141,7 @@ pub async fn llm(
     headers: HeaderMap,
     Path(model_id): Path<String>,
 ) -> Result<Response, AppError> {
-    let autotest = Autotest::new(state.deskmate.clone());
-    answer(&headers, "check", move |tx| async move {
-        let result = autotest.llm(Some(&model_id), &mut reporter(&tx)).await;
-        let _ = tx.send(Step::Done(result));
-    })
-    .await
+    model(state, &headers, ModelUnderTest::Llm, model_id).await
 }
 
 /// `POST /api/v1/tools/autotest/asr/{model_id}`.
@@ -156,9 +151,21 @@ pub async fn asr(
     headers: HeaderMap,
     Path(model_id): Path<String>,
 ) -> Result<Response, AppError> {
+    model(state, &headers, ModelUnderTest::Asr, model_id).await
+}
+
+/// Checks one model, its checks streamed as they finish (see [`answer`]).
+async fn model(
+    state: AppState,
+    headers: &HeaderMap,
+    kind: ModelUnderTest,
+    model_id: String,
+) -> Result<Response, AppError> {
     let autotest = Autotest::new(state.deskmate.clone());
-    answer(&headers, "check", move |tx| async move {
-        let result = autotest.asr(Some(&model_id), &mut reporter(&tx)).await;
+    answer(headers, "check", move |tx| async move {
+        let result = autotest
+            .model(kind, Some(&model_id), &mut reporter(&tx))
+            .await;
         let _ = tx.send(Step::Done(result));
     })
     .await

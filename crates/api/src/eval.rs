@@ -62,7 +62,9 @@ pub async fn run(
     headers: HeaderMap,
     ApiJson(body): ApiJson<EvalBody>,
 ) -> Result<Response, AppError> {
-    state.deskmate.llm_model_record(Some(&body.model_id))?;
+    state
+        .deskmate
+        .model_record::<deskmate_service::models::LlmModel>(Some(&body.model_id))?;
     let suite = match &body.suite {
         Some(text) => eval::parse_suite("request", text),
         None => eval::parse_suite("default", eval::DEFAULT_SUITE),

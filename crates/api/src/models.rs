@@ -30,7 +30,11 @@ pub async fn list_llm(
     State(state): State<AppState>,
 ) -> Result<Json<Listed<LlmModelView>>, AppError> {
     Ok(Json(Listed::new(
-        blocking(&state, Deskmate::list_llm_models).await?,
+        blocking(
+            &state,
+            Deskmate::models::<deskmate_service::models::LlmModel>,
+        )
+        .await?,
     )))
 }
 
@@ -40,7 +44,10 @@ pub async fn create_llm(
     State(state): State<AppState>,
     ApiBody(body): ApiBody<NewLlmModel>,
 ) -> Result<(StatusCode, Json<LlmModelView>), AppError> {
-    let created = blocking(&state, move |d| d.create_llm_model(body)).await?;
+    let created = blocking(&state, move |d| {
+        d.create_model::<deskmate_service::models::LlmModel>(body)
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -50,7 +57,12 @@ pub async fn get_llm(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<LlmModelView>, AppError> {
-    Ok(Json(blocking(&state, move |d| d.llm_model(&id)).await?))
+    Ok(Json(
+        blocking(&state, move |d| {
+            d.model::<deskmate_service::models::LlmModel>(&id)
+        })
+        .await?,
+    ))
 }
 
 /// `PUT /api/v1/models/llm/{id}`: changes the fields given.
@@ -61,7 +73,10 @@ pub async fn update_llm(
     ApiBody(change): ApiBody<LlmModelChange>,
 ) -> Result<Json<LlmModelView>, AppError> {
     Ok(Json(
-        blocking(&state, move |d| d.update_llm_model(&id, change)).await?,
+        blocking(&state, move |d| {
+            d.update_model::<deskmate_service::models::LlmModel>(&id, change)
+        })
+        .await?,
     ))
 }
 
@@ -72,7 +87,10 @@ pub async fn delete_llm(
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, AppError> {
     let target = id.clone();
-    blocking(&state, move |d| d.delete_llm_model(&target)).await?;
+    blocking(&state, move |d| {
+        d.delete_model::<deskmate_service::models::LlmModel>(&target)
+    })
+    .await?;
     Ok(Json(Deleted::new(id)))
 }
 
@@ -82,7 +100,11 @@ pub async fn list_asr(
     State(state): State<AppState>,
 ) -> Result<Json<Listed<AsrModelView>>, AppError> {
     Ok(Json(Listed::new(
-        blocking(&state, Deskmate::list_asr_models).await?,
+        blocking(
+            &state,
+            Deskmate::models::<deskmate_service::models::AsrModel>,
+        )
+        .await?,
     )))
 }
 
@@ -92,7 +114,10 @@ pub async fn create_asr(
     State(state): State<AppState>,
     ApiBody(body): ApiBody<NewAsrModel>,
 ) -> Result<(StatusCode, Json<AsrModelView>), AppError> {
-    let created = blocking(&state, move |d| d.create_asr_model(body)).await?;
+    let created = blocking(&state, move |d| {
+        d.create_model::<deskmate_service::models::AsrModel>(body)
+    })
+    .await?;
     Ok((StatusCode::CREATED, Json(created)))
 }
 
@@ -102,7 +127,12 @@ pub async fn get_asr(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<AsrModelView>, AppError> {
-    Ok(Json(blocking(&state, move |d| d.asr_model(&id)).await?))
+    Ok(Json(
+        blocking(&state, move |d| {
+            d.model::<deskmate_service::models::AsrModel>(&id)
+        })
+        .await?,
+    ))
 }
 
 /// `PUT /api/v1/models/asr/{id}`: changes the fields given.
@@ -113,7 +143,10 @@ pub async fn update_asr(
     ApiBody(change): ApiBody<AsrModelChange>,
 ) -> Result<Json<AsrModelView>, AppError> {
     Ok(Json(
-        blocking(&state, move |d| d.update_asr_model(&id, change)).await?,
+        blocking(&state, move |d| {
+            d.update_model::<deskmate_service::models::AsrModel>(&id, change)
+        })
+        .await?,
     ))
 }
 
@@ -124,6 +157,9 @@ pub async fn delete_asr(
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, AppError> {
     let target = id.clone();
-    blocking(&state, move |d| d.delete_asr_model(&target)).await?;
+    blocking(&state, move |d| {
+        d.delete_model::<deskmate_service::models::AsrModel>(&target)
+    })
+    .await?;
     Ok(Json(Deleted::new(id)))
 }

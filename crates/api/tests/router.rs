@@ -909,6 +909,47 @@ async fn models_crud_keeps_keys_secret() {
     );
 }
 
+/// Fifty clients create one model id at once, each with its own name and key: one gets
+/// 201, the others 409 naming `/id`, and the stored model — its key included — is the
+/// winner's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_creates_of_one_model_id_store_the_winner_only() {
+    let f = fixture();
+    let answers = futures_util::future::join_all((0..50).map(|i| {
+        let app = f.app.clone();
+        async move {
+            let body = json!({"id": "same", "name": format!("writer {i}"),
+                              "base_url": "http://127.0.0.1:8080/v1", "model": "m",
+                              "api_key": format!("sk-{i}")});
+            (
+                i,
+                call(&app, "POST", "/api/v1/models/llm", Some(body)).await,
+            )
+        }
+    }))
+    .await;
+    let winners: Vec<usize> = answers
+        .iter()
+        .filter(|(_, (status, _))| *status == StatusCode::CREATED)
+        .map(|(i, _)| *i)
+        .collect();
+    assert_eq!(winners.len(), 1, "{answers:?}");
+    for (_, (status, body)) in answers.iter().filter(|(i, _)| *i != winners[0]) {
+        assert_eq!(*status, StatusCode::CONFLICT, "{body}");
+        assert_eq!(body["errors"][0]["path"], "/id", "{body}");
+    }
+    let (_, stored) = call(&f.app, "GET", "/api/v1/models/llm/same", None).await;
+    assert_eq!(stored["name"], format!("writer {}", winners[0]));
+    let record = f
+        .deskmate
+        .model_record::<deskmate_service::models::LlmModel>(Some("same"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        f.deskmate.model_api_key(record.api_key_ref.as_deref()),
+        Some(format!("sk-{}", winners[0]))
+    );
+}
+
 /// Splits an SSE body into (event name, JSON data).
 fn sse_events(body: &str) -> Vec<(String, Value)> {
     body.split("\n\n")

@@ -64,7 +64,7 @@ pub(crate) async fn check(
     limits: Limits,
     checks: &Group<'_, '_>,
 ) {
-    let found = deskmate.asr_model_record(model_id);
+    let found = deskmate.model_record::<deskmate_service::models::AsrModel>(model_id);
     let Some(model) = checks.existence("ASR", model_id, found, |m| m.name.clone()) else {
         return;
     };

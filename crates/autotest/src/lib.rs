@@ -103,6 +103,15 @@ pub struct AutotestResult {
     pub summary: Summary,
 }
 
+/// The kind of model a single-model run checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelUnderTest {
+    /// A chat model: five checks.
+    Llm,
+    /// A transcription model: four checks.
+    Asr,
+}
+
 /// Which groups of checks a run had.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Scope {
@@ -539,17 +548,7 @@ impl Autotest {
         model_id: Option<&str>,
         on_check: OnCheck<'_>,
     ) -> Result<AutotestResult, ServiceError> {
-        let started_at = unix_now();
-        let started = Instant::now();
-        let checks = Checks::new(on_check);
-        let group = checks.group(0, llm::CHECKS);
-        llm::check(&self.deskmate, model_id, self.limits, &group).await;
-        drop(group);
-        let scope = Scope {
-            llm: true,
-            ..Scope::default()
-        };
-        self.finish("llm", scope, started_at, started, checks.into_tests())
+        self.model(ModelUnderTest::Llm, model_id, on_check).await
     }
 
     /// Checks one ASR model (the default when `None`) and stores the run.
@@ -558,17 +557,35 @@ impl Autotest {
         model_id: Option<&str>,
         on_check: OnCheck<'_>,
     ) -> Result<AutotestResult, ServiceError> {
+        self.model(ModelUnderTest::Asr, model_id, on_check).await
+    }
+
+    /// Checks one model of a kind and stores the run.
+    pub async fn model(
+        &self,
+        kind: ModelUnderTest,
+        model_id: Option<&str>,
+        on_check: OnCheck<'_>,
+    ) -> Result<AutotestResult, ServiceError> {
         let started_at = unix_now();
         let started = Instant::now();
         let checks = Checks::new(on_check);
-        let group = checks.group(0, asr::CHECKS);
-        asr::check(&self.deskmate, model_id, self.limits, &group).await;
-        drop(group);
-        let scope = Scope {
-            asr: true,
-            ..Scope::default()
+        let mut scope = Scope::default();
+        let name = match kind {
+            ModelUnderTest::Llm => {
+                let group = checks.group(0, llm::CHECKS);
+                llm::check(&self.deskmate, model_id, self.limits, &group).await;
+                scope.llm = true;
+                "llm"
+            }
+            ModelUnderTest::Asr => {
+                let group = checks.group(0, asr::CHECKS);
+                asr::check(&self.deskmate, model_id, self.limits, &group).await;
+                scope.asr = true;
+                "asr"
+            }
         };
-        self.finish("asr", scope, started_at, started, checks.into_tests())
+        self.finish(name, scope, started_at, started, checks.into_tests())
     }
 
     /// The full run: LLM and ASR checks as asked, every tool's self-check and every

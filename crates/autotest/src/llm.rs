@@ -98,7 +98,7 @@ pub(crate) async fn check(
     limits: Limits,
     checks: &Group<'_, '_>,
 ) {
-    let found = deskmate.llm_model_record(model_id);
+    let found = deskmate.model_record::<deskmate_service::models::LlmModel>(model_id);
     let Some(model) = checks.existence("LLM", model_id, found, |m| m.name.clone()) else {
         return;
     };
@@ -220,7 +220,7 @@ pub(crate) async fn test_message(
     message: &str,
     limits: Limits,
 ) -> Result<TestMessage, ServiceError> {
-    let model = deskmate.llm_model_record(Some(model_id))?;
+    let model = deskmate.model_record::<deskmate_service::models::LlmModel>(Some(model_id))?;
     let failed = |error: Localized| TestMessage {
         success: false,
         reply: String::new(),

@@ -134,7 +134,9 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     // The warm prefix, measured with the server's own counts. The warm-up started when
     // the server became ready may still run: the first request waits behind it and then
     // evaluates what is left, so the comparison is with the full prompt's length.
-    let model = deskmate.llm_model(QWEN).unwrap_or_else(|e| panic!("{e}"));
+    let model = deskmate
+        .model::<deskmate_service::models::LlmModel>(QWEN)
+        .unwrap_or_else(|e| panic!("{e}"));
     let base = deskmate.base_url_for(QWEN, "", Some("llama-server"));
     let client = ChatClient::new(Endpoint::new(&base, None).unwrap_or_else(|e| panic!("{e}")))
         .unwrap_or_else(|e| panic!("{e}"));

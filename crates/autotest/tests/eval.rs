@@ -20,7 +20,7 @@ fn scripted_service(server: &ScriptedServer) -> (tempfile::TempDir, Deskmate, St
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let created = deskmate
-        .create_llm_model(body(
+        .create_model::<deskmate_service::models::LlmModel>(body(
             json!({"name": "Scripted", "base_url": server.base_url(),
                                   "model": "scripted", "streaming": false}),
         ))

@@ -30,7 +30,7 @@ fn fixture() -> Fixture {
 
 fn llm(f: &Fixture, base_url: &str) -> String {
     f.deskmate
-        .create_llm_model(body(
+        .create_model::<deskmate_service::models::LlmModel>(body(
             json!({"name": "Scripted", "base_url": base_url, "model": "scripted"}),
         ))
         .unwrap_or_else(|e| panic!("{e}"))
@@ -231,7 +231,7 @@ async fn asr_checks_transcribe_a_spoken_phrase_and_compare_the_words() {
         .push_transcription(Script::Json(json!({"text": " Turn the volume up."})));
     let id = f
         .deskmate
-        .create_asr_model(body(
+        .create_model::<deskmate_service::models::AsrModel>(body(
             json!({"name": "Whisper", "base_url": server.base_url(), "model": "whisper-base",
                                   "language": "zh", "hotwords": ["Deskmate", "CDISC"]}),
         ))

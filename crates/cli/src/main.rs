@@ -377,7 +377,7 @@ async fn eval(
     let deskmate = open_service(data_dir, Arc::new(NoConfirmer))?;
     // Registers the local models too, so a managed model's id is known after it.
     let local = start_local_for(&deskmate, data_dir, Some(Some(model)), None).await;
-    if let Err(e) = deskmate.llm_model_record(Some(model)) {
+    if let Err(e) = deskmate.model_record::<deskmate_service::models::LlmModel>(Some(model)) {
         local::stop(local).await;
         return Err(e.into());
     }
@@ -440,7 +440,7 @@ async fn chat(
     if let Err(err) = deskmate.check_turn(&turn) {
         eprintln!("deskmate: {err}");
         if deskmate
-            .list_llm_models()
+            .models::<deskmate_service::models::LlmModel>()
             .map(|m| m.is_empty())
             .unwrap_or(false)
         {

@@ -252,9 +252,11 @@ async fn chat_runs_one_turn_against_the_configured_model() {
         .push(Script::Json(completion(Some("6*7 is 42."), &[])));
     deskmate_service::Deskmate::open(dir.path())
         .and_then(|d| {
-            d.create_llm_model(body(json!({"name": "S", "base_url": server.base_url(),
-                                       "model": "scripted", "streaming": false})))
-                .map_err(|e| panic!("{e}"))
+            d.create_model::<deskmate_service::models::LlmModel>(body(
+                json!({"name": "S", "base_url": server.base_url(),
+                                       "model": "scripted", "streaming": false}),
+            ))
+            .map_err(|e| panic!("{e}"))
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().to_path_buf();
@@ -483,8 +485,10 @@ async fn eval_prints_and_stores_a_report() {
         ));
     let service = deskmate_service::Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let model = service
-        .create_llm_model(body(json!({"name": "S", "base_url": server.base_url(),
-                                  "model": "scripted", "streaming": false})))
+        .create_model::<deskmate_service::models::LlmModel>(body(
+            json!({"name": "S", "base_url": server.base_url(),
+                                  "model": "scripted", "streaming": false}),
+        ))
         .unwrap_or_else(|e| panic!("{e}"));
     drop(service);
     let model_id = model.id;

@@ -376,12 +376,14 @@ pub async fn start_local_for(
         eprintln!("deskmate: cannot register the local models: {e}");
     }
     let mut ids = Vec::new();
-    if let Some(Ok(model)) = llm.map(|id| deskmate.llm_model_record(id))
+    if let Some(Ok(model)) =
+        llm.map(|id| deskmate.model_record::<deskmate_service::models::LlmModel>(id))
         && model.managed.is_some()
     {
         ids.push(model.id);
     }
-    if let Some(Ok(model)) = asr.map(|id| deskmate.asr_model_record(id))
+    if let Some(Ok(model)) =
+        asr.map(|id| deskmate.model_record::<deskmate_service::models::AsrModel>(id))
         && model.managed.is_some()
     {
         ids.push(model.id);

@@ -64,7 +64,7 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
             &[],
         )));
     deskmate
-        .create_llm_model(body(
+        .create_model::<deskmate_service::models::LlmModel>(body(
             json!({"name": "Scripted", "base_url": model.base_url(),
             "model": "scripted", "streaming": false, "is_default": true}),
         ))

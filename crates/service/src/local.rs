@@ -146,8 +146,14 @@ impl Deskmate {
             .setting(KEY)?
             .and_then(|v| serde_json::from_value(v).ok())
             .unwrap_or_default();
-        let has_llm_default = store.list_llm_models()?.iter().any(|m| m.is_default);
-        let has_asr_default = store.list_asr_models()?.iter().any(|m| m.is_default);
+        let has_llm_default = store
+            .list_models::<LlmModel>()?
+            .iter()
+            .any(|m| m.is_default);
+        let has_asr_default = store
+            .list_models::<AsrModel>()?
+            .iter()
+            .any(|m| m.is_default);
         let mut added = Vec::new();
         {
             let mut dirs = self
@@ -161,10 +167,10 @@ impl Deskmate {
             }
         }
         for server in &manifest.llm {
-            if seen.contains(&server.id) || store.llm_model(&server.id)?.is_some() {
+            if seen.contains(&server.id) || store.model::<LlmModel>(&server.id)?.is_some() {
                 continue;
             }
-            store.save_llm_model(&LlmModel {
+            let created = store.create_model(&LlmModel {
                 id: server.id.clone(),
                 name: server.name.clone(),
                 base_url: "http://127.0.0.1/v1".into(),
@@ -181,14 +187,16 @@ impl Deskmate {
                 managed: Some("llama-server".into()),
                 created_at: String::new(),
                 updated_at: String::new(),
-            })?;
-            added.push(server.id.clone());
+            });
+            if registered(created)? {
+                added.push(server.id.clone());
+            }
         }
         for server in &manifest.asr {
-            if seen.contains(&server.id) || store.asr_model(&server.id)?.is_some() {
+            if seen.contains(&server.id) || store.model::<AsrModel>(&server.id)?.is_some() {
                 continue;
             }
-            store.save_asr_model(&AsrModel {
+            let created = store.create_model(&AsrModel {
                 id: server.id.clone(),
                 name: server.name.clone(),
                 base_url: "http://127.0.0.1/v1".into(),
@@ -200,11 +208,23 @@ impl Deskmate {
                 managed: Some("faster-whisper-server".into()),
                 created_at: String::new(),
                 updated_at: String::new(),
-            })?;
-            added.push(server.id.clone());
+            });
+            if registered(created)? {
+                added.push(server.id.clone());
+            }
         }
         seen.extend(added.iter().cloned());
         store.set_setting(KEY, &serde_json::json!(seen))?;
         Ok(added)
+    }
+}
+
+/// Whether a create stored the model: a process sharing the data dir may have registered
+/// it first, which is as good.
+fn registered<M>(created: Result<M, deskmate_store::Error>) -> Result<bool, ServiceError> {
+    match created {
+        Ok(_) => Ok(true),
+        Err(deskmate_store::Error::Taken { .. }) => Ok(false),
+        Err(e) => Err(e.into()),
     }
 }

@@ -3,7 +3,7 @@
 //! a set key reads `••••`), at most one default of each kind.
 
 use deskmate_core::mask::MASK;
-use deskmate_store::models::{AsrModel, LlmModel};
+pub use deskmate_store::models::{AsrModel, LlmModel, ModelRecord};
 use serde_json::{Map, Value};
 use utoipa::PartialSchema;
 
@@ -13,6 +13,8 @@ use crate::model_input::{
     API_KEY_MAX, AsrModelChange, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES,
     LlmModelChange, MODEL_MAX, NAME_MAX, NewAsrModel, NewLlmModel, base_url_ok, blank,
 };
+use crate::model_view::{AsrModelView, LlmModelView, Serving, ServingState};
+use crate::{Deskmate, ServiceError};
 
 /// The secret that holds a model's API key: `KIND.ID.api_key`, or, for an id too long for
 /// that to be a secret name (64 characters at most), `KIND.PREFIX-HASH.api_key` with the
@@ -475,6 +477,288 @@ pub fn valid_language(code: &str) -> bool {
     LANGUAGES.contains(&code.to_ascii_lowercase().as_str())
 }
 
+/// A kind of model (LLM, ASR) as the service handles it: what differs between kinds —
+/// its bodies, its view, its secret's prefix, its name in errors — and nothing else;
+/// every operation is written once, in [`Deskmate`]'s generic methods. A new kind (a
+/// TTS server, an embedding model) is a new implementation, not a copy.
+pub trait ModelKind: ModelRecord + Clone {
+    /// A create's body.
+    type New: Body;
+    /// An update's body.
+    type Change: Body;
+    /// How the API shows it.
+    type View;
+    /// The prefix of its ids and of its API key's secret name (`llm`).
+    const PREFIX: &'static str;
+    /// Its name in a not-found error (`LLM Model`).
+    const WHAT: &'static str;
+    /// The record and key a create's body asks for (defaults for what it leaves out).
+    fn new(input: Self::New) -> (Self, KeyChange);
+    /// This record with a change applied (what it leaves out is kept), and the key.
+    fn changed(&self, change: Self::Change) -> Result<(Self, KeyChange), Vec<FieldError>>;
+    /// The view of this record whose server does `serving`.
+    fn view(&self, serving: Serving) -> Self::View;
+    /// The secret holding its API key.
+    fn api_key_ref(&self) -> Option<&str>;
+    /// Sets the secret holding its API key.
+    fn set_api_key_ref(&mut self, name: Option<String>);
+    /// The program that runs it when Deskmate does.
+    fn managed(&self) -> Option<&str>;
+}
+
+impl ModelKind for LlmModel {
+    type New = NewLlmModel;
+    type Change = LlmModelChange;
+    type View = LlmModelView;
+    const PREFIX: &'static str = "llm";
+    const WHAT: &'static str = "LLM Model";
+
+    fn new(input: NewLlmModel) -> (Self, KeyChange) {
+        new_llm(input)
+    }
+
+    fn changed(&self, change: LlmModelChange) -> Result<(Self, KeyChange), Vec<FieldError>> {
+        changed_llm(self, change)
+    }
+
+    fn view(&self, serving: Serving) -> LlmModelView {
+        LlmModelView::new(self, serving)
+    }
+
+    fn api_key_ref(&self) -> Option<&str> {
+        self.api_key_ref.as_deref()
+    }
+
+    fn set_api_key_ref(&mut self, name: Option<String>) {
+        self.api_key_ref = name;
+    }
+
+    fn managed(&self) -> Option<&str> {
+        self.managed.as_deref()
+    }
+}
+
+impl ModelKind for AsrModel {
+    type New = NewAsrModel;
+    type Change = AsrModelChange;
+    type View = AsrModelView;
+    const PREFIX: &'static str = "asr";
+    const WHAT: &'static str = "ASR Model";
+
+    fn new(input: NewAsrModel) -> (Self, KeyChange) {
+        new_asr(input)
+    }
+
+    fn changed(&self, change: AsrModelChange) -> Result<(Self, KeyChange), Vec<FieldError>> {
+        changed_asr(self, change)
+    }
+
+    fn view(&self, serving: Serving) -> AsrModelView {
+        AsrModelView::new(self, serving)
+    }
+
+    fn api_key_ref(&self) -> Option<&str> {
+        self.api_key_ref.as_deref()
+    }
+
+    fn set_api_key_ref(&mut self, name: Option<String>) {
+        self.api_key_ref = name;
+    }
+
+    fn managed(&self) -> Option<&str> {
+        self.managed.as_deref()
+    }
+}
+
+fn not_found<M: ModelKind>(id: &str) -> ServiceError {
+    ServiceError::NotFound {
+        what: M::WHAT,
+        id: id.to_string(),
+    }
+}
+
+fn taken(id: &str) -> ServiceError {
+    ServiceError::Taken(vec![field(
+        "/id",
+        format!("a model with id '{id}' exists"),
+        "choose another id, or update that model",
+    )])
+}
+
+impl Deskmate {
+    /// Applies an API-key change; returns the secret reference to store.
+    fn apply_key<M: ModelKind>(
+        &self,
+        id: &str,
+        change: &KeyChange,
+        current: Option<String>,
+    ) -> Result<Option<String>, ServiceError> {
+        let secrets = &self.stored()?.secrets;
+        let name = api_key_secret(M::PREFIX, id);
+        match change {
+            KeyChange::Keep => Ok(current),
+            KeyChange::Remove => {
+                secrets.remove(&name)?;
+                Ok(None)
+            }
+            KeyChange::Set(value) => {
+                secrets.set(&name, value)?;
+                Ok(Some(name))
+            }
+        }
+    }
+
+    /// The API key of a stored model, if it has one.
+    pub fn model_api_key(&self, api_key_ref: Option<&str>) -> Option<String> {
+        use deskmate_tools::http_tool::SecretStore;
+        let secrets = &self.stored.as_ref()?.secrets;
+        api_key_ref.and_then(|name| secrets.secret(name))
+    }
+
+    /// What a model's server is doing now: for a model Deskmate runs itself, `starting`
+    /// (loading), `ready` (with the URL it listens at now: the stored one has no port)
+    /// or `stopped`; another model's state is `remote` (Deskmate cannot know it without
+    /// a request).
+    fn serving(&self, id: &str, managed: Option<&str>) -> Serving {
+        let (state, detail, url) = match managed {
+            None => (ServingState::Remote, None, None),
+            Some(_) if self.is_starting(id) => (ServingState::Starting, None, None),
+            Some(_) => match self.managed_url(id) {
+                Some(url) => (ServingState::Ready, None, Some(url)),
+                None => (
+                    ServingState::Stopped,
+                    Some(
+                        "the local model server is not running: see its log in the data folder's logs"
+                            .to_string(),
+                    ),
+                    None,
+                ),
+            },
+        };
+        Serving { state, detail, url }
+    }
+
+    fn model_view<M: ModelKind>(&self, m: &M) -> M::View {
+        m.view(self.serving(m.id(), m.managed()))
+    }
+
+    /// Every model of a kind (keys masked), the default first.
+    pub fn models<M: ModelKind>(&self) -> Result<Vec<M::View>, ServiceError> {
+        Ok(self
+            .stored()?
+            .store
+            .list_models::<M>()?
+            .iter()
+            .map(|m| self.model_view(m))
+            .collect())
+    }
+
+    /// A model as stored; `None` asks for the default (else the first).
+    pub fn model_record<M: ModelKind>(&self, id: Option<&str>) -> Result<M, ServiceError> {
+        let store = &self.stored()?.store;
+        match id {
+            Some(id) => store.model::<M>(id)?.ok_or_else(|| not_found::<M>(id)),
+            None => store
+                .list_models::<M>()?
+                .into_iter()
+                .next()
+                .ok_or_else(|| not_found::<M>("default")),
+        }
+    }
+
+    /// One model (key masked).
+    pub fn model<M: ModelKind>(&self, id: &str) -> Result<M::View, ServiceError> {
+        let model = self.model_record::<M>(Some(id))?;
+        Ok(self.model_view(&model))
+    }
+
+    /// Creates a model: a used id is refused (409) and nothing changes, its key
+    /// included. The insert decides who wins a race for an id; only the winner then
+    /// writes its key.
+    pub fn create_model<M: ModelKind>(&self, input: M::New) -> Result<M::View, ServiceError> {
+        let store = &self.stored()?.store;
+        let (mut model, key) = M::new(input);
+        let id = model.id().to_string();
+        if let KeyChange::Set(_) = key {
+            model.set_api_key_ref(Some(api_key_secret(M::PREFIX, &id)));
+        }
+        let created = match store.create_model(&model) {
+            Ok(created) => created,
+            Err(deskmate_store::Error::Taken { .. }) => return Err(taken(&id)),
+            Err(e) => return Err(e.into()),
+        };
+        if let Err(e) = self.apply_key::<M>(&id, &key, None) {
+            // A model whose key could not be kept is not half-created.
+            store.delete_model::<M>(&id)?;
+            return Err(e);
+        }
+        Ok(self.model_view(&created))
+    }
+
+    /// Changes the fields a model's input names; a model deleted meanwhile is not
+    /// written back (404).
+    pub fn update_model<M: ModelKind>(
+        &self,
+        id: &str,
+        change: M::Change,
+    ) -> Result<M::View, ServiceError> {
+        let store = &self.stored()?.store;
+        let existing = self.model_record::<M>(Some(id))?;
+        let (mut model, key) = existing.changed(change).map_err(ServiceError::Invalid)?;
+        let current = existing.api_key_ref().map(str::to_string);
+        model.set_api_key_ref(self.apply_key::<M>(id, &key, current)?);
+        match store.update_model(&model)? {
+            Some(updated) => Ok(self.model_view(&updated)),
+            None => {
+                if key != KeyChange::Keep {
+                    self.apply_key::<M>(id, &KeyChange::Remove, None)?;
+                }
+                Err(not_found::<M>(id))
+            }
+        }
+    }
+
+    /// Deletes a model and its key.
+    pub fn delete_model<M: ModelKind>(&self, id: &str) -> Result<(), ServiceError> {
+        let store = &self.stored()?.store;
+        if !store.delete_model::<M>(id)? {
+            return Err(not_found::<M>(id));
+        }
+        self.apply_key::<M>(id, &KeyChange::Remove, None)?;
+        Ok(())
+    }
+
+    /// Transcribes speech (a WAV's bytes) with the default ASR model: in the model's
+    /// language, else `language`; `hints` join the model's hotwords.
+    pub async fn transcribe(
+        &self,
+        audio: Vec<u8>,
+        language: Option<&str>,
+        hints: &[String],
+    ) -> Result<String, ServiceError> {
+        let model = self.model_record::<AsrModel>(None)?;
+        self.wait_managed(
+            &model.id,
+            model.managed.as_deref(),
+            crate::MANAGED_START_WAIT,
+        )
+        .await;
+        let base = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
+        let client =
+            deskmate_llm::Endpoint::new(&base, self.model_api_key(model.api_key_ref.as_deref()))
+                .and_then(deskmate_llm::AsrClient::new)?;
+        let mut hotwords = model.hotwords.clone();
+        hotwords.extend(hints.iter().cloned());
+        hotwords.truncate(100);
+        let request = deskmate_llm::AsrRequest {
+            model: model.model.clone(),
+            language: model.language.clone().or(language.map(str::to_string)),
+            hotwords,
+        };
+        Ok(client.transcribe(&request, audio, "speech.wav").await?.text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -576,269 +860,5 @@ mod tests {
         ] {
             assert!(asr_input(&bad, Some(&model)).is_err(), "{bad}");
         }
-    }
-}
-
-use crate::model_view::{AsrModelView, LlmModelView, Serving, ServingState};
-use crate::{Deskmate, ServiceError};
-
-fn not_found(kind: Kind, id: &str) -> ServiceError {
-    ServiceError::NotFound {
-        what: kind.what(),
-        id: id.to_string(),
-    }
-}
-
-/// LLM or ASR.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// Chat models.
-    Llm,
-    /// Transcription models.
-    Asr,
-}
-
-impl Kind {
-    fn what(self) -> &'static str {
-        match self {
-            Self::Llm => "LLM Model",
-            Self::Asr => "ASR Model",
-        }
-    }
-
-    fn prefix(self) -> &'static str {
-        match self {
-            Self::Llm => "llm",
-            Self::Asr => "asr",
-        }
-    }
-}
-
-impl Deskmate {
-    /// Applies an API-key change; returns the secret reference to store.
-    fn apply_key(
-        &self,
-        kind: Kind,
-        id: &str,
-        change: &KeyChange,
-        current: Option<String>,
-    ) -> Result<Option<String>, ServiceError> {
-        let secrets = &self.stored()?.secrets;
-        let name = api_key_secret(kind.prefix(), id);
-        match change {
-            KeyChange::Keep => Ok(current),
-            KeyChange::Remove => {
-                secrets.remove(&name)?;
-                Ok(None)
-            }
-            KeyChange::Set(value) => {
-                secrets.set(&name, value)?;
-                Ok(Some(name))
-            }
-        }
-    }
-
-    /// The API key of a stored model, if it has one.
-    pub fn model_api_key(&self, api_key_ref: Option<&str>) -> Option<String> {
-        use deskmate_tools::http_tool::SecretStore;
-        let secrets = &self.stored.as_ref()?.secrets;
-        api_key_ref.and_then(|name| secrets.secret(name))
-    }
-
-    /// Every LLM model (keys masked), the default first.
-    pub fn list_llm_models(&self) -> Result<Vec<LlmModelView>, ServiceError> {
-        Ok(self
-            .stored()?
-            .store
-            .list_llm_models()?
-            .iter()
-            .map(|m| self.llm_view(m))
-            .collect())
-    }
-
-    /// What a model's server is doing now: for a model Deskmate runs itself, `starting`
-    /// (loading), `ready` (with the URL it listens at now: the stored one has no port)
-    /// or `stopped`; another model's state is `remote` (Deskmate cannot know it without
-    /// a request).
-    fn serving(&self, id: &str, managed: Option<&str>) -> Serving {
-        let (state, detail, url) = match managed {
-            None => (ServingState::Remote, None, None),
-            Some(_) if self.is_starting(id) => (ServingState::Starting, None, None),
-            Some(_) => match self.managed_url(id) {
-                Some(url) => (ServingState::Ready, None, Some(url)),
-                None => (
-                    ServingState::Stopped,
-                    Some(
-                        "the local model server is not running: see its log in the data folder's logs"
-                            .to_string(),
-                    ),
-                    None,
-                ),
-            },
-        };
-        Serving { state, detail, url }
-    }
-
-    fn llm_view(&self, m: &LlmModel) -> LlmModelView {
-        LlmModelView::new(m, self.serving(&m.id, m.managed.as_deref()))
-    }
-
-    fn asr_view(&self, m: &AsrModel) -> AsrModelView {
-        AsrModelView::new(m, self.serving(&m.id, m.managed.as_deref()))
-    }
-
-    /// An LLM model as stored; `None` asks for the default (else the first).
-    pub fn llm_model_record(&self, id: Option<&str>) -> Result<LlmModel, ServiceError> {
-        let store = &self.stored()?.store;
-        match id {
-            Some(id) => store.llm_model(id)?.ok_or_else(|| not_found(Kind::Llm, id)),
-            None => store
-                .list_llm_models()?
-                .into_iter()
-                .next()
-                .ok_or_else(|| not_found(Kind::Llm, "default")),
-        }
-    }
-
-    /// An ASR model as stored; `None` asks for the default (else the first).
-    pub fn asr_model_record(&self, id: Option<&str>) -> Result<AsrModel, ServiceError> {
-        let store = &self.stored()?.store;
-        match id {
-            Some(id) => store.asr_model(id)?.ok_or_else(|| not_found(Kind::Asr, id)),
-            None => store
-                .list_asr_models()?
-                .into_iter()
-                .next()
-                .ok_or_else(|| not_found(Kind::Asr, "default")),
-        }
-    }
-
-    /// Transcribes speech (a WAV's bytes) with the default ASR model: in the model's
-    /// language, else `language`; `hints` join the model's hotwords.
-    pub async fn transcribe(
-        &self,
-        audio: Vec<u8>,
-        language: Option<&str>,
-        hints: &[String],
-    ) -> Result<String, ServiceError> {
-        let model = self.asr_model_record(None)?;
-        self.wait_managed(
-            &model.id,
-            model.managed.as_deref(),
-            crate::MANAGED_START_WAIT,
-        )
-        .await;
-        let base = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
-        let client =
-            deskmate_llm::Endpoint::new(&base, self.model_api_key(model.api_key_ref.as_deref()))
-                .and_then(deskmate_llm::AsrClient::new)?;
-        let mut hotwords = model.hotwords.clone();
-        hotwords.extend(hints.iter().cloned());
-        hotwords.truncate(100);
-        let request = deskmate_llm::AsrRequest {
-            model: model.model.clone(),
-            language: model.language.clone().or(language.map(str::to_string)),
-            hotwords,
-        };
-        Ok(client.transcribe(&request, audio, "speech.wav").await?.text)
-    }
-
-    /// One LLM model (key masked).
-    pub fn llm_model(&self, id: &str) -> Result<LlmModelView, ServiceError> {
-        let model = self.llm_model_record(Some(id))?;
-        Ok(self.llm_view(&model))
-    }
-
-    /// Creates an LLM model.
-    pub fn create_llm_model(&self, input: NewLlmModel) -> Result<LlmModelView, ServiceError> {
-        let store = &self.stored()?.store;
-        let (mut model, key) = new_llm(input);
-        if store.llm_model(&model.id)?.is_some() {
-            return Err(ServiceError::Taken(vec![field(
-                "/id",
-                format!("a model with id '{}' exists", model.id),
-                "choose another id, or update that model",
-            )]));
-        }
-        model.api_key_ref = self.apply_key(Kind::Llm, &model.id, &key, None)?;
-        Ok(self.llm_view(&store.save_llm_model(&model)?))
-    }
-
-    /// Changes the fields an LLM model's input names.
-    pub fn update_llm_model(
-        &self,
-        id: &str,
-        change: LlmModelChange,
-    ) -> Result<LlmModelView, ServiceError> {
-        let store = &self.stored()?.store;
-        let existing = self.llm_model_record(Some(id))?;
-        let (mut model, key) = changed_llm(&existing, change).map_err(ServiceError::Invalid)?;
-        model.api_key_ref = self.apply_key(Kind::Llm, id, &key, existing.api_key_ref)?;
-        Ok(self.llm_view(&store.save_llm_model(&model)?))
-    }
-
-    /// Deletes an LLM model and its key.
-    pub fn delete_llm_model(&self, id: &str) -> Result<(), ServiceError> {
-        let store = &self.stored()?.store;
-        if !store.delete_llm_model(id)? {
-            return Err(not_found(Kind::Llm, id));
-        }
-        self.apply_key(Kind::Llm, id, &KeyChange::Remove, None)?;
-        Ok(())
-    }
-
-    /// Every ASR model (keys masked), the default first.
-    pub fn list_asr_models(&self) -> Result<Vec<AsrModelView>, ServiceError> {
-        Ok(self
-            .stored()?
-            .store
-            .list_asr_models()?
-            .iter()
-            .map(|m| self.asr_view(m))
-            .collect())
-    }
-
-    /// One ASR model (key masked).
-    pub fn asr_model(&self, id: &str) -> Result<AsrModelView, ServiceError> {
-        let model = self.asr_model_record(Some(id))?;
-        Ok(self.asr_view(&model))
-    }
-
-    /// Creates an ASR model.
-    pub fn create_asr_model(&self, input: NewAsrModel) -> Result<AsrModelView, ServiceError> {
-        let store = &self.stored()?.store;
-        let (mut model, key) = new_asr(input);
-        if store.asr_model(&model.id)?.is_some() {
-            return Err(ServiceError::Taken(vec![field(
-                "/id",
-                format!("a model with id '{}' exists", model.id),
-                "choose another id, or update that model",
-            )]));
-        }
-        model.api_key_ref = self.apply_key(Kind::Asr, &model.id, &key, None)?;
-        Ok(self.asr_view(&store.save_asr_model(&model)?))
-    }
-
-    /// Changes the fields an ASR model's input names.
-    pub fn update_asr_model(
-        &self,
-        id: &str,
-        change: AsrModelChange,
-    ) -> Result<AsrModelView, ServiceError> {
-        let store = &self.stored()?.store;
-        let existing = self.asr_model_record(Some(id))?;
-        let (mut model, key) = changed_asr(&existing, change).map_err(ServiceError::Invalid)?;
-        model.api_key_ref = self.apply_key(Kind::Asr, id, &key, existing.api_key_ref)?;
-        Ok(self.asr_view(&store.save_asr_model(&model)?))
-    }
-
-    /// Deletes an ASR model and its key.
-    pub fn delete_asr_model(&self, id: &str) -> Result<(), ServiceError> {
-        let store = &self.stored()?.store;
-        if !store.delete_asr_model(id)? {
-            return Err(not_found(Kind::Asr, id));
-        }
-        self.apply_key(Kind::Asr, id, &KeyChange::Remove, None)?;
-        Ok(())
     }
 }

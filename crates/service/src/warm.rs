@@ -128,7 +128,7 @@ impl Deskmate {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let Ok(model) = self.llm_model_record(Some(model_id)) else {
+        let Ok(model) = self.model_record::<crate::models::LlmModel>(Some(model_id)) else {
             return;
         };
         let Some(base_url) = self
@@ -174,7 +174,10 @@ impl Deskmate {
             .cloned()
             .collect();
         for id in ids {
-            if self.llm_model_record(Some(&id)).is_ok() {
+            if self
+                .model_record::<crate::models::LlmModel>(Some(&id))
+                .is_ok()
+            {
                 self.warm_prefix(&id);
             }
         }

@@ -98,7 +98,7 @@ async fn fixture_on(
         .unwrap_or_else(|e| panic!("{e}")),
     );
     let model = deskmate
-        .create_llm_model(body(
+        .create_model::<deskmate_service::models::LlmModel>(body(
             json!({"name": "Scripted", "base_url": server.base_url(),
                                   "model": "scripted", "streaming": streaming, "is_default": true}),
         ))

@@ -31,6 +31,14 @@ pub enum Error {
         /// The parse error.
         source: serde_json::Error,
     },
+    /// A create named an id that is used.
+    #[error("{table} already has a row with id '{id}'")]
+    Taken {
+        /// The table.
+        table: &'static str,
+        /// The id.
+        id: String,
+    },
     /// Another thread panicked while holding the connection.
     #[error("the database connection is unusable after a crash in another thread")]
     Poisoned,

@@ -1,12 +1,13 @@
 //! LLM and ASR model configurations. An API key is never stored here: `api_key_ref`
 //! names a secret in the secrets file.
 
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{OptionalExtension, Row, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::Context;
-use crate::{Error, NOW, Store, json_column};
+use crate::{Error, NOW, Store};
 
 /// An OpenAI-compatible chat model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -66,195 +67,277 @@ pub struct AsrModel {
     pub updated_at: String,
 }
 
-const LLM_COLUMNS: &str = "id, name, base_url, model, api_key_ref, temperature, top_p, max_tokens, \
-    streaming, is_default, managed, created_at, updated_at";
-const ASR_COLUMNS: &str = "id, name, base_url, model, language, hotwords, api_key_ref, is_default, \
-    managed, created_at, updated_at";
-
-fn llm_row(row: &Row<'_>) -> rusqlite::Result<LlmModel> {
-    Ok(LlmModel {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        base_url: row.get(2)?,
-        model: row.get(3)?,
-        api_key_ref: row.get(4)?,
-        temperature: row.get(5)?,
-        top_p: row.get(6)?,
-        max_tokens: row.get(7)?,
-        streaming: row.get(8)?,
-        is_default: row.get(9)?,
-        managed: row.get(10)?,
-        created_at: row.get(11)?,
-        updated_at: row.get(12)?,
-    })
+/// What the store needs to know of a kind of model: its table, the columns it writes and
+/// how a row reads. One implementation per kind; every operation is written once, in
+/// [`Store`]'s generic methods.
+pub trait ModelRecord: Sized {
+    /// The table.
+    const TABLE: &'static str;
+    /// The columns a create or an update writes, `id` first (the timestamps are the
+    /// store's: `created_at` set once, `updated_at` on every write).
+    const COLUMNS: &'static [&'static str];
+    /// The stable id.
+    fn id(&self) -> &str;
+    /// Whether it is its kind's default.
+    fn is_default(&self) -> bool;
+    /// The values of [`Self::COLUMNS`], in that order.
+    fn values(&self) -> Result<Vec<SqlValue>, Error>;
+    /// A row of [`Self::COLUMNS`] followed by `created_at, updated_at`.
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self>;
 }
 
-fn asr_row(row: &Row<'_>) -> rusqlite::Result<(AsrModel, String)> {
-    Ok((
-        AsrModel {
+fn text(value: &str) -> SqlValue {
+    SqlValue::Text(value.to_string())
+}
+
+fn optional(value: Option<&String>) -> SqlValue {
+    value.map_or(SqlValue::Null, |v| text(v))
+}
+
+fn flag(value: bool) -> SqlValue {
+    SqlValue::Integer(i64::from(value))
+}
+
+impl ModelRecord for LlmModel {
+    const TABLE: &'static str = "llm_models";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "base_url",
+        "model",
+        "api_key_ref",
+        "temperature",
+        "top_p",
+        "max_tokens",
+        "streaming",
+        "is_default",
+        "managed",
+    ];
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn is_default(&self) -> bool {
+        self.is_default
+    }
+
+    fn values(&self) -> Result<Vec<SqlValue>, Error> {
+        Ok(vec![
+            text(&self.id),
+            text(&self.name),
+            text(&self.base_url),
+            text(&self.model),
+            optional(self.api_key_ref.as_ref()),
+            SqlValue::Real(self.temperature),
+            SqlValue::Real(self.top_p),
+            SqlValue::Integer(self.max_tokens),
+            flag(self.streaming),
+            flag(self.is_default),
+            optional(self.managed.as_ref()),
+        ])
+    }
+
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: row.get(0)?,
+            name: row.get(1)?,
+            base_url: row.get(2)?,
+            model: row.get(3)?,
+            api_key_ref: row.get(4)?,
+            temperature: row.get(5)?,
+            top_p: row.get(6)?,
+            max_tokens: row.get(7)?,
+            streaming: row.get(8)?,
+            is_default: row.get(9)?,
+            managed: row.get(10)?,
+            created_at: row.get(11)?,
+            updated_at: row.get(12)?,
+        })
+    }
+}
+
+impl ModelRecord for AsrModel {
+    const TABLE: &'static str = "asr_models";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "base_url",
+        "model",
+        "language",
+        "hotwords",
+        "api_key_ref",
+        "is_default",
+        "managed",
+    ];
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn is_default(&self) -> bool {
+        self.is_default
+    }
+
+    fn values(&self) -> Result<Vec<SqlValue>, Error> {
+        let hotwords = serde_json::to_string(&self.hotwords).map_err(|source| Error::Json {
+            column: "asr_models.hotwords",
+            source,
+        })?;
+        Ok(vec![
+            text(&self.id),
+            text(&self.name),
+            text(&self.base_url),
+            text(&self.model),
+            optional(self.language.as_ref()),
+            SqlValue::Text(hotwords),
+            optional(self.api_key_ref.as_ref()),
+            flag(self.is_default),
+            optional(self.managed.as_ref()),
+        ])
+    }
+
+    fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+        let hotwords: String = row.get(5)?;
+        let hotwords = match serde_json::from_str::<Value>(&hotwords) {
+            Ok(Value::Array(items)) => items
+                .into_iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                return Err(rusqlite::Error::FromSqlConversionFailure(
+                    5,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
+                ));
+            }
+        };
+        Ok(Self {
             id: row.get(0)?,
             name: row.get(1)?,
             base_url: row.get(2)?,
             model: row.get(3)?,
             language: row.get(4)?,
-            hotwords: Vec::new(),
+            hotwords,
             api_key_ref: row.get(6)?,
             is_default: row.get(7)?,
             managed: row.get(8)?,
             created_at: row.get(9)?,
             updated_at: row.get(10)?,
-        },
-        row.get(5)?,
-    ))
+        })
+    }
 }
 
-fn with_hotwords((mut model, text): (AsrModel, String)) -> Result<AsrModel, Error> {
-    model.hotwords = match json_column(&text, "asr_models.hotwords")? {
-        Value::Array(items) => items
-            .into_iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
-    Ok(model)
+fn select<M: ModelRecord>() -> String {
+    format!(
+        "SELECT {}, created_at, updated_at FROM {}",
+        M::COLUMNS.join(", "),
+        M::TABLE
+    )
+}
+
+/// Within `tx`: `m` is its kind's only default when it is one.
+fn sole_default<M: ModelRecord>(tx: &rusqlite::Transaction<'_>, m: &M) -> Result<(), Error> {
+    if m.is_default() {
+        let sql = format!("UPDATE {} SET is_default = 0 WHERE id <> ?1", M::TABLE);
+        tx.execute(&sql, [m.id()]).sql(&sql)?;
+    }
+    Ok(())
 }
 
 impl Store {
-    /// Inserts or replaces an LLM model (timestamps set here; `created_at` kept on
-    /// replace). When it is the default, no other model stays the default.
-    pub fn save_llm_model(&self, m: &LlmModel) -> Result<LlmModel, Error> {
+    /// Adds a model (timestamps set here). A used id fails with [`Error::Taken`] and
+    /// changes nothing: a create never overwrites. When it is the default, no other
+    /// model of its kind stays the default.
+    pub fn create_model<M: ModelRecord>(&self, m: &M) -> Result<M, Error> {
+        let places: Vec<String> = (1..=M::COLUMNS.len()).map(|i| format!("?{i}")).collect();
+        let sql = format!(
+            "INSERT INTO {} ({}, created_at, updated_at) VALUES ({}, {NOW}, {NOW})",
+            M::TABLE,
+            M::COLUMNS.join(", "),
+            places.join(", ")
+        );
+        let values = m.values()?;
         let mut conn = self.conn()?;
         let tx = conn.transaction().sql("BEGIN")?;
-        if m.is_default {
-            let sql = "UPDATE llm_models SET is_default = 0 WHERE id <> ?1";
-            tx.execute(sql, [&m.id]).sql(sql)?;
-        }
-        let sql = format!(
-            "INSERT INTO llm_models ({LLM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, {NOW}, {NOW}) \
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url, \
-             model = excluded.model, api_key_ref = excluded.api_key_ref, temperature = excluded.temperature, \
-             top_p = excluded.top_p, max_tokens = excluded.max_tokens, streaming = excluded.streaming, \
-             is_default = excluded.is_default, managed = excluded.managed, updated_at = excluded.updated_at"
-        );
-        tx.execute(
-            &sql,
-            params![
-                m.id,
-                m.name,
-                m.base_url,
-                m.model,
-                m.api_key_ref,
-                m.temperature,
-                m.top_p,
-                m.max_tokens,
-                m.streaming,
-                m.is_default,
-                m.managed
-            ],
-        )
-        .sql(&sql)?;
+        match tx.execute(&sql, params_from_iter(values)) {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            {
+                return Err(Error::Taken {
+                    table: M::TABLE,
+                    id: m.id().to_string(),
+                });
+            }
+            other => other.sql(&sql)?,
+        };
+        sole_default(&tx, m)?;
         tx.commit().sql("COMMIT")?;
         drop(conn);
-        self.llm_model(&m.id)?.ok_or(Error::Sql {
-            sql,
+        self.stored_model(m.id(), &sql)
+    }
+
+    /// Replaces every field of a stored model but its id and `created_at`; `None`, with
+    /// nothing written, when no model has its id (deleted meanwhile: an update never
+    /// brings a model back).
+    pub fn update_model<M: ModelRecord>(&self, m: &M) -> Result<Option<M>, Error> {
+        let sets: Vec<String> = M::COLUMNS
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, column)| format!("{column} = ?{}", i + 1))
+            .collect();
+        let sql = format!(
+            "UPDATE {} SET {}, updated_at = {NOW} WHERE id = ?1",
+            M::TABLE,
+            sets.join(", ")
+        );
+        let values = m.values()?;
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().sql("BEGIN")?;
+        if tx.execute(&sql, params_from_iter(values)).sql(&sql)? == 0 {
+            return Ok(None);
+        }
+        sole_default(&tx, m)?;
+        tx.commit().sql("COMMIT")?;
+        drop(conn);
+        self.stored_model(m.id(), &sql).map(Some)
+    }
+
+    /// A model just written, read back.
+    fn stored_model<M: ModelRecord>(&self, id: &str, sql: &str) -> Result<M, Error> {
+        self.model(id)?.ok_or_else(|| Error::Sql {
+            sql: sql.to_string(),
             source: rusqlite::Error::QueryReturnedNoRows,
         })
     }
 
-    /// One LLM model.
-    pub fn llm_model(&self, id: &str) -> Result<Option<LlmModel>, Error> {
-        let sql = format!("SELECT {LLM_COLUMNS} FROM llm_models WHERE id = ?1");
+    /// One model.
+    pub fn model<M: ModelRecord>(&self, id: &str) -> Result<Option<M>, Error> {
+        let sql = format!("{} WHERE id = ?1", select::<M>());
         self.conn()?
-            .query_row(&sql, [id], llm_row)
+            .query_row(&sql, [id], M::read)
             .optional()
             .sql(&sql)
     }
 
-    /// Every LLM model, the default first, then by creation.
-    pub fn list_llm_models(&self) -> Result<Vec<LlmModel>, Error> {
+    /// Every model of a kind, the default first, then by creation.
+    pub fn list_models<M: ModelRecord>(&self) -> Result<Vec<M>, Error> {
         let sql = format!(
-            "SELECT {LLM_COLUMNS} FROM llm_models ORDER BY is_default DESC, created_at, rowid"
+            "{} ORDER BY is_default DESC, created_at, rowid",
+            select::<M>()
         );
         let conn = self.conn()?;
         let mut statement = conn.prepare_cached(&sql).sql(&sql)?;
-        let rows = statement.query_map([], llm_row).sql(&sql)?;
+        let rows = statement.query_map([], M::read).sql(&sql)?;
         rows.map(|r| r.sql(&sql)).collect()
     }
 
-    /// Deletes an LLM model; returns whether one was deleted.
-    pub fn delete_llm_model(&self, id: &str) -> Result<bool, Error> {
-        let sql = "DELETE FROM llm_models WHERE id = ?1";
-        Ok(self.conn()?.execute(sql, [id]).sql(sql)? > 0)
-    }
-
-    /// Inserts or replaces an ASR model (see [`Store::save_llm_model`]).
-    pub fn save_asr_model(&self, m: &AsrModel) -> Result<AsrModel, Error> {
-        let hotwords = serde_json::to_string(&m.hotwords).map_err(|source| Error::Json {
-            column: "asr_models.hotwords",
-            source,
-        })?;
-        let mut conn = self.conn()?;
-        let tx = conn.transaction().sql("BEGIN")?;
-        if m.is_default {
-            let sql = "UPDATE asr_models SET is_default = 0 WHERE id <> ?1";
-            tx.execute(sql, [&m.id]).sql(sql)?;
-        }
-        let sql = format!(
-            "INSERT INTO asr_models ({ASR_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NOW}, {NOW}) \
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url, \
-             model = excluded.model, language = excluded.language, hotwords = excluded.hotwords, \
-             api_key_ref = excluded.api_key_ref, is_default = excluded.is_default, \
-             managed = excluded.managed, updated_at = excluded.updated_at"
-        );
-        tx.execute(
-            &sql,
-            params![
-                m.id,
-                m.name,
-                m.base_url,
-                m.model,
-                m.language,
-                hotwords,
-                m.api_key_ref,
-                m.is_default,
-                m.managed
-            ],
-        )
-        .sql(&sql)?;
-        tx.commit().sql("COMMIT")?;
-        drop(conn);
-        self.asr_model(&m.id)?.ok_or(Error::Sql {
-            sql,
-            source: rusqlite::Error::QueryReturnedNoRows,
-        })
-    }
-
-    /// One ASR model.
-    pub fn asr_model(&self, id: &str) -> Result<Option<AsrModel>, Error> {
-        let sql = format!("SELECT {ASR_COLUMNS} FROM asr_models WHERE id = ?1");
-        let raw = self
-            .conn()?
-            .query_row(&sql, [id], asr_row)
-            .optional()
-            .sql(&sql)?;
-        raw.map(with_hotwords).transpose()
-    }
-
-    /// Every ASR model, the default first.
-    pub fn list_asr_models(&self) -> Result<Vec<AsrModel>, Error> {
-        let sql = format!(
-            "SELECT {ASR_COLUMNS} FROM asr_models ORDER BY is_default DESC, created_at, rowid"
-        );
-        let conn = self.conn()?;
-        let mut statement = conn.prepare_cached(&sql).sql(&sql)?;
-        let rows = statement.query_map([], asr_row).sql(&sql)?;
-        rows.map(|r| r.sql(&sql).and_then(with_hotwords)).collect()
-    }
-
-    /// Deletes an ASR model; returns whether one was deleted.
-    pub fn delete_asr_model(&self, id: &str) -> Result<bool, Error> {
-        let sql = "DELETE FROM asr_models WHERE id = ?1";
-        Ok(self.conn()?.execute(sql, [id]).sql(sql)? > 0)
+    /// Deletes a model; returns whether one was deleted.
+    pub fn delete_model<M: ModelRecord>(&self, id: &str) -> Result<bool, Error> {
+        let sql = format!("DELETE FROM {} WHERE id = ?1", M::TABLE);
+        Ok(self.conn()?.execute(&sql, [id]).sql(&sql)? > 0)
     }
 }
 
@@ -281,15 +364,15 @@ mod tests {
     }
 
     #[test]
-    fn one_default_at_most_and_replace_keeps_created_at() {
+    fn one_default_at_most_and_an_update_keeps_created_at() {
         let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
         let a = store
-            .save_llm_model(&llm("a", true))
+            .create_model(&llm("a", true))
             .unwrap_or_else(|e| panic!("{e}"));
         store
-            .save_llm_model(&llm("b", true))
+            .create_model(&llm("b", true))
             .unwrap_or_else(|e| panic!("{e}"));
-        let all = store.list_llm_models().unwrap_or_else(|e| panic!("{e}"));
+        let all: Vec<LlmModel> = store.list_models().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             all.iter()
                 .map(|m| (m.id.as_str(), m.is_default))
@@ -299,12 +382,90 @@ mod tests {
         let mut changed = llm("a", false);
         changed.temperature = 0.1;
         let saved = store
-            .save_llm_model(&changed)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .update_model(&changed)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("a is stored"));
         assert_eq!(saved.created_at, a.created_at);
         assert!((saved.temperature - 0.1).abs() < 1e-9);
-        assert!(store.delete_llm_model("a").unwrap_or(false));
-        assert!(!store.delete_llm_model("a").unwrap_or(true));
+        assert!(store.delete_model::<LlmModel>("a").unwrap_or(false));
+        assert!(!store.delete_model::<LlmModel>("a").unwrap_or(true));
+    }
+
+    /// A create never overwrites and an update never brings back: correctness does not
+    /// hang on a lock held by the caller.
+    #[test]
+    fn a_create_on_a_used_id_and_an_update_of_a_missing_one_change_nothing() {
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        store
+            .create_model(&llm("a", false))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut other = llm("a", true);
+        other.name = "Another".into();
+        assert!(matches!(
+            store.create_model(&other),
+            Err(Error::Taken { table: "llm_models", ref id }) if id == "a"
+        ));
+        let kept: Option<LlmModel> = store.model("a").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            kept.map(|m| (m.name, m.is_default)),
+            Some(("Model a".to_string(), false))
+        );
+
+        // A default that is not stored does not take the default from another model.
+        store
+            .create_model(&llm("b", true))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let gone = llm("gone", true);
+        assert_eq!(store.update_model(&gone).ok(), Some(None));
+        assert!(store.model::<LlmModel>("gone").ok().flatten().is_none());
+        assert_eq!(
+            store
+                .model::<LlmModel>("b")
+                .ok()
+                .flatten()
+                .map(|m| m.is_default),
+            Some(true)
+        );
+    }
+
+    /// Fifty threads create one id at once: one wins, the others are told the id is used,
+    /// and the stored model is the winner's.
+    #[test]
+    fn concurrent_creates_of_one_id_store_the_winner_only() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store = Store::open(&dir.path().join("d.db")).unwrap_or_else(|e| panic!("{e}"));
+        let results: Vec<(usize, Result<LlmModel, Error>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..50)
+                .map(|i| {
+                    let store = &store;
+                    scope.spawn(move || {
+                        let mut m = llm("same", false);
+                        m.name = format!("writer {i}");
+                        (i, store.create_model(&m))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| panic!("a writer panicked")))
+                .collect()
+        });
+        let winners: Vec<usize> = results
+            .iter()
+            .filter(|(_, r)| r.is_ok())
+            .map(|(i, _)| *i)
+            .collect();
+        assert_eq!(winners.len(), 1, "{results:?}");
+        let taken = results
+            .iter()
+            .filter(|(_, r)| matches!(r, Err(Error::Taken { .. })))
+            .count();
+        assert_eq!(taken, 49, "{results:?}");
+        let stored: Option<LlmModel> = store.model("same").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            stored.map(|m| m.name),
+            Some(format!("writer {}", winners[0]))
+        );
     }
 
     #[test]
@@ -323,15 +484,17 @@ mod tests {
             created_at: String::new(),
             updated_at: String::new(),
         };
-        let saved = store
-            .save_asr_model(&model)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let saved = store.create_model(&model).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(saved.hotwords, model.hotwords);
         let mut bad = model.clone();
         bad.managed = Some("something-else".into());
-        assert!(store.save_asr_model(&bad).is_err());
+        assert!(store.update_model(&bad).is_err());
         assert_eq!(
-            store.asr_model("w").ok().flatten().map(|m| m.managed),
+            store
+                .model::<AsrModel>("w")
+                .ok()
+                .flatten()
+                .map(|m| m.managed),
             Some(model.managed)
         );
     }

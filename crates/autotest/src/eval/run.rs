@@ -57,7 +57,7 @@ pub struct EvalModel {
 impl EvalModel {
     /// A registered LLM model, with the URL its server listens on now.
     pub fn from_service(deskmate: &Deskmate, id: &str) -> Result<Self, ServiceError> {
-        let m = deskmate.llm_model_record(Some(id))?;
+        let m = deskmate.model_record::<deskmate_service::models::LlmModel>(Some(id))?;
         Ok(Self {
             base_url: deskmate.base_url_for(&m.id, &m.base_url, m.managed.as_deref()),
             api_key: deskmate.model_api_key(m.api_key_ref.as_deref()),
@@ -332,7 +332,7 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
         format!("model: {}", listed.join("; "))
     })?;
     let created = deskmate
-        .create_llm_model(input)
+        .create_model::<deskmate_service::models::LlmModel>(input)
         .map_err(|e| format!("model: {e}"))?;
     let model_id = created.id;
     Ok(Bench {

@@ -239,7 +239,7 @@ impl Deskmate {
     ) -> Result<ChatOutcome, ServiceError> {
         self.check_turn(&turn)?;
         let message = turn.message.trim().to_string();
-        let model = self.llm_model_record(turn.model_id.as_deref())?;
+        let model = self.model_record::<crate::models::LlmModel>(turn.model_id.as_deref())?;
         let store = self.stored()?.store.clone();
         let conversation_id = match &turn.conversation_id {
             Some(id) => id.clone(),
@@ -688,7 +688,7 @@ impl Deskmate {
                     .into(),
             }]));
         }
-        self.llm_model_record(turn.model_id.as_deref())?;
+        self.model_record::<crate::models::LlmModel>(turn.model_id.as_deref())?;
         if let Some(id) = &turn.conversation_id
             && self.stored()?.store.conversation(id)?.is_none()
         {
