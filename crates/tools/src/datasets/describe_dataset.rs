@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{JsonSchema, Localized, ToolError, said};
+
+use super::Query;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -28,51 +30,37 @@ struct Args {
     variables: Option<Vec<String>>,
 }
 
-/// The describe-dataset tool over a dataset folder; reads files, so it runs on the blocking pool.
+/// The `describe_dataset` tool over a dataset folder.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
-    let spec = spec(&datasets);
-    let checked = datasets.clone();
-    FnTool::blocking(spec, move |args| describe(&datasets, args)).with_self_check(move || {
-        super::check_on_first_dataset(
-            checked.clone(),
-            |data| Ok(json!({"dataset": data.name})),
-            |answer| match (answer["rows"].as_u64(), answer["columns"].as_u64()) {
-                (Some(rows), Some(columns)) if rows > 0 && columns > 0 => Ok(said!(
-                    "{rows} 行，{columns} 列",
-                    "{rows} rows, {columns} columns"
-                )),
-                _ => {
-                    let (rows, columns) = (&answer["rows"], &answer["columns"]);
-                    Err(said!(
-                        "数据集有 {rows} 行、{columns} 列：没有可处理的数据",
-                        "the dataset has {rows} rows and {columns} columns: nothing to work on"
-                    ))
-                }
-            },
-        )
-    })
-}
-
-fn spec(datasets: &DatasetDir) -> ToolSpec {
-    ToolSpec {
-        id: "describe_dataset".into(),
+    Query {
+        id: "describe_dataset",
         name: Localized::new("描述数据集", "Describe dataset"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "介绍一个数据集的结构：有多少行和列，以及每个变量的类型、缺失数和示例值。",
             "Describes a dataset's structure: how many rows and columns, and each variable's type, missing count and sample values.",
-        )),
+        ),
         description: "Describes the structure of a local dataset: number of rows and columns and, per \
             variable, its type (integer, number, date, datetime, string), missing count and a few sample \
             values. Call it first to learn the variable names before summarize_by_group, frequency or \
-            run_qc_checks. Read-only."
-            .into(),
-        category: Category::Query,
-        parameters: datasets.schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            run_qc_checks. Read-only.",
         timeout_ms: 10_000,
-        compensation: None,
+        run: describe,
+        sample: |data| Ok(json!({"dataset": data.name})),
+        judge: |answer| match (answer["rows"].as_u64(), answer["columns"].as_u64()) {
+            (Some(rows), Some(columns)) if rows > 0 && columns > 0 => Ok(said!(
+                "{rows} 行，{columns} 列",
+                "{rows} rows, {columns} columns"
+            )),
+            _ => {
+                let (rows, columns) = (&answer["rows"], &answer["columns"]);
+                Err(said!(
+                    "数据集有 {rows} 行、{columns} 列：没有可处理的数据",
+                    "the dataset has {rows} rows and {columns} columns: nothing to work on"
+                ))
+            }
+        },
     }
+    .tool(datasets)
 }
 
 fn describe(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {

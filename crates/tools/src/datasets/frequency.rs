@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{JsonSchema, Localized, ToolError, said};
+
+use super::Query;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -36,64 +38,50 @@ struct Args {
     subjects: Option<Vec<String>>,
 }
 
-/// The frequency tool over a dataset folder; reads files, so it runs on the blocking pool.
+/// The `frequency` tool over a dataset folder.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
-    let spec = spec(&datasets);
-    let checked = datasets.clone();
-    FnTool::blocking(spec, move |args| frequency(&datasets, args)).with_self_check(move || {
-        super::check_on_first_dataset(
-            checked.clone(),
-            |data| {
-                // A named variable with a few distinct values makes a readable table.
-                let named = || data.columns.iter().filter(|c| !c.name.is_empty());
-                let column = named()
-                    .find(|c| (2..=20).contains(&super::distinct_values(c)))
-                    .or_else(|| named().next())
-                    .ok_or_else(|| {
-                        let name = &data.name;
-                        Verdict::Failed(said!(
-                            "数据集“{name}”没有变量",
-                            "dataset '{name}' has no variables"
-                        ))
-                    })?;
-                Ok(json!({"dataset": data.name, "variable": column.name}))
-            },
-            |answer| match answer["rows"].as_array() {
-                Some(rows) if !rows.is_empty() => {
-                    let variable = answer["variable"].as_str().unwrap_or("?");
-                    let values = rows.len();
-                    let total = &answer["total"];
-                    Ok(said!(
-                        "{variable}：{total} 行中有 {values} 个不同的值",
-                        "{variable}: {values} value(s) over {total} rows"
-                    ))
-                }
-                _ => Err(said!("频数表为空", "an empty frequency table")),
-            },
-        )
-    })
-}
-
-fn spec(datasets: &DatasetDir) -> ToolSpec {
-    ToolSpec {
-        id: "frequency".into(),
+    Query {
+        id: "frequency",
         name: Localized::new("频数分布", "Frequency"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "统计某个分类变量每个取值的例数和百分比，也可以按组统计，例如各治疗组的性别分布。",
             "Counts each value of a categorical variable with its percentage, optionally per group, such as sex by treatment arm.",
-        )),
+        ),
         description: "Frequency table of one categorical variable: for each value its count n and percent \
             of the (group) total, written 'n (%)'; missing values are counted as '(missing)'. Optionally \
             within the groups of a second variable (e.g. SEX by TRT01A). Check variable names with \
-            describe_dataset first. Read-only."
-            .into(),
-        category: Category::Query,
-        parameters: datasets.schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            describe_dataset first. Read-only.",
         timeout_ms: 10_000,
-        compensation: None,
+        run: frequency,
+        sample: |data| {
+            // A named variable with a few distinct values makes a readable table.
+            let named = || data.columns.iter().filter(|c| !c.name.is_empty());
+            let column = named()
+                .find(|c| (2..=20).contains(&super::distinct_values(c)))
+                .or_else(|| named().next())
+                .ok_or_else(|| {
+                    let name = &data.name;
+                    Verdict::Failed(said!(
+                        "数据集“{name}”没有变量",
+                        "dataset '{name}' has no variables"
+                    ))
+                })?;
+            Ok(json!({"dataset": data.name, "variable": column.name}))
+        },
+        judge: |answer| match answer["rows"].as_array() {
+            Some(rows) if !rows.is_empty() => {
+                let variable = answer["variable"].as_str().unwrap_or("?");
+                let values = rows.len();
+                let total = &answer["total"];
+                Ok(said!(
+                    "{variable}：{total} 行中有 {values} 个不同的值",
+                    "{variable}: {values} value(s) over {total} rows"
+                ))
+            }
+            _ => Err(said!("频数表为空", "an empty frequency table")),
+        },
     }
+    .tool(datasets)
 }
 
 fn frequency(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {

@@ -17,11 +17,51 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use deskmate_core::resolve::closest;
-use deskmate_core::{JsonSchema, ToolError, said};
+use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
 use schemars::{Schema, SchemaGenerator, json_schema};
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use crate::FnTool;
 use crate::self_check::{Judge, SelfCheck, Verdict};
+
+/// A dataset tool: a read-only query over the dataset folder, run on the blocking pool
+/// (it reads files), that checks itself with a sample call on the first dataset. Each
+/// tool's file says only what differs: its words, what it computes, its sample call and
+/// how its answer is judged.
+struct Query<A> {
+    id: &'static str,
+    name: Localized,
+    summary: Localized,
+    /// For the model: what it does, when to call it.
+    description: &'static str,
+    timeout_ms: u64,
+    run: fn(&DatasetDir, A) -> Result<Value, ToolError>,
+    /// The self-check's arguments, picked from the first dataset.
+    sample: fn(&Dataset) -> Result<Value, Verdict>,
+    judge: Judge,
+}
+
+impl<A: DeserializeOwned + JsonSchema + 'static> Query<A> {
+    fn tool(self, datasets: Arc<DatasetDir>) -> FnTool {
+        let spec = ToolSpec {
+            id: self.id.into(),
+            name: self.name,
+            summary: Some(self.summary),
+            description: self.description.into(),
+            category: Category::Query,
+            parameters: datasets.schema_for::<A>(),
+            side_effect: SideEffect::Read,
+            idempotent: true,
+            timeout_ms: self.timeout_ms,
+            compensation: None,
+        };
+        let (run, sample, judge) = (self.run, self.sample, self.judge);
+        let checked = datasets.clone();
+        FnTool::blocking(spec, move |args| run(&datasets, args))
+            .with_self_check(move || check_on_first_dataset(checked.clone(), sample, judge))
+    }
+}
 
 /// The self-check of a dataset tool: a sample call on the first dataset present, with
 /// arguments `args` picks from the loaded data; skipped when there is no dataset, failed

@@ -4,7 +4,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{JsonSchema, Localized, ToolError, said};
+
+use super::Query;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -108,53 +110,39 @@ const MAX_EXAMPLES: usize = 5;
 /// CDISC identifiers every subject-level dataset carries.
 const CDISC_IDS: [&str; 2] = ["STUDYID", "USUBJID"];
 
-/// The QC tool over a dataset folder; reads files, so it runs on the blocking pool.
+/// The `run_qc_checks` tool over a dataset folder.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
-    let spec = spec(&datasets);
-    let checked = datasets.clone();
-    FnTool::blocking(spec, move |args| run_checks(&datasets, args)).with_self_check(move || {
-        super::check_on_first_dataset(
-            checked.clone(),
-            |data| Ok(json!({"dataset": data.name})),
-            |answer| match answer["checks_run"].as_array() {
-                Some(checks) if !checks.is_empty() => {
-                    let ran = checks.len();
-                    let errors = &answer["summary"]["errors"];
-                    let warnings = &answer["summary"]["warnings"];
-                    Ok(said!(
-                        "运行了 {ran} 项检查：{errors} 个错误，{warnings} 个警告",
-                        "{ran} checks run: {errors} errors, {warnings} warnings"
-                    ))
-                }
-                _ => Err(said!("没有运行任何检查", "no check ran")),
-            },
-        )
-    })
-}
-
-fn spec(datasets: &DatasetDir) -> ToolSpec {
-    ToolSpec {
-        id: "run_qc_checks".into(),
+    Query {
+        id: "run_qc_checks",
         name: Localized::new("数据质量检查", "Run QC checks"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "对数据集做常规数据质量检查（必需变量、缺失率、键唯一性、日期先后、受控术语），并按严重程度列出发现的问题；不会修改数据。",
             "Runs standard data-quality checks on a dataset (required variables, missing rates, unique keys, date order, controlled terms) and lists the findings by severity, without changing the data.",
-        )),
+        ),
         description: "Runs standard data-quality checks on a dataset and returns findings graded by \
             severity (error, warning, info). Checks: required_vars (required variables present), \
             missing_rate (share of missing values per variable above a threshold), key_unique (key \
             variables identify each row once), date_pairs (end dates not before start dates), codelist \
             (values within controlled terms). Without options it uses CDISC defaults (STUDYID/USUBJID \
             required, USUBJID as key, *SDT/*EDT and *STDTC/*ENDTC date pairs, SEX and *FL flag codelists). \
-            Call describe_dataset first to learn variable names. Read-only: it never changes data."
-            .into(),
-        category: Category::Query,
-        parameters: datasets.schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            Call describe_dataset first to learn variable names. Read-only: it never changes data.",
         timeout_ms: 15_000,
-        compensation: None,
+        run: run_checks,
+        sample: |data| Ok(json!({"dataset": data.name})),
+        judge: |answer| match answer["checks_run"].as_array() {
+            Some(checks) if !checks.is_empty() => {
+                let ran = checks.len();
+                let errors = &answer["summary"]["errors"];
+                let warnings = &answer["summary"]["warnings"];
+                Ok(said!(
+                    "运行了 {ran} 项检查：{errors} 个错误，{warnings} 个警告",
+                    "{ran} checks run: {errors} errors, {warnings} warnings"
+                ))
+            }
+            _ => Err(said!("没有运行任何检查", "no check ran")),
+        },
     }
+    .tool(datasets)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

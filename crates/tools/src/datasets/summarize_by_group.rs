@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{JsonSchema, Localized, ToolError, said};
+
+use super::Query;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -36,31 +38,43 @@ struct Args {
     subjects: Option<Vec<String>>,
 }
 
-/// The summarize-by-group tool over a dataset folder; reads files, so it runs on the blocking pool.
+/// The `summarize_by_group` tool over a dataset folder.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
-    let spec = spec(&datasets);
-    let checked = datasets.clone();
-    FnTool::blocking(spec, move |args| summarize(&datasets, args)).with_self_check(move || {
-        super::check_on_first_dataset(checked.clone(), sample, |answer| {
-            match answer["rows"].as_array() {
-                Some(rows) if !rows.is_empty() => {
-                    let variable = answer["variable"].as_str().unwrap_or("?");
-                    let groups = rows.len();
-                    Ok(match answer["group_by"].as_str() {
-                        Some(by) => said!(
-                            "{variable} 按 {by} 分组：{groups} 组",
-                            "{variable} by {by}: {groups} group(s)"
-                        ),
-                        None => said!(
-                            "{variable}：{groups} 组",
-                            "{variable} (all): {groups} group(s)"
-                        ),
-                    })
-                }
-                _ => Err(said!("汇总结果为空", "an empty summary")),
+    Query {
+        id: "summarize_by_group",
+        name: Localized::new("分组描述统计", "Summarize by group"),
+        summary: Localized::new(
+            "按组计算某个数值变量的描述统计量（例数、均值、标准差、中位数、最小值和最大值），例如各治疗组的平均年龄。",
+            "Summarizes a numeric variable per group (n, mean, SD, median, min and max), such as mean age by treatment arm.",
+        ),
+        description: "Descriptive statistics of one numeric variable per group of another variable, as in \
+            a clinical summary table: n, 'Mean (SD)' (sample SD), Median and 'Min, Max', plus a Total row. \
+            Use it for questions like 'mean age by treatment arm'. Check variable names with \
+            describe_dataset first. Read-only.",
+        timeout_ms: 10_000,
+        run: summarize,
+        sample,
+        judge: |answer| {
+        match answer["rows"].as_array() {
+            Some(rows) if !rows.is_empty() => {
+                let variable = answer["variable"].as_str().unwrap_or("?");
+                let groups = rows.len();
+                Ok(match answer["group_by"].as_str() {
+                    Some(by) => said!(
+                        "{variable} 按 {by} 分组：{groups} 组",
+                        "{variable} by {by}: {groups} group(s)"
+                    ),
+                    None => said!(
+                        "{variable}：{groups} 组",
+                        "{variable} (all): {groups} group(s)"
+                    ),
+                })
             }
-        })
-    })
+            _ => Err(said!("汇总结果为空", "an empty summary")),
+        }
+        },
+    }
+    .tool(datasets)
 }
 
 /// The self-check's call: the first numeric variable, by the first variable with a few
@@ -81,28 +95,6 @@ fn sample(data: &super::Dataset) -> Result<Value, Verdict> {
         args["group_by"] = json!(by.name);
     }
     Ok(args)
-}
-
-fn spec(datasets: &DatasetDir) -> ToolSpec {
-    ToolSpec {
-        id: "summarize_by_group".into(),
-        name: Localized::new("分组描述统计", "Summarize by group"),
-        summary: Some(Localized::new(
-            "按组计算某个数值变量的描述统计量（例数、均值、标准差、中位数、最小值和最大值），例如各治疗组的平均年龄。",
-            "Summarizes a numeric variable per group (n, mean, SD, median, min and max), such as mean age by treatment arm.",
-        )),
-        description: "Descriptive statistics of one numeric variable per group of another variable, as in \
-            a clinical summary table: n, 'Mean (SD)' (sample SD), Median and 'Min, Max', plus a Total row. \
-            Use it for questions like 'mean age by treatment arm'. Check variable names with \
-            describe_dataset first. Read-only."
-            .into(),
-        category: Category::Query,
-        parameters: datasets.schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
-        timeout_ms: 10_000,
-        compensation: None,
-    }
 }
 
 fn summarize(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {
