@@ -22,6 +22,7 @@ pub mod kb;
 pub mod mcp_servers;
 pub mod models;
 pub mod resources;
+pub mod schedules;
 pub mod settings;
 
 use std::path::Path;
@@ -43,6 +44,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/005_mcp_tool_pins.sql")),
         M::up(include_str!("../migrations/006_audit_outcome.sql")),
         M::up(include_str!("../migrations/007_resource_display.sql")),
+        M::up(include_str!("../migrations/008_schedules.sql")),
     ])
 }
 
