@@ -442,6 +442,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/schedules`. */
+        get: operations["schedules_list"];
+        put?: never;
+        /** `POST /api/v1/schedules` → 201. */
+        post: operations["schedules_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/schedules/{id}`. */
+        get: operations["schedules_detail"];
+        /** `PUT /api/v1/schedules/{id}`: turns it on or off. */
+        put: operations["schedules_update"];
+        post?: never;
+        /** `DELETE /api/v1/schedules/{id}`. */
+        delete: operations["schedules_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/schedules/{id}/runs`. */
+        get: operations["schedules_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/secrets": {
         parameters: {
             query?: never;
@@ -805,6 +859,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What a schedule does when it fires. */
+        Action: {
+            /** @enum {string} */
+            kind: "reminder";
+            /** @description What to remind of. */
+            message: string;
+            /** @description Also say it out loud. */
+            speak: boolean;
+        } | {
+            /** @description Its arguments as the guard prepared them. */
+            arguments: Record<string, never>;
+            /** @enum {string} */
+            kind: "tool";
+            /** @description The tool's id. */
+            tool: string;
+        } | {
+            /** @enum {string} */
+            kind: "prompt";
+            /** @description What to ask. */
+            prompt: string;
+        };
         /** @description A prompt that was answered. */
         Answered: {
             /** @description Always `true`: an answer that was not taken is an error answer. */
@@ -1879,6 +1954,31 @@ export interface components {
             /** @description e.g. http://127.0.0.1:3000/mcp */
             url: string;
         };
+        /**
+         * @description A schedule to add: what to do — a reminder `message`, a `tool` call with its
+         *     `arguments`, or a chat `prompt` — and `when`.
+         */
+        NewSchedule: {
+            /** @description The tool's arguments. */
+            arguments?: Record<string, never> | null;
+            /** @description Whether it fires (default true). */
+            enabled?: boolean;
+            /** @description What to remind the person of (a reminder). */
+            message?: string | null;
+            /** @description A request run as a new chat turn. */
+            prompt?: string | null;
+            /** @description Say the reminder out loud too. */
+            speak?: boolean | null;
+            /** @description The IANA time zone of the wall times; the computer's own when left out. */
+            time_zone?: string | null;
+            /** @description The tool to call (a scheduled call). */
+            tool?: string | null;
+            /**
+             * @description When, in words or ISO 8601 or an RRULE.
+             * @example every weekday at 9
+             */
+            when: string;
+        };
         /** @description One page of a longer list. */
         Page_AuditEvent: {
             /**
@@ -2014,6 +2114,99 @@ export interface components {
                 started_at: number;
                 /** @description An evaluation's suite name. */
                 suite?: string;
+            }[];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
+        };
+        /** @description One page of a longer list. */
+        Page_ScheduleRun: {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: {
+                /** @description When. */
+                claimed_at: string;
+                /** @description The process that claimed it. */
+                claimed_by: string;
+                /** @description When it ended. */
+                finished_at?: string | null;
+                /** @description The occurrence's time (see [`utc`]). */
+                occurrence: string;
+                /** @description What came of it (the tool's result, or why it failed or was missed). */
+                result?: Record<string, never> | null;
+                /** @description The schedule. */
+                schedule_id: string;
+                /** @description `running`, `succeeded`, `failed` or `missed`. */
+                status: string;
+            }[];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
+        };
+        /** @description One page of a longer list. */
+        Page_ScheduleView: {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: {
+                /** @description What it does. */
+                action: components["schemas"]["Action"];
+                /** @description The conversation it came from. */
+                conversation_id?: string | null;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description Who made it: `chat`, `api`, `gui`, `mcp` or `cli`. */
+                created_by: string;
+                /** @description Whether it fires. */
+                enabled: boolean;
+                /** @description Its id. */
+                id: string;
+                /** @description What came of the last run. */
+                last_result?: Record<string, never> | null;
+                /** @description When it last came due. */
+                last_run_at?: string | null;
+                /** @description `running`, `succeeded`, `failed` or `missed`. */
+                last_status?: string | null;
+                /** @description The next time it fires (RFC 3339, UTC); `null` when it fires no more. */
+                next_at?: string | null;
+                /** @description The same in its time zone (RFC 3339 with the offset). */
+                next_at_local?: string | null;
+                /** @description The rule as stored. */
+                rule: Record<string, never>;
+                /** @description The rule as understood, in words (en and zh). */
+                rule_words: components["schemas"]["Localized"];
+                /**
+                 * Format: int64
+                 * @description How many times it came due (run or missed).
+                 */
+                run_count: number;
+                /** @description The IANA time zone of its wall times. */
+                time_zone: string;
+                /** @description RFC 3339. */
+                updated_at: string;
+                /** @description The time expression it was given. */
+                when: string;
             }[];
             /**
              * Format: int32
@@ -2262,6 +2455,68 @@ export interface components {
             started_at: number;
             /** @description An evaluation's suite name. */
             suite?: string;
+        };
+        /** @description A change of a schedule. */
+        ScheduleChange: {
+            /** @description Whether it fires; turned on, it goes on from now. */
+            enabled: boolean;
+        };
+        /** @description One occurrence that came due. */
+        ScheduleRun: {
+            /** @description When. */
+            claimed_at: string;
+            /** @description The process that claimed it. */
+            claimed_by: string;
+            /** @description When it ended. */
+            finished_at?: string | null;
+            /** @description The occurrence's time (see [`utc`]). */
+            occurrence: string;
+            /** @description What came of it (the tool's result, or why it failed or was missed). */
+            result?: Record<string, never> | null;
+            /** @description The schedule. */
+            schedule_id: string;
+            /** @description `running`, `succeeded`, `failed` or `missed`. */
+            status: string;
+        };
+        /** @description A schedule as the API and the tools show it. */
+        ScheduleView: {
+            /** @description What it does. */
+            action: components["schemas"]["Action"];
+            /** @description The conversation it came from. */
+            conversation_id?: string | null;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description Who made it: `chat`, `api`, `gui`, `mcp` or `cli`. */
+            created_by: string;
+            /** @description Whether it fires. */
+            enabled: boolean;
+            /** @description Its id. */
+            id: string;
+            /** @description What came of the last run. */
+            last_result?: Record<string, never> | null;
+            /** @description When it last came due. */
+            last_run_at?: string | null;
+            /** @description `running`, `succeeded`, `failed` or `missed`. */
+            last_status?: string | null;
+            /** @description The next time it fires (RFC 3339, UTC); `null` when it fires no more. */
+            next_at?: string | null;
+            /** @description The same in its time zone (RFC 3339 with the offset). */
+            next_at_local?: string | null;
+            /** @description The rule as stored. */
+            rule: Record<string, never>;
+            /** @description The rule as understood, in words (en and zh). */
+            rule_words: components["schemas"]["Localized"];
+            /**
+             * Format: int64
+             * @description How many times it came due (run or missed).
+             */
+            run_count: number;
+            /** @description The IANA time zone of its wall times. */
+            time_zone: string;
+            /** @description RFC 3339. */
+            updated_at: string;
+            /** @description The time expression it was given. */
+            when: string;
         };
         /** @description Which groups of checks a run had. */
         Scope: {
@@ -4829,6 +5084,393 @@ export interface operations {
             };
             /** @description Wrong answer for the prompt */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    schedules_list: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the schedules, the next to fire first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ScheduleView"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    schedules_create: {
+        parameters: {
+            query?: {
+                /** @description `gui` when the person makes it in the app's window; `api` by default. */
+                origin?: components["schemas"]["CallOrigin"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSchedule"];
+            };
+        };
+        responses: {
+            /** @description The schedule, with its rule in words and its next time */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleView"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tool may never run, or the person said no */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description {detail, errors}: the field that is wrong */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    schedules_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleView"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    schedules_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleChange"];
+            };
+        };
+        responses: {
+            /** @description The schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleView"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Valid JSON that breaks the rules: one entry per problem in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    schedules_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Schedule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule and its runs were deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    schedules_runs: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Schedule id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of its runs, the latest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ScheduleRun"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Schedule not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,7 @@ pub mod prompts;
 pub mod resources;
 pub mod running;
 pub mod safety;
+pub mod schedules;
 pub mod secrets;
 pub mod settings;
 pub mod tools;
@@ -211,6 +212,17 @@ pub fn app(state: AppState) -> Router {
                 .delete(models::delete_asr),
         )
         .route("/api/v1/chat", post(chat::chat))
+        .route(
+            "/api/v1/schedules",
+            get(schedules::list).post(schedules::create),
+        )
+        .route(
+            "/api/v1/schedules/{id}",
+            get(schedules::detail)
+                .put(schedules::update)
+                .delete(schedules::delete),
+        )
+        .route("/api/v1/schedules/{id}/runs", get(schedules::runs))
         .route("/api/v1/devices/camera/frame", get(devices::camera_frame))
         .route("/api/v1/events", get(events::events))
         .route("/api/v1/voice/start", post(voice::start))

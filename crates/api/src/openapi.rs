@@ -9,7 +9,7 @@ use crate::error_docs::ErrorResponses;
 
 use crate::{
     audit, autotest, chat, conversations, devices, eval, events, kb, mcp_servers, models, prompts,
-    resources, secrets, settings, tools, voice,
+    resources, schedules, secrets, settings, tools, voice,
 };
 
 /// The document.
@@ -27,6 +27,7 @@ use crate::{
         voice::start, voice::stop, voice::cancel,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::compare, autotest::test_message,
         eval::run, eval::runs, eval::run_detail,
+        schedules::list, schedules::create, schedules::detail, schedules::update, schedules::delete, schedules::runs,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,
         document

@@ -159,8 +159,8 @@ async fn resources_crud_and_listing() {
             body["page"].clone(),
             body["limit"].clone()
         ),
-        (json!(13), json!(1), json!(100)),
-        "10 built-in tools and 3 templates"
+        (json!(16), json!(1), json!(100)),
+        "13 built-in tools and 3 templates"
     );
     let first = &body["list"][0];
     for key in [
@@ -1722,7 +1722,7 @@ async fn the_openapi_document_matches_what_is_served() {
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
     assert!(doc["components"]["schemas"]["FieldError"].is_object());
-    assert_eq!(operations, 61, "every route of app() is documented");
+    assert_eq!(operations, 67, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

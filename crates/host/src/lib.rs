@@ -26,7 +26,7 @@ pub struct Server {
     stop: tokio::sync::oneshot::Sender<()>,
     task: tokio::task::JoinHandle<()>,
     sidecars: Vec<(String, deskmate_llm::sidecar::Sidecar)>,
-    /// Stops the MCP servers whose tools are imported.
+    /// Stops the MCP servers whose tools are imported, and the scheduler.
     imports: tokio_util::sync::CancellationToken,
 }
 
@@ -59,6 +59,10 @@ impl Server {
             Some(prompts.clone()),
             imports.clone(),
         ));
+        // Reminders and scheduled calls fire while the server runs.
+        let scheduler = deskmate.clone();
+        let stopping = imports.clone();
+        tokio::spawn(async move { scheduler.run_schedules(stopping).await });
         let mut state = deskmate_api::AppState::new(deskmate.clone(), token.clone(), prompts);
         state.camera_frame = Some(camera_frame(backends.camera.clone()));
         state.messages = Some(message_feed(backends.in_app.clone()));

@@ -35,6 +35,7 @@ pub mod paths;
 pub mod prompts;
 pub mod resource_input;
 pub mod resources;
+pub mod schedules;
 pub mod secrets;
 pub mod settings;
 pub mod stored;
@@ -117,7 +118,8 @@ pub const MANAGED_START_WAIT: Duration = Duration::from_secs(120);
 #[derive(Debug)]
 pub struct Deskmate {
     data_dir: PathBuf,
-    registry: RwLock<Arc<Registry>>,
+    /// The registry in force (shared with the schedules, which check calls against it).
+    registry: Arc<RwLock<Arc<Registry>>>,
     /// Where the servers Deskmate runs itself listen now, by `managed` kind.
     managed_urls: RwLock<std::collections::HashMap<String, String>>,
     /// Managed models whose server is starting (their calls wait for it).
@@ -154,6 +156,8 @@ struct Stored {
     changes: Mutex<()>,
     /// The ids of the built-in tools (system resources), as of the last full build.
     system_ids: RwLock<Arc<std::collections::HashSet<String>>>,
+    /// The schedules (their tools are part of every rebuild).
+    schedules: Arc<schedules::Schedules>,
     /// Tools imported from MCP servers, by server: part of every rebuild.
     imported: RwLock<std::collections::BTreeMap<String, Vec<Arc<dyn Tool>>>>,
     /// Imported tools kept disabled because their definitions changed.
@@ -190,26 +194,34 @@ impl Deskmate {
         let database = data_dir.join(DATABASE_FILE);
         let store = Arc::new(Store::open(&database)?);
         store.checkpoint_in_background(&database, std::time::Duration::from_millis(500))?;
+        let policies = Arc::new(stored::ResourcePolicies::default());
+        let hooks = Hooks {
+            policies: policies.clone(),
+            confirmer,
+            idempotency: Arc::new(stored::StoreIdempotency::new(store.clone())),
+            audit: Arc::new(stored::StoreAudit::new(store.clone())),
+        };
+        let schedules = Arc::new(schedules::Schedules::new(
+            store.clone(),
+            hooks.policies.clone(),
+            hooks.confirmer.clone(),
+        ));
         let stored = Stored {
             secrets: Arc::new(Secrets::open(data_dir)?),
-            policies: Arc::new(stored::ResourcePolicies::default()),
-            store: store.clone(),
+            policies,
+            store,
             config,
             extra,
             changes: Mutex::new(()),
             system_ids: RwLock::default(),
+            schedules,
             imported: RwLock::default(),
             blocked: RwLock::default(),
         };
         stored.install_templates()?;
         let registry = stored.build_registry()?;
-        let hooks = Hooks {
-            policies: stored.policies.clone(),
-            confirmer,
-            idempotency: Arc::new(stored::StoreIdempotency::new(store.clone())),
-            audit: Arc::new(stored::StoreAudit::new(store)),
-        };
         let mut deskmate = Self::from_registry(data_dir, registry, hooks);
+        stored.schedules.attach(deskmate.registry.clone());
         deskmate.stored = Some(stored);
         Ok(deskmate)
     }
@@ -218,7 +230,7 @@ impl Deskmate {
     pub fn from_registry(data_dir: &Path, registry: Registry, hooks: Hooks) -> Self {
         Self {
             data_dir: data_dir.to_path_buf(),
-            registry: RwLock::new(Arc::new(registry)),
+            registry: Arc::new(RwLock::new(Arc::new(registry))),
             hooks,
             limits: CapLimits::default(),
             stored: None,
@@ -680,6 +692,7 @@ impl Deskmate {
             tool,
             prepared.clone(),
             (call_id.to_string(), scope, request.cancel.clone()),
+            (request.origin.clone(), request.conversation_id.clone()),
             self.limits,
             started,
         );
@@ -850,6 +863,9 @@ impl Stored {
             .unwrap_or(false);
         let mut registry = Registry::builtin(&config)?;
         registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
+        for tool in schedules::tools::tools(&self.schedules) {
+            registry.push(tool)?;
+        }
         // Extra tools come last and replace a built-in tool of the same id.
         for tool in &self.extra {
             registry.replace_or_push(tool.clone())?;
@@ -935,11 +951,14 @@ async fn execute(
     tool: Arc<dyn Tool>,
     call: PreparedCall,
     (call_id, scope, caller): (String, Option<String>, Option<CancellationToken>),
+    (origin, conversation_id): (String, Option<String>),
     limits: CapLimits,
     started: Instant,
 ) -> ToolResult {
     let timeout = Duration::from_millis(tool.spec().timeout_ms);
-    let ctx = ToolContext::new(call_id.clone()).in_scope(scope);
+    let ctx = ToolContext::new(call_id.clone())
+        .in_scope(scope)
+        .asked_by(&origin, conversation_id);
     let cancel = ctx.cancel.clone();
     let handle = tokio::spawn(async move { tool.run(call.arguments, ctx).await });
     let abort = handle.abort_handle();
@@ -1007,4 +1026,12 @@ fn capped(data: Value, limits: CapLimits) -> ToolResult {
     result.truncated = capped.truncated();
     result.hint = capped.notice();
     result
+}
+
+/// FNV-1a, 64 bits: a stable short hash of names and definitions (the same in every
+/// version, no dependency).
+pub(crate) fn fnv64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }

@@ -26,9 +26,7 @@ pub fn api_key_secret(kind: &str, id: &str) -> String {
         return plain;
     }
     // FNV-1a: the same name for the same id in every version, no dependency.
-    let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
+    let hash = crate::fnv64(id.as_bytes());
     let room = 64 - format!("{kind}.-{hash:016x}.api_key").len();
     let prefix: String = id.chars().take(room).collect();
     format!("{kind}.{prefix}-{hash:016x}.api_key")

@@ -58,6 +58,7 @@ pub struct StoredSchedule {
 }
 
 /// One occurrence that came due.
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScheduleRun {
     /// The schedule.
@@ -73,6 +74,7 @@ pub struct ScheduleRun {
     /// `running`, `succeeded`, `failed` or `missed`.
     pub status: String,
     /// What came of it (the tool's result, or why it failed or was missed).
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<Object>))]
     pub result: Option<Value>,
 }
 

@@ -210,6 +210,10 @@ pub struct ToolContext {
     /// effects derives the key from it and the arguments, so a call repeated within a
     /// turn is one event and the same request in a later turn is another.
     pub scope: Option<String>,
+    /// Which front end asked (`cli`, `api`, `llm`, `gui`, `mcp`, `schedule`).
+    pub origin: Option<String>,
+    /// The conversation the call belongs to.
+    pub conversation_id: Option<String>,
 }
 
 impl ToolContext {
@@ -219,7 +223,16 @@ impl ToolContext {
             call_id: call_id.into(),
             cancel: CancellationToken::new(),
             scope: None,
+            origin: None,
+            conversation_id: None,
         }
+    }
+
+    /// The same, asked for by `origin` in a conversation.
+    pub fn asked_by(mut self, origin: &str, conversation_id: Option<String>) -> Self {
+        self.origin = Some(origin.to_string());
+        self.conversation_id = conversation_id;
+        self
     }
 
     /// The same, made in a conversation's turn.

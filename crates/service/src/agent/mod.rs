@@ -6,7 +6,7 @@
 //! are skipped; every call's status goes back to the model.
 
 mod calls;
-mod language;
+pub(crate) mod language;
 mod probe;
 mod protocol;
 mod reply;
