@@ -548,6 +548,50 @@ fn a_choice_dialog_is_answered_with_a_click() {
     app.screenshot("answered");
 }
 
+/// Journey: a reminder is made on the Schedules page in words, shows its rule and next
+/// time, fires through the scheduler (a toast in the window, a run recorded "done"), and
+/// is deleted after a confirmation.
+#[test]
+fn a_reminder_is_made_in_the_window_fires_and_is_deleted() {
+    let mut app = App::launch("schedules", Launch::default());
+    app.wd.click_on("#nav-schedules");
+    app.wd
+        .wait_for("#new-schedule #schedule-when", Duration::from_secs(10));
+    app.type_into("#schedule-when", "in 5 seconds");
+    app.type_into("#schedule-message", "Stretch your legs");
+    app.wd.click_on("#schedule-create");
+    let created = app.wd.text_of("#schedule-created");
+    assert!(created.contains("once on"), "{created}");
+    let row = "#schedules-table tr[data-schedule]";
+    app.wd.wait_for(row, Duration::from_secs(10));
+    let text = app.wd.text_of(row);
+    assert!(text.contains("Stretch your legs"), "{text}");
+    app.screenshot("made");
+    // It fires: the reminder shows in the window and the row says the run is done.
+    app.wd.wait_until(
+        "return [...document.querySelectorAll('.toast')].some(t => t.innerText.includes('Stretch your legs'));",
+        Duration::from_secs(60),
+    );
+    app.wd.wait_for(
+        "#schedules-table tr[data-status=\"succeeded\"]",
+        Duration::from_secs(30),
+    );
+    app.screenshot("fired");
+    let (status, listed) = app.api().request("GET", "/api/v1/schedules", None);
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["list"][0]["created_by"], "gui", "{listed}");
+    assert_eq!(listed["list"][0]["run_count"], 1, "{listed}");
+    // Deleted after the confirmation.
+    app.wd.execute("window.confirm = () => true;", json!([]));
+    app.wd.click_on("#schedules-table .schedule-delete");
+    app.wd.wait_until(
+        "return !document.querySelector('#schedules-table tr[data-schedule]');",
+        Duration::from_secs(10),
+    );
+    let (_, listed) = app.api().request("GET", "/api/v1/schedules", None);
+    assert_eq!(listed["total"], 0, "{listed}");
+}
+
 /// The UI follows the system locale (zh-CN here) and switches language from the header;
 /// the choice is kept across a reload. On every page, in both languages, with something
 /// on it (a call in the audit log, a tool tried, an autotest run of the tools and
@@ -622,7 +666,15 @@ fn identifiers(app: &mut App) -> Vec<String> {
 fn scan_every_page(app: &mut App, language: &str, identifiers: &[String]) -> Vec<String> {
     const SCAN: &str = include_str!("language_scan.js");
     let mut found = Vec::new();
-    for page in ["chat", "tools", "mcp", "models", "autotest", "audit"] {
+    for page in [
+        "chat",
+        "tools",
+        "schedules",
+        "mcp",
+        "models",
+        "autotest",
+        "audit",
+    ] {
         app.wd.click_on(&format!("#nav-{page}"));
         match page {
             "tools" => {

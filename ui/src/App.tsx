@@ -13,8 +13,9 @@ const Models = lazy(() => import("./pages/Models").then((m) => ({ default: m.Mod
 const Autotest = lazy(() => import("./pages/Autotest").then((m) => ({ default: m.Autotest })));
 const Audit = lazy(() => import("./pages/Audit").then((m) => ({ default: m.Audit })));
 const Mcp = lazy(() => import("./pages/Mcp").then((m) => ({ default: m.Mcp })));
+const Schedules = lazy(() => import("./pages/Schedules").then((m) => ({ default: m.Schedules })));
 
-const PAGES = ["chat", "tools", "mcp", "models", "autotest", "audit"] as const;
+const PAGES = ["chat", "tools", "schedules", "mcp", "models", "autotest", "audit"] as const;
 type Page = (typeof PAGES)[number];
 
 export function App() {
@@ -75,6 +76,7 @@ export function App() {
           <ErrorBoundary key={page}>
           <Suspense fallback={<p className="muted">{t("common.loading")}</p>}>
             {page === "tools" && <Tools />}
+            {page === "schedules" && <Schedules />}
             {page === "mcp" && <Mcp />}
             {page === "models" && <Models />}
             {page === "audit" && <Audit />}

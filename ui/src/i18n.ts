@@ -6,7 +6,7 @@ import "./api";
 
 export const en = {
   app: { title: "Deskmate", language: "Language", nav: "Sections", offline: "Deskmate's service is not reachable" },
-  nav: { chat: "Chat", tools: "Tools", mcp: "MCP", models: "Models", autotest: "Autotest", audit: "Audit" },
+  nav: { chat: "Chat", tools: "Tools", schedules: "Schedules", mcp: "MCP", models: "Models", autotest: "Autotest", audit: "Audit" },
   common: {
     save: "Save", cancel: "Cancel", delete: "Delete", edit: "Edit", close: "Close", yes: "Yes", no: "No",
     loading: "Loading…", none: "None", all: "All", previous: "Previous", next: "Next",
@@ -84,8 +84,18 @@ export const en = {
     openConversation: "Open the conversation", truncated: "(cut: only the start of the result is kept)",
     origins: {
       api: "API", gui: "App window (try it)", llm: "Assistant", mcp: "MCP client", cli: "Command line",
-      compensation: "Undo after a failed step", autotest: "Autotest",
+      compensation: "Undo after a failed step", autotest: "Autotest", schedule: "Schedule",
     },
+  },
+  schedules: {
+    new: "New schedule", kinds: { reminder: "Reminder", tool: "Tool call", prompt: "Ask the assistant" },
+    when: "When", whenExample: "in 10 minutes · tomorrow 9:00 · every weekday at 9 · 每天早上8点",
+    message: "Remind me of", speak: "Also say it out loud", tool: "Tool", prompt: "What to ask",
+    create: "Add", created: "Added: {{rule}}, next {{next}}",
+    what: "What", rule: "When", next: "Next", last: "Last run", enabled: "On",
+    empty: "No reminders or scheduled calls yet", noMore: "no more", notYet: "not yet",
+    remind: "Remind: {{message}}", call: "Call {{tool}}", ask: "Ask: {{prompt}}",
+    status: { running: "Running", succeeded: "Done", failed: "Failed", missed: "Missed (Deskmate was not running)" },
   },
   repair: {
     parse_json_string: "arguments sent as a JSON string were read",
@@ -147,7 +157,7 @@ type Tree = { [key: string]: string | Tree };
 
 export const zhCN: typeof en = {
   app: { title: "Deskmate 桌面助手", language: "语言", nav: "栏目", offline: "无法连接 Deskmate 服务" },
-  nav: { chat: "对话", tools: "工具", mcp: "MCP", models: "模型", autotest: "自动测试", audit: "审计日志" },
+  nav: { chat: "对话", tools: "工具", schedules: "定时提醒", mcp: "MCP", models: "模型", autotest: "自动测试", audit: "审计日志" },
   common: {
     save: "保存", cancel: "取消", delete: "删除", edit: "编辑", close: "关闭", yes: "是", no: "否",
     loading: "加载中…", none: "无", all: "全部", previous: "上一页", next: "下一页",
@@ -225,8 +235,18 @@ export const zhCN: typeof en = {
     openConversation: "打开对应的对话", truncated: "（已截断：只保留结果的开头）",
     origins: {
       api: "API", gui: "应用窗口（试用）", llm: "助手", mcp: "MCP 客户端", cli: "命令行",
-      compensation: "失败后的撤销", autotest: "自动测试",
+      compensation: "失败后的撤销", autotest: "自动测试", schedule: "定时任务",
     },
+  },
+  schedules: {
+    new: "新建定时提醒", kinds: { reminder: "提醒", tool: "调用工具", prompt: "向助手提问" },
+    when: "时间", whenExample: "10分钟后 · 明天早上9点 · 每个工作日9点 · every day at 8",
+    message: "提醒内容", speak: "同时大声说出来", tool: "工具", prompt: "要问的内容",
+    create: "添加", created: "已添加：{{rule}}，下次 {{next}}",
+    what: "内容", rule: "时间规则", next: "下次", last: "上次运行", enabled: "启用",
+    empty: "还没有提醒或定时任务", noMore: "不再触发", notYet: "尚未运行",
+    remind: "提醒：{{message}}", call: "调用 {{tool}}", ask: "提问：{{prompt}}",
+    status: { running: "运行中", succeeded: "完成", failed: "失败", missed: "已错过（当时 Deskmate 未运行）" },
   },
   repair: {
     parse_json_string: "以 JSON 字符串发送的参数已解析",

@@ -8,8 +8,12 @@
 //! - `deskmate [--data-dir DIR] autotest [--llm ID] [--asr ID] [--json]` runs the autotest.
 //! - `deskmate [--data-dir DIR] chat MESSAGE [--model ID] [--conversation ID] [--json]`
 //!   runs one turn of the agent loop.
+//! - `deskmate [--data-dir DIR] schedules [list|add WHEN --message TEXT|rm ID]` lists,
+//!   adds or deletes reminders and scheduled calls.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
 //!   0 when `ok`, 1 when not, 2 on a usage error.
+
+mod schedules;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -136,6 +140,11 @@ enum Command {
         /// The new value as JSON (`true`, `10`, `"text"`); omitted shows the setting.
         value: Option<String>,
     },
+    /// List, add or delete reminders and scheduled calls.
+    Schedules {
+        #[command(subcommand)]
+        command: Option<schedules::SchedulesCommand>,
+    },
     /// Call a tool through the guard and print its result as one JSON object.
     Call {
         /// Tool id (close spellings are resolved; unknown names list the closest ids).
@@ -226,6 +235,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Settings { key, value } => settings(&data_dir, key, value),
+        Command::Schedules { command } => schedules::run(&data_dir, command).await,
         Command::Autotest {
             llm,
             asr,

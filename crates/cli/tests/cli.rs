@@ -69,6 +69,9 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "sas_round_rate",
             "append_audit",
             "knowledge",
+            "schedule",
+            "list_schedules",
+            "cancel_schedule",
             "turn_on_camera",
             "turn_off_camera",
             "increase_volume",
@@ -560,4 +563,57 @@ async fn eval_prints_and_stores_a_report() {
             .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(unknown.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("not found"));
+}
+
+/// `schedules add` reads the time as said and echoes the rule; a time it cannot read is
+/// exit 2 naming the field; `rm` deletes; `list` lists the next first.
+#[test]
+fn schedules_add_list_and_rm() {
+    let dir = data_dir();
+    let added = deskmate(
+        dir.path(),
+        &[
+            "schedules",
+            "add",
+            "every weekday at 9",
+            "--message",
+            "stand-up",
+            "--time-zone",
+            "Europe/Berlin",
+        ],
+    );
+    assert!(added.status.success(), "{added:?}");
+    let line = String::from_utf8_lossy(&added.stdout).to_string();
+    assert!(
+        line.contains("weekdays at 09:00") && line.contains("remind: stand-up"),
+        "{line}"
+    );
+    let id = line.split(' ').next().unwrap_or_default().to_string();
+    assert!(id.starts_with("sch-"), "{line}");
+
+    let bad = deskmate(
+        dir.path(),
+        &["schedules", "add", "whenever you like", "--message", "x"],
+    );
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("/when"),
+        "{bad:?}"
+    );
+
+    let listed = deskmate(dir.path(), &["schedules", "list", "--json"]);
+    let listed = json_out(&listed);
+    assert_eq!(listed["total"], 1, "{listed}");
+    assert_eq!(listed["list"][0]["created_by"], "cli");
+    assert_eq!(listed["list"][0]["rule_words"]["zh"], "每个工作日 09:00");
+
+    let removed = deskmate(dir.path(), &["schedules", "rm", &id]);
+    assert!(removed.status.success(), "{removed:?}");
+    let gone = deskmate(dir.path(), &["schedules", "rm", &id]);
+    assert_eq!(gone.status.code(), Some(1), "{gone:?}");
+    let empty = deskmate(dir.path(), &["schedules"]);
+    assert_eq!(
+        String::from_utf8_lossy(&empty.stdout).trim(),
+        "no schedules"
+    );
 }

@@ -13,7 +13,7 @@ import { ErrorBox, Field, Json, Pager, ResultView } from "../components";
 import { checkSchema, syntaxError } from "../schema";
 import { isZh, schemaForPeople, shownDescription, shownName } from "../display";
 
-const validator = customizeValidator({ AjvClass: Ajv2020 as any, ajvOptionsOverrides: { strict: false } });
+export const validator = customizeValidator({ AjvClass: Ajv2020 as any, ajvOptionsOverrides: { strict: false } });
 const LIMIT = 20;
 
 export type Resource = Schemas["ToolResource"];

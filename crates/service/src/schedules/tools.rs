@@ -215,8 +215,12 @@ impl Tool for ScheduleTool {
                 let zone = super::local_zone();
                 match deskmate_schedule::Rule::parse("every weekday at 9", Utc::now(), zone) {
                     Ok(rule) => {
-                        let words = rule.describe(zone, deskmate_schedule::Lang::En);
-                        Ok(said!("规则可以解析：{words}", "rules parse: {words}"))
+                        let en = rule.describe(zone, deskmate_schedule::Lang::En);
+                        let zh = rule.describe(zone, deskmate_schedule::Lang::Zh);
+                        Ok(Localized::new(
+                            format!("规则可以解析：{zh}"),
+                            format!("rules parse: {en}"),
+                        ))
                     }
                     Err(e) => {
                         let e = e.to_string();
