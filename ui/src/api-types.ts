@@ -1967,9 +1967,16 @@ export interface components {
             message?: string | null;
             /** @description A request run as a new chat turn. */
             prompt?: string | null;
-            /** @description Say the reminder out loud too. */
-            speak?: boolean | null;
-            /** @description The IANA time zone of the wall times; the computer's own when left out. */
+            /**
+             * @description Say the reminder out loud too. Not offered to a model (small models set every
+             *     optional flag): a spoken reminder from the chat is a scheduled call of the voice
+             *     tool, which the person's words must ask for.
+             */
+            speak?: boolean;
+            /**
+             * @description The IANA time zone of the wall times; the computer's own when left out. Not
+             *     offered to a model: it would guess one (UTC), and the person's own is right.
+             */
             time_zone?: string | null;
             /** @description The tool to call (a scheduled call). */
             tool?: string | null;

@@ -65,7 +65,8 @@
 //! - **Durations** (once, `now` + the duration, exact to the second): `in 10 minutes`,
 //!   `in 2 hours`, `in 1 hour 30 minutes`, `in an hour and a half`, `in half an hour`,
 //!   `in 90 seconds`, `10 minutes from now`, `10分钟后`, `十分钟后`, `两小时后`, `1小时30分钟后`,
-//!   `半小时后`, `一个半小时后`, `过10分钟`. Seconds are kept as given (`in 90 seconds` is 90
+//!   `半小时后`, `一个半小时后`, `过10分钟`, and a duration alone (`10 minutes`, `10分钟`: from
+//!   now, as only "every" makes one repeat). Seconds are kept as given (`in 90 seconds` is 90
 //!   seconds, not rounded to minutes). From 1 second to 366 days.
 //! - **One time**: a time of day alone is **the next such time** ("at 5pm" said at 18:00 is
 //!   tomorrow 17:00); with a day it must lie after now, else the error says it is in the past.

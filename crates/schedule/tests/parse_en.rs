@@ -36,6 +36,9 @@ fn durations_are_once_at_now_plus_the_duration() {
         ("in 2 weeks", once(naive(2026, 3, 24, 10, 0))),
         // Seconds are kept, not rounded to minutes.
         ("in 90 seconds", once(naive_s(2026, 3, 10, 10, 1, 30))),
+        // A duration alone is from now.
+        ("10 minutes", once(naive(2026, 3, 10, 10, 10))),
+        ("2 hours", once(naive(2026, 3, 10, 12, 0))),
     ]);
 }
 
@@ -103,6 +106,9 @@ fn repetitions() {
         ("every day at 8", Rule::Daily { time: hm(8, 0) }),
         ("daily at 8:00", Rule::Daily { time: hm(8, 0) }),
         ("everyday at 8am", Rule::Daily { time: hm(8, 0) }),
+        ("every morning at 8", Rule::Daily { time: hm(8, 0) }),
+        ("every evening at 7", Rule::Daily { time: hm(19, 0) }),
+        ("every night at 10:30", Rule::Daily { time: hm(22, 30) }),
         ("every weekday at 9", Rule::Weekdays { time: hm(9, 0) }),
         ("weekdays at 9:00", Rule::Weekdays { time: hm(9, 0) }),
         (

@@ -21,6 +21,7 @@ fn check(cases: &[(&str, Rule)]) {
 fn durations() {
     check(&[
         ("10分钟后", once(naive(2026, 3, 10, 10, 10))),
+        ("10分钟", once(naive(2026, 3, 10, 10, 10))),
         ("十分钟后", once(naive(2026, 3, 10, 10, 10))),
         ("两小时后", once(naive(2026, 3, 10, 12, 0))),
         ("1小时30分钟后", once(naive(2026, 3, 10, 11, 30))),

@@ -94,16 +94,8 @@ fn duration(s: &Slots, ctx: &Ctx<'_>) -> Result<Rule, RuleError> {
             ),
         ));
     }
-    if !(s.dur_in || s.dur_later) {
-        return Err(ctx.error(
-            RuleErrorKind::NotUnderstood,
-            format!(
-                "'{}' is a duration without 'in' or 'every': say 'in {1}' (once) or \
-                 'every {1}' (repeating)",
-                ctx.original, s.duration_text
-            ),
-        ));
-    }
+    // A duration alone ("10 minutes", "10分钟") is from now: without "every" it never
+    // repeats, and a reminder "10 minutes" away is what people (and models) mean by it.
     let mut seconds = 0.0;
     for (value, unit) in &s.durations {
         let Some(unit_seconds) = unit.seconds() else {

@@ -5,7 +5,7 @@ use chrono::{NaiveDate, NaiveTime, Timelike, Weekday};
 
 use super::build::{Ctx, MAX_SECONDS, first_minute_after, invalid_date, missing_time, time_of};
 use super::grammar::{DayRef, Slots, WeekMode};
-use super::lexer::Unit;
+use super::lexer::{Mer, Unit};
 use crate::error::{RuleError, RuleErrorKind};
 use crate::ical::{self, Spec};
 use crate::{Rule, Step};
@@ -253,7 +253,14 @@ pub(super) fn repeating(s: &Slots, ctx: &Ctx<'_>) -> Result<Rule, RuleError> {
         return monthly(s, 1, ctx);
     }
     let days = week_days(s);
-    let daily = matches!(s.step, Some((_, Unit::Day)));
+    // "every morning at 8", "every evening at 7": a part of the day repeats daily.
+    let part_of_day = s.every
+        && s.step.is_none()
+        && matches!(
+            s.mer,
+            Some(Mer::Morning | Mer::Dawn | Mer::Noon | Mer::Afternoon | Mer::Evening)
+        );
+    let daily = matches!(s.step, Some((_, Unit::Day))) || part_of_day;
     if days.is_empty() && !daily {
         return Err(ctx.error(
             RuleErrorKind::NotUnderstood,

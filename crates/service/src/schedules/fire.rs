@@ -256,10 +256,23 @@ impl Deskmate {
                     ..ChatTurn::default()
                 };
                 match self.chat_collected(turn).await {
-                    Ok((_, outcome)) => (
-                        RunStatus::Succeeded,
-                        json!({"conversation_id": outcome.conversation_id, "reply": outcome.reply}),
-                    ),
+                    Ok((_, outcome)) => {
+                        // The answer is shown as a notification, as a reminder is: the
+                        // person asked for it to come to them.
+                        let shown: String = outcome.reply.chars().take(1000).collect();
+                        let shown = self
+                            .call(request(
+                                "text_msg_prompt",
+                                json!({"message": shown, "title": "Deskmate"}),
+                                true,
+                            ))
+                            .await;
+                        (
+                            status(shown.ok),
+                            json!({"conversation_id": outcome.conversation_id, "reply": outcome.reply,
+                                   "shown": shown}),
+                        )
+                    }
                     Err(e) => (RunStatus::Failed, json!({"error": e.to_string()})),
                 }
             }

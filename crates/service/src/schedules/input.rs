@@ -21,28 +21,31 @@ pub const WHEN_MAX: usize = 200;
 /// `arguments`, or a chat `prompt` — and `when`.
 #[derive(Debug, Clone, Deserialize, ToSchema, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// One of the three, as a structure the model's constrained decoding follows (a branch
+// leaves out the fields only the others require), not a rule it must remember.
+#[schemars(extend("oneOf" = [{"required": ["message"]}, {"required": ["tool", "arguments"]}, {"required": ["prompt"]}]))]
 pub struct NewSchedule {
     /// When, in words or ISO 8601 or an RRULE.
     #[schemars(
         length(min = 1, max = 200),
-        description = "When, as the user said it: 'in 10 minutes', 'at 17:30', 'tomorrow 9:00', 'every weekday at 9', 'every 2 hours', '10分钟后', '明天早上9点', '每个工作日9点', an ISO date-time '2026-12-24 18:00', or an RRULE.",
-        extend("x-description-zh" = "什么时候，按用户的说法：'10分钟后'、'明天早上9点'、'每个工作日9点'、'每2小时'、'in 10 minutes'、'every weekday at 9'，ISO 日期时间 '2026-12-24 18:00'，或 RRULE。")
+        description = "When: the user's own time words, copied as they wrote them, in their language, repetition included (not translated, not shortened): 'in 10 minutes', 'tomorrow 9:00', 'every weekday at 9', '10分钟后', '明天早上9点', '每个工作日早上9点', or an ISO date-time '2026-12-24 18:00'.",
+        extend("x-description-zh" = "时间：照抄用户自己说的时间词，用用户的语言，包括重复（不翻译、不省略）：'10分钟后'、'明天早上9点'、'每个工作日早上9点'、'in 10 minutes'、'every weekday at 9'，或 ISO 日期时间 '2026-12-24 18:00'。")
     )]
     #[schema(min_length = 1, max_length = 200, example = "every weekday at 9")]
     pub when: String,
     /// What to remind the person of (a reminder).
     #[schemars(
         length(min = 1, max = 1000),
-        description = "For a reminder: what to remind the user of, e.g. 'stretch'. Leave out when scheduling a tool or a prompt.",
-        extend("x-description-zh" = "提醒的内容，例如“起来活动一下”。安排工具调用或提示时省略。")
+        description = "For a reminder: the words to show the user then, e.g. 'stretch', 'call Anna'.",
+        extend("x-description-zh" = "提醒：到时显示给用户的话，例如“起来活动一下”“给安娜打电话”。")
     )]
     #[schema(min_length = 1, max_length = 1000)]
     pub message: Option<String>,
-    /// Say the reminder out loud too.
-    #[schemars(
-        description = "For a reminder: also say it out loud (only when the user asks for that).",
-        extend("x-description-zh" = "提醒时也大声说出来（仅当用户要求时）。")
-    )]
+    /// Say the reminder out loud too. Not offered to a model (small models set every
+    /// optional flag): a spoken reminder from the chat is a scheduled call of the voice
+    /// tool, which the person's words must ask for.
+    #[schemars(skip)]
+    #[schema(nullable = false)]
     pub speak: Option<bool>,
     /// The tool to call (a scheduled call).
     #[schemars(
@@ -62,17 +65,14 @@ pub struct NewSchedule {
     /// A request run as a new chat turn.
     #[schemars(
         length(min = 1, max = 2000),
-        description = "For a scheduled request to the assistant: what to ask then, e.g. 'summarize AGE by arm in adsl'.",
-        extend("x-description-zh" = "定时向助手提出的请求，例如“按组汇总 adsl 的 AGE”。")
+        description = "For a request the assistant carries out then, its answer shown to the user: e.g. 'what time is it?', 'summarize AGE by arm in adsl'.",
+        extend("x-description-zh" = "到时由助手执行的请求，结果会显示给用户：例如“现在几点？”“按组汇总 adsl 的 AGE”。")
     )]
     #[schema(min_length = 1, max_length = 2000)]
     pub prompt: Option<String>,
-    /// The IANA time zone of the wall times; the computer's own when left out.
-    #[schemars(
-        length(min = 1, max = 64),
-        description = "IANA time zone of the times, e.g. 'Asia/Shanghai'; leave out for the user's own.",
-        extend("x-description-zh" = "时间所在的 IANA 时区，例如 'Asia/Shanghai'；省略则使用用户本地时区。")
-    )]
+    /// The IANA time zone of the wall times; the computer's own when left out. Not
+    /// offered to a model: it would guess one (UTC), and the person's own is right.
+    #[schemars(skip)]
     #[schema(min_length = 1, max_length = 64)]
     pub time_zone: Option<String>,
     /// Whether it fires (default true).

@@ -15,7 +15,7 @@ use deskmate_tools::{SelfCheck, Tool, ToolContext};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{NewSchedule, ScheduleView, Schedules};
+use super::{Action, NewSchedule, ScheduleView, Schedules};
 use crate::ServiceError;
 
 /// The ids of the schedule tools (a schedule never runs one of them).
@@ -184,6 +184,70 @@ fn brief(view: &ScheduleView) -> Value {
     })
 }
 
+/// What a schedule does, in a few words.
+fn what(view: &ScheduleView) -> String {
+    match &view.action {
+        Action::Reminder { message, .. } => format!("“{message}”"),
+        Action::Tool { tool, .. } => tool.clone(),
+        Action::Prompt { prompt } => format!("“{prompt}”"),
+    }
+}
+
+/// The next time in the schedule's zone, to the minute (`2026-12-04 09:00`).
+fn next(view: &ScheduleView, zh: bool) -> String {
+    match view
+        .next_at_local
+        .as_deref()
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+    {
+        Some(at) => at.format("%Y-%m-%d %H:%M").to_string(),
+        None if zh => "不再触发".into(),
+        None => "no more".into(),
+    }
+}
+
+/// One schedule in a line: what, when (and the next time of a repeating one).
+fn line(view: &ScheduleView, zh: bool) -> String {
+    let (what, next) = (what(view), next(view, zh));
+    let once = view.rule["kind"] == "once";
+    match (zh, once) {
+        (true, true) => format!("{what}，{next}"),
+        (false, true) => format!("{what} at {next}"),
+        (true, false) => format!("{what}（{}，下次 {next}）", view.rule_words.zh),
+        (false, false) => format!("{what} ({}, next {next})", view.rule_words.en),
+    }
+}
+
+/// The tool's own sentence about its result, in both languages (the chat's card and a
+/// reply made of results read it).
+fn said(view: &ScheduleView, made: bool) -> Localized {
+    let (zh, en) = (line(view, true), line(view, false));
+    let (zh_kind, en_kind) = match (&view.action, made) {
+        (Action::Reminder { .. }, true) => ("已设置提醒", "Reminder set"),
+        (Action::Tool { .. }, true) => ("已安排调用", "Scheduled call of"),
+        (Action::Prompt { .. }, true) => ("已安排请求", "Scheduled request"),
+        (_, false) => ("已取消", "Cancelled"),
+    };
+    Localized::new(format!("{zh_kind}：{zh}"), format!("{en_kind}: {en}"))
+}
+
+fn said_list(items: &[ScheduleView], total: u64) -> Localized {
+    if items.is_empty() {
+        return Localized::new("没有提醒或定时任务。", "No reminders or scheduled actions.");
+    }
+    let join = |zh: bool| {
+        items
+            .iter()
+            .map(|v| line(v, zh))
+            .collect::<Vec<_>>()
+            .join(if zh { "；" } else { "; " })
+    };
+    Localized::new(
+        format!("{total} 个定时任务：{}", join(true)),
+        format!("{total} scheduled: {}", join(false)),
+    )
+}
+
 #[async_trait]
 impl Tool for ScheduleTool {
     fn spec(&self) -> &ToolSpec {
@@ -246,6 +310,7 @@ impl Tool for ScheduleTool {
                     .map_err(tool_error)?;
                 let mut answer = brief(&view);
                 answer["undo"] = json!({"id": view.id});
+                answer["said"] = json!(said(&view, true));
                 Ok(answer)
             }
             Kind::List => {
@@ -254,12 +319,34 @@ impl Tool for ScheduleTool {
                 Ok(json!({
                     "total": total,
                     "schedules": items.iter().map(brief).collect::<Vec<_>>(),
+                    "said": said_list(&items, total),
                 }))
             }
             Kind::Cancel => {
                 let Cancel { id } = read_args(&self.spec.id, &args)?;
-                let view = schedules.delete(id.trim()).map_err(tool_error)?;
-                Ok(json!({"cancelled": brief(&view)}))
+                let view = match schedules.delete(id.trim()) {
+                    Ok(view) => view,
+                    // The model guessed an id ("stretch_reminder"): the error lists the
+                    // schedules there are, so its next call can name the right one.
+                    Err(ServiceError::NotFound { .. }) => {
+                        let (items, _) = schedules.list(20, 0).map_err(tool_error)?;
+                        let known = items
+                            .iter()
+                            .map(|v| format!("{} = {}", v.id, line(v, false)))
+                            .collect::<Vec<_>>()
+                            .join("; ");
+                        let hint = if items.is_empty() {
+                            "there are no schedules to cancel; tell the user".to_string()
+                        } else {
+                            format!("use the id of the one the user means: {known}")
+                        };
+                        return Err(ToolError::not_found(format!("there is no schedule '{id}'"))
+                            .with_hint(hint)
+                            .with_options(items.iter().map(|v| v.id.clone())));
+                    }
+                    Err(e) => return Err(tool_error(e)),
+                };
+                Ok(json!({"cancelled": brief(&view), "said": said(&view, false)}))
             }
         }
     }

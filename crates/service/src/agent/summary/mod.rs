@@ -1,6 +1,7 @@
 //! One line a person can read for a call's outcome ("17% of 2,340 = 397.8"): the tool
 //! card leads with it, and a reply built from the results is made of these lines.
 //!
+//! A result whose data carries `said` (`{"zh", "en"}`) is read as the tool's own line.
 //! The built-in tools' results have known shapes and read best with their own sentence;
 //! any other tool (HTTP, imported, a test's) gets a generic line from its first fields.
 
@@ -35,6 +36,14 @@ pub fn summarize(tool: &str, result: &ToolResult, zh: bool) -> String {
         };
     }
     let data = &result.data;
+    // A tool may say its own result, in both languages.
+    if let Some(said) = data
+        .get("said")
+        .and_then(|s| s.get(if zh { "zh" } else { "en" }))
+        .and_then(Value::as_str)
+    {
+        return said.to_string();
+    }
     datasets::line(tool, data, zh)
         .map(|(line, _)| line)
         .or_else(|| builtin(tool, data, zh))
