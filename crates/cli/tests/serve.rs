@@ -1196,3 +1196,190 @@ async fn secrets_live_in_the_os_keyring_with_the_file_as_fallback() {
     }
     assert!(server.terminate().success());
 }
+
+/// One chat turn over HTTP (the SSE stream read to its end): the tools called and the
+/// reply.
+async fn chat(
+    server: &Server,
+    client: &reqwest::Client,
+    message: &str,
+    locale: &str,
+) -> (Vec<String>, String) {
+    let text = client
+        .post(format!("{}/chat", server.url))
+        .bearer_auth(&server.token)
+        .json(&json!({"message": message, "locale": locale}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .text()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (mut tools, mut reply, mut event) = (Vec::new(), String::new(), String::new());
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("event:") {
+            event = name.trim().to_string();
+        } else if let Some(data) = line.strip_prefix("data:") {
+            let data: Value = serde_json::from_str(data.trim()).unwrap_or(Value::Null);
+            match event.as_str() {
+                "tool_result" if data["status"] == "done" => {
+                    tools.extend(data["name"].as_str().map(String::from));
+                }
+                "done" => reply = data["reply"].as_str().unwrap_or_default().to_string(),
+                _ => {}
+            }
+        }
+    }
+    (tools, reply)
+}
+
+/// Reminders from the chat with the default local model (Qwen2.5-Coder-1.5B), in
+/// English and Chinese: a reminder is made with the rule asked for, its notification
+/// arrives at the session's notification server (dunst) on time, the reminders are
+/// listed, and one named by what it is for is cancelled. (30 seconds rather than
+/// minutes, to keep the test command short; the scheduler fires what is due alike.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_from_the_chat_fire_on_the_notification_server() {
+    let installed = deskmate_service::local::default_manifest_path()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .unwrap_or_else(|| {
+            panic!("the local models are not installed: run scripts/setup-models.sh all")
+        });
+    let mut manifest: Value = serde_json::from_str(&installed).unwrap_or_else(|e| panic!("{e}"));
+    let qwen: Vec<Value> = manifest["llm"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| m["id"] == "local-qwen2.5-coder-1.5b")
+        .collect();
+    assert_eq!(qwen.len(), 1, "Qwen2.5-Coder-1.5B is installed");
+    manifest["llm"] = Value::Array(qwen);
+    manifest["asr"] = json!([]);
+    let desktop = deskmate_testkit::desktop::DesktopSession::start();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("local-models.json");
+    std::fs::write(&path, manifest.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let data = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start_env(
+        data.path(),
+        &path.display().to_string(),
+        Stdio::null(),
+        &[
+            ("DBUS_SESSION_BUS_ADDRESS", desktop.bus_address()),
+            ("DISPLAY", desktop.display().to_string()),
+            ("TZ", "Europe/Berlin".to_string()),
+        ],
+    );
+    let client = Server::client();
+    let deadline = std::time::Instant::now() + Duration::from_secs(240);
+    loop {
+        let (_, models) = server
+            .send(&client, reqwest::Method::GET, "/models/llm", None)
+            .await;
+        if models["list"][0]["state"] == "ready" {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the model never got ready: {models}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+
+    let asked = chrono::Utc::now();
+    let (tools, reply) = chat(&server, &client, "remind me in 30 seconds to stretch", "en").await;
+    assert_eq!(tools, ["schedule"], "{reply}");
+    let (_, listed) = server
+        .send(&client, reqwest::Method::GET, "/schedules", None)
+        .await;
+    let made = &listed["list"][0];
+    assert_eq!(made["action"]["kind"], "reminder", "{listed}");
+    let message = made["action"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
+    assert!(message.contains("stretch"), "{listed}");
+    assert_eq!(made["rule"]["kind"], "once", "{listed}");
+    assert_eq!(made["created_by"], "chat");
+    let due = made["next_at"]
+        .as_str()
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+        .map(|at| at.with_timezone(&chrono::Utc))
+        .unwrap_or_else(|| panic!("a next time: {made}"));
+    // 30 s after the call made it (the turn itself takes a while on a cold model).
+    let made_at = made["created_at"]
+        .as_str()
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+        .map(|at| at.with_timezone(&chrono::Utc))
+        .unwrap_or_else(|| panic!("a creation time: {made}"));
+    let ahead = (due - made_at).num_seconds();
+    assert!(
+        (29..=31).contains(&ahead),
+        "due {ahead} s after it was made: {made}"
+    );
+    assert!(made_at >= asked);
+    assert!(
+        reply.contains("stretch"),
+        "the reply says what was set: {reply}"
+    );
+    // The notification arrives at the notification server, on time.
+    let arrived = loop {
+        let shown = desktop.notifications();
+        if let Some(found) = shown
+            .iter()
+            .find(|(_, body)| body.to_lowercase().contains("stretch"))
+        {
+            break (chrono::Utc::now(), found.clone());
+        }
+        assert!(
+            chrono::Utc::now() < due + chrono::TimeDelta::seconds(30),
+            "no reminder by {due}: {shown:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(arrived.1.0, "Reminder");
+    assert!(arrived.0 >= due, "not early: {arrived:?} before {due}");
+
+    // Chinese, repeating: the rule is every day at 08:00.
+    let (tools, reply) = chat(&server, &client, "每天早上8点提醒我喝水", "zh-CN").await;
+    assert_eq!(tools, ["schedule"], "{reply}");
+    let (_, listed) = server
+        .send(&client, reqwest::Method::GET, "/schedules", None)
+        .await;
+    let daily = listed["list"]
+        .as_array()
+        .and_then(|l| l.iter().find(|s| s["rule"]["kind"] == "daily"))
+        .unwrap_or_else(|| panic!("a daily schedule: {listed}"));
+    assert_eq!(daily["rule"]["time"], "08:00:00", "{daily}");
+    assert!(
+        daily["action"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("喝水"),
+        "{daily}"
+    );
+    assert!(reply.contains("每天"), "{reply}");
+
+    let (tools, reply) = chat(&server, &client, "what reminders do I have?", "en").await;
+    assert!(
+        tools.contains(&"list_schedules".to_string()),
+        "{tools:?} {reply}"
+    );
+    assert!(reply.contains("喝水"), "{reply}");
+
+    let (tools, reply) = chat(&server, &client, "cancel the water reminder", "en").await;
+    assert!(
+        tools.contains(&"cancel_schedule".to_string()),
+        "{tools:?} {reply}"
+    );
+    let (_, listed) = server
+        .send(&client, reqwest::Method::GET, "/schedules", None)
+        .await;
+    assert!(
+        listed["list"]
+            .as_array()
+            .is_some_and(|l| l.iter().all(|s| s["rule"]["kind"] != "daily")),
+        "the daily one is gone, the fired one stays: {listed}"
+    );
+}

@@ -101,9 +101,11 @@ mod ical;
 mod next;
 mod parse;
 mod rule;
+mod spans;
 
 pub use error::{RuleError, RuleErrorKind};
 pub use rule::{Lang, Rule, Step};
+pub use spans::time_spans;
 
 /// The longest expression [`Rule::parse`] accepts, in characters.
 pub const MAX_EXPR_CHARS: usize = 200;

@@ -10,6 +10,7 @@ pub(crate) mod language;
 mod probe;
 mod protocol;
 mod reply;
+mod said;
 mod select;
 pub mod summary;
 
@@ -338,10 +339,19 @@ impl Deskmate {
                 _ => tools.clone(),
             };
             messages[0] = Message::system(protocol::system_prompt(protocol, &shown, &tools));
+            // The grammar holds the person's own words where a tool asks for them.
+            let grammar_tools = match protocol {
+                Protocol::Constrained => said::narrowed(
+                    &tools,
+                    &said::said_times(self.registry().specs()),
+                    asked.first().map_or("", String::as_str),
+                ),
+                Protocol::Native => tools.clone(),
+            };
             while steps < MAX_STEPS {
                 steps += 1;
                 let mut request =
-                    protocol::request(protocol, &model.model, &messages, &tools, followup);
+                    protocol::request(protocol, &model.model, &messages, &grammar_tools, followup);
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();

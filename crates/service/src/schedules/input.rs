@@ -29,7 +29,7 @@ pub struct NewSchedule {
     #[schemars(
         length(min = 1, max = 200),
         description = "When: the user's own time words, copied as they wrote them, in their language, repetition included (not translated, not shortened): 'in 10 minutes', 'tomorrow 9:00', 'every weekday at 9', '10分钟后', '明天早上9点', '每个工作日早上9点', or an ISO date-time '2026-12-24 18:00'.",
-        extend("x-description-zh" = "时间：照抄用户自己说的时间词，用用户的语言，包括重复（不翻译、不省略）：'10分钟后'、'明天早上9点'、'每个工作日早上9点'、'in 10 minutes'、'every weekday at 9'，或 ISO 日期时间 '2026-12-24 18:00'。")
+        extend("x-said" = "time", "x-description-zh" = "时间：照抄用户自己说的时间词，用用户的语言，包括重复（不翻译、不省略）：'10分钟后'、'明天早上9点'、'每个工作日早上9点'、'in 10 minutes'、'every weekday at 9'，或 ISO 日期时间 '2026-12-24 18:00'。")
     )]
     #[schema(min_length = 1, max_length = 200, example = "every weekday at 9")]
     pub when: String,
