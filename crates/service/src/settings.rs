@@ -21,12 +21,20 @@ pub struct Known {
 }
 
 /// Every setting.
-pub const KNOWN: &[Known] = &[Known {
-    key: deskmate_tools::code_interpreter::ALLOW_WEAKER_SETTING,
-    default: || Value::Bool(false),
-    zh: "允许代码解释器在缺少某项沙箱保护时仍然运行（每个结果都会注明缺少的保护）。默认关闭：缺少保护即拒绝运行。",
-    en: "Let the code interpreter run when a sandbox protection is missing (every result says which). Off by default: it refuses to run.",
-}];
+pub const KNOWN: &[Known] = &[
+    Known {
+        key: deskmate_tools::code_interpreter::ALLOW_WEAKER_SETTING,
+        default: || Value::Bool(false),
+        zh: "允许代码解释器在缺少某项沙箱保护时仍然运行（每个结果都会注明缺少的保护）。默认关闭：缺少保护即拒绝运行。",
+        en: "Let the code interpreter run when a sandbox protection is missing (every result says which). Off by default: it refuses to run.",
+    },
+    Known {
+        key: crate::schedules::fire::GRACE_SETTING,
+        default: || Value::from(crate::schedules::fire::DEFAULT_GRACE_MINUTES),
+        zh: "提醒错过多少分钟以内（当时 Deskmate 没有运行），启动时仍然补发并注明原定时间（0–1440）；更早错过的提醒和定时操作只记为“已错过”，不会补做。",
+        en: "How many minutes late a reminder missed while Deskmate was not running still fires at start, saying when it was due (0–1440); older reminders and scheduled actions are recorded as missed, never run late.",
+    },
+];
 
 /// A setting with its current value.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]

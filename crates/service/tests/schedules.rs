@@ -528,3 +528,22 @@ async fn a_changed_tool_definition_asks_again_when_the_schedule_fires() {
         "a changed tool: asked again"
     );
 }
+
+/// The grace of a missed reminder is a setting: with 10 minutes, one 30 minutes late is
+/// recorded missed instead of shown.
+#[tokio::test]
+async fn the_missed_reminder_grace_is_a_setting() {
+    let f = fixture(true);
+    f.deskmate
+        .set_setting(deskmate_service::schedules::fire::GRACE_SETTING, json!(10))
+        .unwrap_or_else(|e| panic!("{e}"));
+    create(
+        &f.deskmate,
+        json!({"when": "in 10 minutes", "message": "call Anna"}),
+        t0(),
+    )
+    .await;
+    let fired = fire(&f.deskmate, t0() + TimeDelta::minutes(40)).await;
+    assert_eq!(fired[0].status, RunStatus::Missed, "{fired:?}");
+    assert!(f.notifier.shown().is_empty());
+}

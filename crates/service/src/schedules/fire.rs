@@ -80,7 +80,8 @@ impl Deskmate {
         )?;
         let grace = self
             .setting_i64(GRACE_SETTING)
-            .unwrap_or(DEFAULT_GRACE_MINUTES);
+            .unwrap_or(DEFAULT_GRACE_MINUTES)
+            .clamp(0, 1440);
         let mut fired = Vec::new();
         loop {
             let due = store.due_schedules(&utc(now), 100)?;
