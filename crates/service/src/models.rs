@@ -504,6 +504,23 @@ pub trait ModelKind: ModelRecord + Clone {
     fn managed(&self) -> Option<&str>;
 }
 
+/// The accessors of the fields every model record has, alike for every kind.
+macro_rules! shared_fields {
+    () => {
+        fn api_key_ref(&self) -> Option<&str> {
+            self.api_key_ref.as_deref()
+        }
+
+        fn set_api_key_ref(&mut self, name: Option<String>) {
+            self.api_key_ref = name;
+        }
+
+        fn managed(&self) -> Option<&str> {
+            self.managed.as_deref()
+        }
+    };
+}
+
 impl ModelKind for LlmModel {
     type New = NewLlmModel;
     type Change = LlmModelChange;
@@ -523,17 +540,7 @@ impl ModelKind for LlmModel {
         LlmModelView::new(self, serving)
     }
 
-    fn api_key_ref(&self) -> Option<&str> {
-        self.api_key_ref.as_deref()
-    }
-
-    fn set_api_key_ref(&mut self, name: Option<String>) {
-        self.api_key_ref = name;
-    }
-
-    fn managed(&self) -> Option<&str> {
-        self.managed.as_deref()
-    }
+    shared_fields!();
 }
 
 impl ModelKind for AsrModel {
@@ -555,17 +562,7 @@ impl ModelKind for AsrModel {
         AsrModelView::new(self, serving)
     }
 
-    fn api_key_ref(&self) -> Option<&str> {
-        self.api_key_ref.as_deref()
-    }
-
-    fn set_api_key_ref(&mut self, name: Option<String>) {
-        self.api_key_ref = name;
-    }
-
-    fn managed(&self) -> Option<&str> {
-        self.managed.as_deref()
-    }
+    shared_fields!();
 }
 
 fn not_found<M: ModelKind>(id: &str) -> ServiceError {

@@ -547,3 +547,52 @@ async fn the_missed_reminder_grace_is_a_setting() {
     assert_eq!(fired[0].status, RunStatus::Missed, "{fired:?}");
     assert!(f.notifier.shown().is_empty());
 }
+
+/// At most 10,000 schedules are kept: the next one is refused, nothing stored.
+#[tokio::test]
+async fn the_ten_thousand_and_first_schedule_is_refused() {
+    let f = fixture(true);
+    let store = f
+        .deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("a store"));
+    for i in 0..deskmate_service::schedules::MAX_SCHEDULES {
+        store
+            .create_schedule(&deskmate_store::schedules::StoredSchedule {
+                id: format!("sch-{i}"),
+                action: json!({"kind": "reminder", "message": "x", "speak": false}),
+                rule: json!({"kind": "daily", "time": "09:00:00"}),
+                rule_text: "every day at 9".into(),
+                time_zone: "Europe/Berlin".into(),
+                next_at: Some("2026-12-04T08:00:00.000Z".into()),
+                enabled: true,
+                created_by: "api".into(),
+                conversation_id: None,
+                consent: None,
+                run_count: 0,
+                last_run_at: None,
+                last_status: None,
+                last_result: None,
+                created_at: String::new(),
+                updated_at: String::new(),
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let book = f.deskmate.schedule_book().unwrap_or_else(|e| panic!("{e}"));
+    let refused = book
+        .create(
+            input(json!({"when": "in 10 minutes", "message": "one more"})),
+            "api",
+            None,
+            t0(),
+        )
+        .await;
+    match refused {
+        Err(ServiceError::Invalid(errors)) => {
+            assert!(errors[0].message.contains("10000"), "{errors:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(book.list(1, 0).map(|(_, n)| n).ok(), Some(10_000));
+}

@@ -98,6 +98,19 @@ fn flag(value: bool) -> SqlValue {
     SqlValue::Integer(i64::from(value))
 }
 
+/// The accessors of the fields every model has, alike for every kind.
+macro_rules! shared_fields {
+    () => {
+        fn id(&self) -> &str {
+            &self.id
+        }
+
+        fn is_default(&self) -> bool {
+            self.is_default
+        }
+    };
+}
+
 impl ModelRecord for LlmModel {
     const TABLE: &'static str = "llm_models";
     const COLUMNS: &'static [&'static str] = &[
@@ -114,13 +127,7 @@ impl ModelRecord for LlmModel {
         "managed",
     ];
 
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn is_default(&self) -> bool {
-        self.is_default
-    }
+    shared_fields!();
 
     fn values(&self) -> Result<Vec<SqlValue>, Error> {
         Ok(vec![
@@ -171,13 +178,7 @@ impl ModelRecord for AsrModel {
         "managed",
     ];
 
-    fn id(&self) -> &str {
-        &self.id
-    }
-
-    fn is_default(&self) -> bool {
-        self.is_default
-    }
+    shared_fields!();
 
     fn values(&self) -> Result<Vec<SqlValue>, Error> {
         let hotwords = serde_json::to_string(&self.hotwords).map_err(|source| Error::Json {
