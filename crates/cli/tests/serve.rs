@@ -1383,3 +1383,73 @@ async fn reminders_from_the_chat_fire_on_the_notification_server() {
         "the daily one is gone, the fired one stays: {listed}"
     );
 }
+
+/// kill -9 between the claim of an occurrence and the end of its run: the next server on
+/// the data dir records the run as failed (interrupted) at start, and does not run it
+/// again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_killed_mid_way_is_failed_by_the_next_server_not_repeated() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let server = Server::start(dir.path());
+    let client = Server::client();
+    // A call that waits a minute for an answer nobody gives: in flight when killed.
+    let (status, made) = server
+        .send(
+            &client,
+            reqwest::Method::POST,
+            "/schedules",
+            Some(json!({"when": "in 1 second", "tool": "text_choice_prompt",
+                        "arguments": {"question": "Tea or coffee?", "options": ["Tea", "Coffee"], "timeout_s": 60}})),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap_or_default().to_string();
+    let runs_path = format!("/schedules/{id}/runs");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, runs) = server
+            .send(&client, reqwest::Method::GET, &runs_path, None)
+            .await;
+        if runs["list"][0]["status"] == "running" {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never ran: {runs}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server.kill_hard();
+
+    let server = Server::start(dir.path());
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let runs = loop {
+        let (_, runs) = server
+            .send(&client, reqwest::Method::GET, &runs_path, None)
+            .await;
+        if runs["list"][0]["status"] == "failed" {
+            break runs;
+        }
+        assert!(std::time::Instant::now() < deadline, "not failed: {runs}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(runs["total"], 1, "not run again: {runs}");
+    let error = runs["list"][0]["result"]["error"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(error.contains("interrupted"), "{runs}");
+    let (_, schedule) = server
+        .send(
+            &client,
+            reqwest::Method::GET,
+            &format!("/schedules/{id}"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (
+            schedule["last_status"].clone(),
+            schedule["next_at"].clone(),
+            schedule["run_count"].clone()
+        ),
+        (json!("failed"), Value::Null, json!(1)),
+        "{schedule}"
+    );
+}

@@ -392,6 +392,41 @@ impl Store {
         Ok(n)
     }
 
+    /// Runs still `running`: (schedule, occurrence, claimer).
+    pub fn running_runs(&self) -> Result<Vec<(String, String, String)>, Error> {
+        let sql = "SELECT schedule_id, occurrence, claimed_by FROM schedule_runs WHERE status = 'running'";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .sql(sql)?;
+        rows.map(|r| r.sql(sql)).collect()
+    }
+
+    /// Records a run that is still `running` as failed with `why` (its process is gone);
+    /// whether it was.
+    pub fn fail_run(
+        &self,
+        schedule_id: &str,
+        occurrence: &str,
+        why: &Value,
+        now: &str,
+    ) -> Result<bool, Error> {
+        let sql = "UPDATE schedule_runs SET status = 'failed', result = ?3, finished_at = ?4 \
+                   WHERE schedule_id = ?1 AND occurrence = ?2 AND status = 'running'";
+        let conn = self.conn()?;
+        let changed = conn
+            .execute(sql, params![schedule_id, occurrence, why.to_string(), now])
+            .sql(sql)?;
+        if changed > 0 {
+            let sql = "UPDATE schedules SET last_status = 'failed', last_result = ?2 \
+                       WHERE id = ?1 AND last_status = 'running'";
+            conn.execute(sql, params![schedule_id, why.to_string()])
+                .sql(sql)?;
+        }
+        Ok(changed > 0)
+    }
+
     /// A schedule's runs, the latest first, at most `limit` from `offset`, and how many
     /// there are in all.
     pub fn schedule_runs(

@@ -5,8 +5,9 @@
 //!   ([`deskmate_store::Store::claim_occurrence`]); two services on one data dir race on
 //!   that insert and one wins. The call it makes carries the idempotency key
 //!   `schedule:<id>:<occurrence>`.
-//! - **Stopped mid-run.** A run still `running` a [`LEASE`] after its claim was abandoned
-//!   (the process was killed): it is recorded as failed, not lost and not run again.
+//! - **Stopped mid-run.** A run still `running` whose claiming process is gone (its pid no
+//!   longer exists), or a [`LEASE`] after its claim, was abandoned (the process was
+//!   killed): it is recorded as failed, not lost and not run again.
 //! - **Missed.** An occurrence more than [`ON_TIME`] late came due while nothing ran. A
 //!   reminder missed by less than the grace (the `schedules.missed_reminder_grace_minutes`
 //!   setting, default 60) still fires, saying when it was due; anything else — older
@@ -73,11 +74,15 @@ impl Deskmate {
     pub async fn fire_due(&self, now: DateTime<Utc>) -> Result<Vec<Fired>, ServiceError> {
         let schedules = self.schedules()?;
         let store = schedules.store();
-        store.fail_abandoned_runs(
-            &utc(now - LEASE),
-            &json!({"error": "the run was interrupted: Deskmate stopped before it finished"}),
-            &utc(now),
-        )?;
+        let interrupted =
+            json!({"error": "the run was interrupted: Deskmate stopped before it finished"});
+        store.fail_abandoned_runs(&utc(now - LEASE), &interrupted, &utc(now))?;
+        // A run whose process is gone (killed, crashed) fails now, not a lease later.
+        for (schedule, occurrence, claimer) in store.running_runs()? {
+            if claimer_gone(&claimer, &schedules.claimer) {
+                store.fail_run(&schedule, &occurrence, &interrupted, &utc(now))?;
+            }
+        }
         let grace = self
             .setting_i64(GRACE_SETTING)
             .unwrap_or(DEFAULT_GRACE_MINUTES)
@@ -309,6 +314,22 @@ impl Deskmate {
             }
         }
     }
+}
+
+/// Whether the process that claimed a run is gone: a claimer is `<pid>-<nonce>`; this
+/// process's own runs and claimers of another form are never judged gone (the lease
+/// covers them), nor is a pid that is alive (whatever process it is now).
+fn claimer_gone(claimer: &str, own: &str) -> bool {
+    if claimer == own {
+        return false;
+    }
+    let Some(pid) = claimer
+        .split_once('-')
+        .and_then(|(pid, _)| pid.parse::<u32>().ok())
+    else {
+        return false;
+    };
+    cfg!(target_os = "linux") && !std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
 fn status(ok: bool) -> RunStatus {
