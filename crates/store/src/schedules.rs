@@ -216,10 +216,8 @@ impl Store {
             "SELECT {COLUMNS} FROM schedules ORDER BY next_at IS NULL, next_at, created_at, rowid \
              LIMIT ?1 OFFSET ?2"
         );
+        let total = self.count_schedules()?;
         let conn = self.conn()?;
-        let total: u64 = conn
-            .query_row("SELECT count(*) FROM schedules", [], |r| r.get(0))
-            .sql("SELECT count(*) FROM schedules")?;
         let mut statement = conn.prepare_cached(&sql).sql(&sql)?;
         let rows = statement
             .query_map(params![limit, offset], read)
@@ -228,6 +226,12 @@ impl Store {
             .map(|r| r.sql(&sql).and_then(Raw::parse))
             .collect::<Result<_, _>>()?;
         Ok((items, total))
+    }
+
+    /// How many schedules there are.
+    pub fn count_schedules(&self) -> Result<u64, Error> {
+        let sql = "SELECT count(*) FROM schedules";
+        self.conn()?.query_row(sql, [], |r| r.get(0)).sql(sql)
     }
 
     /// Turns a schedule on or off; on, with the next occurrence from now. `None` when

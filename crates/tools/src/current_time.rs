@@ -92,14 +92,20 @@ fn current_time(Args { timezone }: Args) -> Result<Value, ToolError> {
             Ok(describe(&now.with_timezone(&zone), zone.name(), false))
         }
         None => {
-            let name = iana_time_zone::get_timezone().ok();
             // Prefer the named zone (it knows its abbreviation); fall back to the offset.
-            match name.as_deref().and_then(|n| Tz::from_str(n).ok()) {
+            match system_zone() {
                 Some(zone) => Ok(describe(&now.with_timezone(&zone), zone.name(), true)),
                 None => Ok(describe(&now.with_timezone(&Local), "local", true)),
             }
         }
     }
+}
+
+/// The computer's IANA time zone, when it has one chrono-tz knows.
+pub fn system_zone() -> Option<Tz> {
+    iana_time_zone::get_timezone()
+        .ok()
+        .and_then(|name| Tz::from_str(&name).ok())
 }
 
 /// Resolves an IANA zone name, ignoring case; an unknown name is a `validation` error

@@ -140,10 +140,7 @@ fn not_found(id: &str) -> ServiceError {
 
 /// The computer's time zone (UTC when it has none Deskmate knows).
 pub fn local_zone() -> Tz {
-    iana_time_zone::get_timezone()
-        .ok()
-        .and_then(|name| Tz::from_str(&name).ok())
-        .unwrap_or(Tz::UTC)
+    deskmate_tools::current_time::system_zone().unwrap_or(Tz::UTC)
 }
 
 /// A stable fingerprint of what a tool does and takes: a consent given for one
@@ -250,7 +247,7 @@ impl Schedules {
                 "give a time in the future",
             ));
         };
-        let (total, _) = self.count()?;
+        let total = self.store.count_schedules()?;
         if total >= MAX_SCHEDULES {
             return Err(invalid(
                 "",
@@ -374,11 +371,6 @@ impl Schedules {
             },
             consent,
         ))
-    }
-
-    fn count(&self) -> Result<(u64, ()), ServiceError> {
-        let (_, total) = self.store.list_schedules(0, 0)?;
-        Ok((total, ()))
     }
 
     /// Schedules, the next to fire first; a page and the total.
