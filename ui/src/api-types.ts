@@ -1167,6 +1167,11 @@ export interface components {
             /** @description The reply. */
             text: string;
         } | {
+            /** @enum {string} */
+            kind: "reminder";
+            /** @description What it reminded of. */
+            text: string;
+        } | {
             /** @description The arguments as the model wrote them. */
             arguments: string;
             /** @description The call's id. */

@@ -27,7 +27,7 @@ export const en = {
     renamePrompt: "Title", delete: "Delete", deleteConfirm: "Delete “{{title}}” and its messages?",
     untitled: "Untitled", loadFailed: "The conversation could not be opened: {{detail}}",
     repeatedNote: "{{tool}} was asked for again; it was already done, so it did not run twice.",
-    thinking: "Thinking…", seconds: "{{count}} s", stopped: "Stopped. Nothing more of this turn runs.",
+    reminder: "Reminder", thinking: "Thinking…", seconds: "{{count}} s", stopped: "Stopped. Nothing more of this turn runs.",
     guardWords: "What the guard told the model (English)",
   },
   errorType: {
@@ -178,7 +178,7 @@ export const zhCN: typeof en = {
     renamePrompt: "标题", delete: "删除", deleteConfirm: "删除“{{title}}”及其全部消息？",
     untitled: "未命名", loadFailed: "无法打开该对话：{{detail}}",
     repeatedNote: "{{tool}} 被再次请求；它已经做过了，所以没有重复执行。",
-    thinking: "正在思考…", seconds: "{{count}} 秒", stopped: "已停止，这一轮不会再执行任何操作。",
+    reminder: "提醒", thinking: "正在思考…", seconds: "{{count}} 秒", stopped: "已停止，这一轮不会再执行任何操作。",
     guardWords: "守卫给模型的说明（英文原文）",
   },
   errorType: {

@@ -27,6 +27,11 @@ pub enum ChatEntry {
         /// The reply.
         text: String,
     },
+    /// A reminder the person asked for in this conversation, as it fired.
+    Reminder {
+        /// What it reminded of.
+        text: String,
+    },
     /// A tool call and, once it ran, how it ended.
     Tool {
         /// The call's id.
@@ -118,6 +123,10 @@ fn entries(messages: &[Value]) -> Vec<ChatEntry> {
             Some("assistant") => {
                 let said = text(message);
                 let calls = message["tool_calls"].as_array();
+                if message["deskmate"]["kind"] == "reminder" {
+                    out.push(ChatEntry::Reminder { text: said });
+                    continue;
+                }
                 if !said.is_empty() && calls.is_none_or(Vec::is_empty) {
                     out.push(ChatEntry::Assistant { text: said });
                 }

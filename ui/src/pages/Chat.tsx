@@ -10,7 +10,7 @@ import { PushToTalk } from "./PushToTalk";
 
 export type Item =
   | { kind: "user" | "assistant"; text: string }
-  | { kind: "error" | "note"; text: string }
+  | { kind: "error" | "note" | "reminder"; text: string }
   | {
       kind: "tool";
       id: string;
@@ -30,6 +30,8 @@ type Entry = Schemas["ChatEntry"];
 
 /// Where the open conversation is remembered, so it is still open after a restart.
 const OPEN_KEY = "deskmate.conversation";
+/// How often the open conversation is read again while no turn runs.
+const WATCH_MS = 5000;
 
 /// A saved conversation's entries as the chat's items.
 export function itemsOf(entries: Entry[]): Item[] {
@@ -94,6 +96,8 @@ export function Chat() {
   const [models, setModels] = useState<Model[]>([]);
   const [model, setModel] = useState("");
   const abort = useRef<AbortController | null>(null);
+  // How many entries of the open conversation the window has read from the store.
+  const loaded = useRef(0);
   const end = useRef<HTMLDivElement>(null);
   // When the turn in progress started, and whether anything of it has arrived yet: until
   // then the chat says the model is thinking, with the seconds since "Send".
@@ -124,6 +128,7 @@ export function Chat() {
     try {
       const detail = await api<{ id: string; entries: Entry[] }>("GET", `/conversations/${encodeURIComponent(id)}`);
       setItems(itemsOf(detail.entries));
+      loaded.current = detail.entries.length;
       setConversation(detail.id);
     } catch (e) {
       // A remembered conversation that was deleted elsewhere: start afresh, quietly.
@@ -161,6 +166,7 @@ export function Chat() {
   const startNew = () => {
     abort.current?.abort();
     setItems([]);
+    loaded.current = 0;
     setConversation(undefined);
   };
 
@@ -178,6 +184,23 @@ export function Chat() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [items]);
+  // What happens in the open conversation while no turn runs (a reminder made in it
+  // fires, a scheduled prompt runs in it) shows up without reopening it.
+  useEffect(() => {
+    if (!conversation || busy) return;
+    const timer = window.setInterval(async () => {
+      try {
+        const detail = await api<{ id: string; entries: Entry[] }>("GET", `/conversations/${encodeURIComponent(conversation)}`);
+        if (detail.entries.length > loaded.current) {
+          loaded.current = detail.entries.length;
+          setItems(itemsOf(detail.entries));
+        }
+      } catch {
+        // Deleted or unreachable: the next "open" says so.
+      }
+    }, WATCH_MS);
+    return () => window.clearInterval(timer);
+  }, [conversation, busy]);
 
   const send = async (message: string) => {
     const text = message.trim();
@@ -375,6 +398,10 @@ export function Chat() {
             </article>
           ) : item.kind === "note" ? (
             <p key={i} className="muted note">{item.text}</p>
+          ) : item.kind === "reminder" ? (
+            <p key={i} className="note reminder" data-role="reminder">
+              <span aria-hidden="true">⏰</span> {t("chat.reminder")} · {item.text}
+            </p>
           ) : (
             <div key={i} className={`bubble ${item.kind}`} data-role={item.kind}>
               <span className="who">{item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}</span>

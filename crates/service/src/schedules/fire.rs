@@ -233,6 +233,7 @@ impl Deskmate {
                     ok &= said.ok;
                     result["spoken"] = serde_json::to_value(&said).unwrap_or(Value::Null);
                 }
+                self.note_in_conversation(schedule, occurrence, &body);
                 (status(ok), result)
             }
             Action::Tool { tool, arguments } => {
@@ -282,6 +283,30 @@ impl Deskmate {
                     Err(e) => (RunStatus::Failed, json!({"error": e.to_string()})),
                 }
             }
+        }
+    }
+
+    /// A reminder made in a conversation is also a line of it, so the window shows it
+    /// and the model knows, later in that conversation, what it reminded of. The line is
+    /// an assistant message marked as a reminder; a conversation deleted since is left
+    /// alone.
+    fn note_in_conversation(&self, schedule: &StoredSchedule, occurrence: &str, text: &str) {
+        let Some(conversation_id) = schedule.conversation_id.as_deref() else {
+            return;
+        };
+        let Ok(stored) = self.stored() else {
+            return;
+        };
+        if !matches!(stored.store.conversation(conversation_id), Ok(Some(_))) {
+            return;
+        }
+        let line = json!({
+            "role": "assistant",
+            "content": text,
+            "deskmate": {"kind": "reminder", "schedule_id": schedule.id, "occurrence": occurrence},
+        });
+        if let Err(error) = stored.store.append_messages(conversation_id, None, &[line]) {
+            tracing::warn!(%error, schedule = %schedule.id, "the reminder could not be added to its conversation");
         }
     }
 
