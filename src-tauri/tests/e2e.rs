@@ -557,7 +557,7 @@ fn a_reminder_is_made_in_the_window_fires_and_is_deleted() {
     app.wd.click_on("#nav-schedules");
     app.wd
         .wait_for("#new-schedule #schedule-when", Duration::from_secs(10));
-    app.type_into("#schedule-when", "in 5 seconds");
+    app.type_into("#schedule-when", "in 2 hours");
     app.type_into("#schedule-message", "Stretch your legs");
     app.wd.click_on("#schedule-create");
     let created = app.wd.text_of("#schedule-created");
@@ -567,6 +567,27 @@ fn a_reminder_is_made_in_the_window_fires_and_is_deleted() {
     let text = app.wd.text_of(row);
     assert!(text.contains("Stretch your legs"), "{text}");
     app.screenshot("made");
+    // Edited: the form opens with its fields, and the new time is what fires.
+    app.wd.click_on("#schedules-table .schedule-edit");
+    app.wd.wait_for(
+        "#new-schedule[data-editing^=\"sch-\"]",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        app.wd.execute(
+            "return [document.querySelector('#schedule-when').value, document.querySelector('#schedule-message').value];",
+            json!([])
+        ),
+        json!(["in 2 hours", "Stretch your legs"])
+    );
+    app.type_into("#schedule-when", "in 5 seconds");
+    app.screenshot("editing");
+    app.wd.click_on("#schedule-create");
+    app.wd
+        .wait_for("#new-schedule[data-editing=\"\"]", Duration::from_secs(10));
+    let (_, listed) = app.api().request("GET", "/api/v1/schedules", None);
+    assert_eq!(listed["total"], 1, "{listed}");
+    assert_eq!(listed["list"][0]["when"], "in 5 seconds", "{listed}");
     // It fires: the reminder shows in the window and the row says the run is done.
     app.wd.wait_until(
         "return [...document.querySelectorAll('.toast')].some(t => t.innerText.includes('Stretch your legs'));",

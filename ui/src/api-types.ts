@@ -469,7 +469,7 @@ export interface paths {
         };
         /** `GET /api/v1/schedules/{id}`. */
         get: operations["schedules_detail"];
-        /** `PUT /api/v1/schedules/{id}`: turns it on or off. */
+        /** `PUT /api/v1/schedules/{id}`: turns it on or off, or gives it a new time or action. */
         put: operations["schedules_update"];
         post?: never;
         /** `DELETE /api/v1/schedules/{id}`. */
@@ -2468,10 +2468,28 @@ export interface components {
             /** @description An evaluation's suite name. */
             suite?: string;
         };
-        /** @description A change of a schedule. */
+        /**
+         * @description A change of a schedule: `enabled` turns it on or off (on, it goes on from now); any
+         *     other field redefines it, and what the change leaves out stays as it was (a new
+         *     `message`, `tool` or `prompt` replaces the action whole).
+         */
         ScheduleChange: {
-            /** @description Whether it fires; turned on, it goes on from now. */
-            enabled: boolean;
+            /** @description Its arguments. */
+            arguments?: Record<string, never>;
+            /** @description Whether it fires. */
+            enabled?: boolean;
+            /** @description A new reminder text (the action becomes this reminder). */
+            message?: string;
+            /** @description A new prompt to run as a chat turn. */
+            prompt?: string;
+            /** @description Say the new reminder out loud too. */
+            speak?: boolean;
+            /** @description A new IANA time zone for the wall times. */
+            time_zone?: string;
+            /** @description A new tool to call (with `arguments`). */
+            tool?: string;
+            /** @description A new time, as for a new schedule. */
+            when?: string;
         };
         /** @description One occurrence that came due. */
         ScheduleRun: {
@@ -5331,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            /** @description The tool may never run, or the person said no */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5367,7 +5385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Valid JSON that breaks the rules: one entry per problem in `errors` */
+            /** @description {detail, errors}: the field that is wrong; nothing changed */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -88,7 +88,7 @@ export const en = {
     },
   },
   schedules: {
-    new: "New schedule", kinds: { reminder: "Reminder", tool: "Tool call", prompt: "Ask the assistant" },
+    new: "New schedule", edit: "Edit schedule", kinds: { reminder: "Reminder", tool: "Tool call", prompt: "Ask the assistant" },
     when: "When", whenExample: "in 10 minutes · tomorrow 9:00 · every weekday at 9",
     message: "Remind me of", speak: "Also say it out loud", tool: "Tool", prompt: "What to ask",
     create: "Add", created: "Added: {{rule}}, next {{next}}",
@@ -239,7 +239,7 @@ export const zhCN: typeof en = {
     },
   },
   schedules: {
-    new: "新建定时提醒", kinds: { reminder: "提醒", tool: "调用工具", prompt: "向助手提问" },
+    new: "新建定时提醒", edit: "编辑定时任务", kinds: { reminder: "提醒", tool: "调用工具", prompt: "向助手提问" },
     when: "时间", whenExample: "10分钟后 · 明天早上9点 · 每个工作日9点",
     message: "提醒内容", speak: "同时大声说出来", tool: "工具", prompt: "要问的内容",
     create: "添加", created: "已添加：{{rule}}，下次 {{next}}",

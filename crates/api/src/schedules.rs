@@ -5,14 +5,14 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use chrono::Utc;
-use deskmate_service::schedules::{NewSchedule, ScheduleView};
+use deskmate_service::schedules::{NewSchedule, ScheduleChange, ScheduleView};
 use deskmate_store::schedules::ScheduleRun;
 use serde::Deserialize;
 
 use crate::AppState;
 use crate::answers::{Deleted, Page};
 use crate::error::AppError;
-use crate::extract::{ApiBody, ApiJson, ApiQuery};
+use crate::extract::{ApiBody, ApiQuery};
 use crate::tools::CallOrigin;
 
 /// Listing parameters.
@@ -35,14 +35,6 @@ pub struct ListQuery {
 pub struct CreateQuery {
     /// `gui` when the person makes it in the app's window; `api` by default.
     origin: Option<CallOrigin>,
-}
-
-/// A change of a schedule.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ScheduleChange {
-    /// Whether it fires; turned on, it goes on from now.
-    enabled: bool,
 }
 
 fn page_of<T: utoipa::ToSchema>((list, total): (Vec<T>, u64), page: u32, limit: u32) -> Page<T> {
@@ -94,18 +86,20 @@ pub async fn detail(
     Ok(Json(state.deskmate.schedule_book()?.get(&id)?))
 }
 
-/// `PUT /api/v1/schedules/{id}`: turns it on or off.
-#[utoipa::path(put, path = "/api/v1/schedules/{id}", tag = "schedules", params(("id" = String, Path, description = "Schedule id")), request_body = ScheduleChange, responses((status = 200, description = "The schedule", body = ScheduleView), (status = 404, description = "Schedule not found")))]
+/// `PUT /api/v1/schedules/{id}`: turns it on or off, or gives it a new time or action.
+#[utoipa::path(put, path = "/api/v1/schedules/{id}", tag = "schedules", params(("id" = String, Path, description = "Schedule id")), request_body = ScheduleChange, responses((status = 200, description = "The schedule", body = ScheduleView), (status = 404, description = "Schedule not found"), (status = 422, description = "{detail, errors}: the field that is wrong; nothing changed"), (status = 403, description = "The tool may never run, or the person said no")))]
 pub async fn update(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    ApiJson(change): ApiJson<ScheduleChange>,
+    ApiBody(change): ApiBody<ScheduleChange>,
 ) -> Result<Json<ScheduleView>, AppError> {
-    Ok(Json(state.deskmate.schedule_book()?.set_enabled(
-        &id,
-        change.enabled,
-        Utc::now(),
-    )?))
+    Ok(Json(
+        state
+            .deskmate
+            .schedule_book()?
+            .update(&id, change, Utc::now())
+            .await?,
+    ))
 }
 
 /// `DELETE /api/v1/schedules/{id}`.

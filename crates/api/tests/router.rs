@@ -1765,3 +1765,114 @@ async fn a_wrong_method_is_405_with_allow() {
         assert!(!allow.contains(method), "{method} {uri}: Allow: {allow:?}");
     }
 }
+
+/// Schedules over the API: made, listed, read, turned off and on, given a new time and a
+/// new action, deleted; every bad body is a 422 at its field and changes nothing.
+#[tokio::test]
+async fn schedules_are_made_changed_and_deleted_and_bad_input_changes_nothing() {
+    let f = fixture();
+    let (status, made) = call(
+        &f.app,
+        "POST",
+        "/api/v1/schedules?origin=gui",
+        Some(json!({"when": "every weekday at 9", "message": "stand up", "time_zone": "Europe/Berlin"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    assert_eq!(made["created_by"], "gui");
+    assert_eq!(made["rule_words"]["en"], "weekdays at 09:00");
+    let id = made["id"].as_str().unwrap_or_default().to_string();
+    let uri = format!("/api/v1/schedules/{id}");
+
+    // Hostile and wrong bodies: 422 at the field, the schedule as it was.
+    // A 1 MB message: under the 1 MiB body limit, far over the field's.
+    let big = "x".repeat(1_000_000);
+    for (body, path) in [
+        (json!({"when": "every blue moon"}), "/when"),
+        (json!({"when": "2020-01-01 09:00"}), "/when"),
+        (json!({"message": big}), "/message"),
+        (json!({"message": "a", "prompt": "b"}), "/prompt"),
+        (json!({"tool": "no_such_tool", "arguments": {}}), "/tool"),
+        (
+            json!({"tool": "calculator", "arguments": {"expression": 7}}),
+            "/arguments",
+        ),
+        (json!({"time_zone": "Mars/Olympus"}), "/time_zone"),
+    ] {
+        let (status, answer) = call(&f.app, "PUT", &uri, Some(body.clone())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {answer}");
+        let paths: Vec<&str> = answer["errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e["path"].as_str())
+            .collect();
+        assert!(paths.contains(&path), "{path}: {answer}");
+    }
+    let (status, answer) = call(&f.app, "PUT", &uri, Some(json!({"colour": "red"}))).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let (_, unchanged) = call(&f.app, "GET", &uri, None).await;
+    assert_eq!(unchanged, made);
+
+    // Off and on again.
+    let (status, off) = call(&f.app, "PUT", &uri, Some(json!({"enabled": false}))).await;
+    assert_eq!(
+        (status, off["enabled"].clone()),
+        (StatusCode::OK, json!(false))
+    );
+    let (_, on) = call(&f.app, "PUT", &uri, Some(json!({"enabled": true}))).await;
+    assert_eq!(on["enabled"], true);
+
+    // A new time keeps the action; a new action keeps the time.
+    let (status, moved) = call(
+        &f.app,
+        "PUT",
+        &uri,
+        Some(json!({"when": "every day at 18:30"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    assert_eq!(moved["rule_words"]["en"], "every day at 18:30");
+    assert_eq!(moved["action"], made["action"]);
+    assert_eq!(
+        (moved["id"].clone(), moved["created_by"].clone()),
+        (json!(id), json!("gui"))
+    );
+    assert!(
+        moved["next_at_local"]
+            .as_str()
+            .is_some_and(|t| t.contains("T18:30:00")),
+        "{moved}"
+    );
+    let (status, acted) = call(
+        &f.app,
+        "PUT",
+        &uri,
+        Some(json!({"tool": "calculator", "arguments": {"expression": "6*7"}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{acted}");
+    assert_eq!(acted["action"]["tool"], "calculator");
+    assert_eq!(acted["action"].get("message"), None);
+    assert_eq!(acted["rule_words"], moved["rule_words"]);
+    assert_eq!(acted["next_at"], moved["next_at"]);
+
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/schedules/sch-nope",
+        Some(json!({"when": "in 5 minutes"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, page) = call(&f.app, "GET", "/api/v1/schedules?limit=10", None).await;
+    assert_eq!((status, page["total"].clone()), (StatusCode::OK, json!(1)));
+    let (status, runs) = call(&f.app, "GET", &format!("{uri}/runs"), None).await;
+    assert_eq!((status, runs["total"].clone()), (StatusCode::OK, json!(0)));
+    let (status, _) = call(&f.app, "DELETE", &uri, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call(&f.app, "GET", &uri, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = call(&f.app, "GET", &format!("{uri}/runs"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

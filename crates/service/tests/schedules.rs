@@ -681,3 +681,55 @@ async fn a_prompt_runs_as_a_turn_of_its_conversation_and_reminders_are_lines_of_
         .unwrap_or_default();
     assert!(history.contains("stretch"), "{history}");
 }
+
+/// A change keeps what it leaves out: a new message keeps the time as it was understood
+/// ("in 2 hours" is not read again an hour later), a new time keeps the action, and a
+/// change that cannot be made changes nothing.
+#[tokio::test]
+async fn a_change_keeps_what_it_leaves_out() {
+    use deskmate_service::schedules::ScheduleChange;
+    let f = fixture(true);
+    let id = create(
+        &f.deskmate,
+        json!({"when": "in 2 hours", "message": "stretch"}),
+        t0(),
+    )
+    .await;
+    let book = f.deskmate.schedule_book().unwrap_or_else(|e| panic!("{e}"));
+    let later = t0() + TimeDelta::hours(1);
+    let changed = book
+        .update(
+            &id,
+            body::<ScheduleChange>(json!({"message": "walk"})),
+            later,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(changed.next_at.as_deref(), Some("2026-12-03T11:00:00.000Z"));
+    assert_eq!(
+        serde_json::to_value(&changed.action).unwrap_or_default()["message"],
+        "walk"
+    );
+    let moved = book
+        .update(
+            &id,
+            body::<ScheduleChange>(json!({"when": "in 10 minutes"})),
+            later,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(moved.next_at.as_deref(), Some("2026-12-03T10:10:00.000Z"));
+    assert_eq!(moved.action, changed.action);
+    let refused = book
+        .update(
+            &id,
+            body::<ScheduleChange>(json!({"when": "yesterday at 9"})),
+            later,
+        )
+        .await;
+    assert!(
+        matches!(refused, Err(ServiceError::Invalid(_))),
+        "{refused:?}"
+    );
+    assert_eq!(book.get(&id).ok(), Some(moved));
+}

@@ -256,6 +256,36 @@ impl Store {
         self.schedule(id)
     }
 
+    /// Gives a schedule a new definition — action, rule, zone, next occurrence, enabled,
+    /// consent — keeping its id, origin, conversation and runs. `None` when there is no
+    /// such schedule.
+    pub fn redefine_schedule(&self, s: &StoredSchedule) -> Result<Option<StoredSchedule>, Error> {
+        let sql = format!(
+            "UPDATE schedules SET action = ?2, rule = ?3, rule_text = ?4, time_zone = ?5, \
+             next_at = ?6, enabled = ?7, consent = ?8, updated_at = {NOW} WHERE id = ?1"
+        );
+        let changed = self
+            .conn()?
+            .execute(
+                &sql,
+                params![
+                    s.id,
+                    s.action.to_string(),
+                    s.rule.to_string(),
+                    s.rule_text,
+                    s.time_zone,
+                    s.next_at,
+                    s.enabled,
+                    s.consent
+                ],
+            )
+            .sql(&sql)?;
+        if changed == 0 {
+            return Ok(None);
+        }
+        self.schedule(&s.id)
+    }
+
     /// Deletes a schedule and its runs; returns whether one was deleted.
     pub fn delete_schedule(&self, id: &str) -> Result<bool, Error> {
         let sql = "DELETE FROM schedules WHERE id = ?1";

@@ -1,6 +1,7 @@
 // Reminders and scheduled calls: the upcoming ones in the person's local time with their
-// rule in words, what came of the last run, on/off, delete, and a form to add one (a
-// reminder, a tool call with the Tools page's argument form, or a request to the assistant).
+// rule in words, what came of the last run, on/off, delete, and a form to add one or edit
+// one (a reminder, a tool call with the Tools page's argument form, or a request to the
+// assistant).
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
@@ -24,6 +25,7 @@ export function Schedules() {
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Listing | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [editing, setEditing] = useState<Schedule | null>(null);
   const load = useCallback(async () => {
     try {
       setData(await api<Listing>("GET", `/schedules?page=${page}&limit=${LIMIT}`));
@@ -40,7 +42,15 @@ export function Schedules() {
 
   return (
     <section className="schedules">
-      <NewSchedule onCreated={() => void load()} />
+      <ScheduleForm
+        key={editing?.id ?? "new"}
+        editing={editing}
+        onSaved={() => {
+          setEditing(null);
+          void load();
+        }}
+        onCancel={() => setEditing(null)}
+      />
       <ErrorBox error={error} />
       <table id="schedules-table">
         <thead>
@@ -59,7 +69,9 @@ export function Schedules() {
               <td colSpan={6} className="muted">{t("schedules.empty")}</td>
             </tr>
           )}
-          {data?.list.map((s) => <Row key={s.id} schedule={s} onChanged={() => void load()} />)}
+          {data?.list.map((s) => (
+            <Row key={s.id} schedule={s} onChanged={() => void load()} onEdit={() => setEditing(s)} />
+          ))}
         </tbody>
       </table>
       {data && <Pager page={data.page} limit={data.limit} total={data.total} onPage={setPage} />}
@@ -78,7 +90,7 @@ function what(s: Schedule, t: TFunction): string {
   }
 }
 
-function Row({ schedule: s, onChanged }: { schedule: Schedule; onChanged: () => void }) {
+function Row({ schedule: s, onChanged, onEdit }: { schedule: Schedule; onChanged: () => void; onEdit: () => void }) {
   const { t, i18n } = useTranslation();
   const [error, setError] = useState<unknown>(null);
   const [runs, setRuns] = useState<Run[] | null>(null);
@@ -136,7 +148,10 @@ function Row({ schedule: s, onChanged }: { schedule: Schedule; onChanged: () => 
       <td>
         <input type="checkbox" className="schedule-enabled" checked={s.enabled} aria-label={t("schedules.enabled")} onChange={() => void toggle()} />
       </td>
-      <td>
+      <td className="actions">
+        <button type="button" className="schedule-edit" onClick={onEdit}>
+          {t("common.edit")}
+        </button>
         <button type="button" className="schedule-delete danger" onClick={remove}>
           {t("common.delete")}
         </button>
@@ -145,16 +160,20 @@ function Row({ schedule: s, onChanged }: { schedule: Schedule; onChanged: () => 
   );
 }
 
-function NewSchedule({ onCreated }: { onCreated: () => void }) {
+type FormProps = { editing: Schedule | null; onSaved: () => void; onCancel: () => void };
+
+/** Adds a schedule, or changes the one being edited (its fields filled in). */
+function ScheduleForm({ editing, onSaved, onCancel }: FormProps) {
   const { t, i18n } = useTranslation();
-  const [kind, setKind] = useState<Kind>("reminder");
-  const [when, setWhen] = useState("");
-  const [message, setMessage] = useState("");
-  const [speak, setSpeak] = useState(false);
-  const [prompt, setPrompt] = useState("");
+  const action = editing?.action;
+  const [kind, setKind] = useState<Kind>(action?.kind ?? "reminder");
+  const [when, setWhen] = useState(editing?.when ?? "");
+  const [message, setMessage] = useState(action?.kind === "reminder" ? action.message : "");
+  const [speak, setSpeak] = useState(action?.kind === "reminder" ? action.speak : false);
+  const [prompt, setPrompt] = useState(action?.kind === "prompt" ? action.prompt : "");
   const [tools, setTools] = useState<Resource[]>([]);
-  const [tool, setTool] = useState("");
-  const [args, setArgs] = useState<any>({});
+  const [tool, setTool] = useState(action?.kind === "tool" ? action.tool : "");
+  const [args, setArgs] = useState<any>(action?.kind === "tool" ? action.arguments : {});
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Schedule | null>(null);
   const [saving, setSaving] = useState(false);
@@ -181,13 +200,15 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
     }
     setSaving(true);
     try {
-      const made = await api<Schedule>("POST", "/schedules?origin=gui", body);
+      const made = editing
+        ? await api<Schedule>("PUT", `/schedules/${encodeURIComponent(editing.id)}`, body)
+        : await api<Schedule>("POST", "/schedules?origin=gui", body);
       setCreated(made);
       setError(null);
       setWhen("");
       setMessage("");
       setPrompt("");
-      onCreated();
+      onSaved();
     } catch (e) {
       setError(e);
       setCreated(null);
@@ -196,8 +217,8 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
     }
   };
   return (
-    <section className="new-schedule" id="new-schedule">
-      <h3>{t("schedules.new")}</h3>
+    <section className={editing ? "new-schedule editing" : "new-schedule"} id="new-schedule" data-editing={editing?.id ?? ""}>
+      <h3>{editing ? t("schedules.edit") : t("schedules.new")}</h3>
       <div className="toolbar">
         {(["reminder", "tool", "prompt"] as Kind[]).map((k) => (
           <label key={k} className="inline">
@@ -245,8 +266,13 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
         </>
       )}
       <button type="button" id="schedule-create" className="primary" disabled={saving || !when.trim()} onClick={() => void submit()}>
-        {t("schedules.create")}
+        {editing ? t("common.save") : t("schedules.create")}
       </button>
+      {editing && (
+        <button type="button" id="schedule-cancel-edit" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+      )}
       <ErrorBox error={error} />
       {created && (
         <p id="schedule-created" className="ok-text">

@@ -3,10 +3,13 @@
 //! field by field so every wrong field is its own error.
 
 use deskmate_core::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use deskmate_store::schedules::StoredSchedule;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 
+use super::Action;
+use crate::ServiceError;
 use crate::body::{Body, declared_fields, unknown_fields};
 use crate::error::FieldError;
 
@@ -192,5 +195,118 @@ impl NewSchedule {
             time_zone: None,
             enabled: None,
         }
+    }
+}
+
+/// A change of a schedule: `enabled` turns it on or off (on, it goes on from now); any
+/// other field redefines it, and what the change leaves out stays as it was (a new
+/// `message`, `tool` or `prompt` replaces the action whole).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleChange {
+    /// Whether it fires.
+    #[schema(nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// A new time, as for a new schedule.
+    #[schema(min_length = 1, max_length = 200, nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// A new reminder text (the action becomes this reminder).
+    #[schema(min_length = 1, max_length = 1000, nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Say the new reminder out loud too.
+    #[schema(nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speak: Option<bool>,
+    /// A new tool to call (with `arguments`).
+    #[schema(min_length = 1, max_length = 64, nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Its arguments.
+    #[schema(value_type = Option<Object>, nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Map<String, Value>>,
+    /// A new prompt to run as a chat turn.
+    #[schema(min_length = 1, max_length = 2000, nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// A new IANA time zone for the wall times.
+    #[schema(min_length = 1, max_length = 64, nullable = false)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+}
+
+impl Body for ScheduleChange {
+    fn check(body: &Value) -> Vec<FieldError> {
+        let Some(object) = body.as_object() else {
+            return vec![field(
+                "",
+                "the body must be a JSON object",
+                "send {\"enabled\": false} or the fields to change",
+            )];
+        };
+        // The fields are checked as a new schedule's are when they are merged; here,
+        // only what could not be merged.
+        let mut errors = unknown_fields(object, &declared_fields::<Self>());
+        if let Some(v) = object.get("enabled")
+            && !v.is_boolean()
+        {
+            errors.push(field(
+                "/enabled",
+                "enabled must be true or false",
+                "send a JSON boolean",
+            ));
+        }
+        if errors.is_empty() {
+            errors.extend(crate::body::typed::<Self>(body).err().unwrap_or_default());
+        }
+        errors
+    }
+}
+
+impl ScheduleChange {
+    /// The schedule `stored` is, with this change, and whether the change gives it a new
+    /// time (`when` or `time_zone`): `None` when the change only turns it on or off (or
+    /// is empty). Checked as a new schedule's body is, field by field.
+    ///
+    /// # Errors
+    /// `Invalid` with the fields that are wrong.
+    pub(crate) fn merged_with(
+        &self,
+        stored: &StoredSchedule,
+    ) -> Result<Option<(NewSchedule, bool)>, ServiceError> {
+        let change = serde_json::to_value(self).unwrap_or_default();
+        let Some(change) = change
+            .as_object()
+            .filter(|c| c.keys().any(|k| k != "enabled"))
+        else {
+            return Ok(None);
+        };
+        let mut body = serde_json::from_value::<Action>(stored.action.clone())
+            .ok()
+            .map(|action| match action {
+                Action::Reminder { message, speak } => json!({"message": message, "speak": speak}),
+                Action::Tool { tool, arguments } => json!({"tool": tool, "arguments": arguments}),
+                Action::Prompt { prompt } => json!({"prompt": prompt}),
+            })
+            .unwrap_or_else(|| json!({}));
+        if ["message", "tool", "arguments", "prompt"]
+            .iter()
+            .any(|k| change.contains_key(*k))
+        {
+            body = json!({});
+        }
+        body["when"] = json!(stored.rule_text);
+        body["time_zone"] = json!(stored.time_zone);
+        body["enabled"] = json!(stored.enabled);
+        for (key, value) in change {
+            body[key] = value.clone();
+        }
+        let new_time = change.contains_key("when") || change.contains_key("time_zone");
+        NewSchedule::read(&body)
+            .map(|input| Some((input, new_time)))
+            .map_err(ServiceError::Invalid)
     }
 }

@@ -31,7 +31,7 @@ use utoipa::ToSchema;
 use crate::ServiceError;
 use crate::error::FieldError;
 use crate::hooks::{ConfirmRequest, Confirmation, Confirmer, PolicySource};
-pub use input::NewSchedule;
+pub use input::{NewSchedule, ScheduleChange};
 
 /// Most schedules kept at once.
 pub const MAX_SCHEDULES: u64 = 10_000;
@@ -216,6 +216,67 @@ impl Schedules {
         conversation_id: Option<String>,
         now: DateTime<Utc>,
     ) -> Result<ScheduleView, ServiceError> {
+        let defined = self.define(input, None, now).await?;
+        let total = self.store.count_schedules()?;
+        if total >= MAX_SCHEDULES {
+            return Err(invalid(
+                "",
+                format!("there are {total} schedules already, the most Deskmate keeps"),
+                "delete schedules you no longer need",
+            ));
+        }
+        let stored = StoredSchedule {
+            id: format!("sch-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+            created_by: created_by(origin).to_string(),
+            conversation_id,
+            ..defined
+        };
+        let created = self.store.create_schedule(&stored)?;
+        self.wake.notify_one();
+        Ok(view(&created))
+    }
+
+    /// Changes a schedule: `enabled` alone turns it on or off; a new time, zone or action
+    /// redefines it, checked as a new one is (a tool that asks asks again, for the call
+    /// and the rule it is now). What the change leaves out stays as it was.
+    ///
+    /// # Errors
+    /// As [`Schedules::create`], and `NotFound`.
+    pub async fn update(
+        &self,
+        id: &str,
+        change: ScheduleChange,
+        now: DateTime<Utc>,
+    ) -> Result<ScheduleView, ServiceError> {
+        let stored = self.store.schedule(id)?.ok_or_else(|| not_found(id))?;
+        let Some((input, new_time)) = change.merged_with(&stored)? else {
+            return match change.enabled {
+                Some(enabled) => self.set_enabled(id, enabled, now),
+                None => Ok(view(&stored)),
+            };
+        };
+        let kept = (!new_time).then_some(&stored);
+        let defined = self.define(input, kept, now).await?;
+        let changed = self
+            .store
+            .redefine_schedule(&StoredSchedule {
+                id: stored.id.clone(),
+                ..defined
+            })?
+            .ok_or_else(|| not_found(id))?;
+        self.wake.notify_one();
+        Ok(view(&changed))
+    }
+
+    /// What `input` defines, checked: the rule parsed in its zone (the computer's when it
+    /// names none) or the one `kept` has, its next time, the action and the consent it
+    /// needs.
+    async fn define(
+        &self,
+        input: NewSchedule,
+        kept: Option<&StoredSchedule>,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, ServiceError> {
         let errors = input::one_action(
             [
                 input.message.is_some(),
@@ -227,34 +288,17 @@ impl Schedules {
         if !errors.is_empty() {
             return Err(ServiceError::Invalid(errors));
         }
-        let zone = match input.time_zone.as_deref().map(str::trim) {
-            None => local_zone(),
-            Some(name) => Tz::from_str_insensitive(name).map_err(|_| {
-                invalid(
-                    "/time_zone",
-                    format!("unknown time zone '{name}'"),
-                    "use an IANA name like 'Asia/Shanghai' or 'Europe/Berlin', or leave it out",
-                )
-            })?,
+        let (rule, zone, when, next_at) = match kept.and_then(|k| parts(k).map(|p| (k, p))) {
+            // The time the schedule had, as it was understood then ("in 2 hours" is not
+            // read again from now).
+            Some((kept, (rule, zone))) => {
+                (rule, zone, kept.rule_text.clone(), kept.next_at.clone())
+            }
+            None => {
+                let (rule, zone, when, next) = timing(&input, now)?;
+                (rule, zone, when, Some(utc(next)))
+            }
         };
-        let when = input.when.trim().to_string();
-        let rule = Rule::parse(&when, now, zone)
-            .map_err(|e| invalid("/when", e.message(), "give a time expression as listed"))?;
-        let Some(next) = rule.next_after(now, zone) else {
-            return Err(invalid(
-                "/when",
-                format!("'{when}' never fires after now"),
-                "give a time in the future",
-            ));
-        };
-        let total = self.store.count_schedules()?;
-        if total >= MAX_SCHEDULES {
-            return Err(invalid(
-                "",
-                format!("there are {total} schedules already, the most Deskmate keeps"),
-                "delete schedules you no longer need",
-            ));
-        }
         let words = rule.describe(zone, Lang::En);
         let (action, consent) = match (input.message, input.tool, input.prompt) {
             (Some(message), _, _) => (
@@ -276,16 +320,16 @@ impl Schedules {
             ),
             (None, None, None) => unreachable!("one_action requires one"),
         };
-        let stored = StoredSchedule {
-            id: format!("sch-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+        Ok(StoredSchedule {
+            id: String::new(),
             action: serde_json::to_value(&action).unwrap_or(Value::Null),
             rule: serde_json::to_value(&rule).unwrap_or(Value::Null),
             rule_text: when,
             time_zone: zone.name().to_string(),
-            next_at: Some(utc(next)),
+            next_at,
             enabled: input.enabled.unwrap_or(true),
-            created_by: created_by(origin).to_string(),
-            conversation_id,
+            created_by: String::new(),
+            conversation_id: None,
             consent,
             run_count: 0,
             last_run_at: None,
@@ -293,10 +337,7 @@ impl Schedules {
             last_result: None,
             created_at: String::new(),
             updated_at: String::new(),
-        };
-        let created = self.store.create_schedule(&stored)?;
-        self.wake.notify_one();
-        Ok(view(&created))
+        })
     }
 
     /// A scheduled call as the guard prepares it, and the consent it needs: refused as
@@ -431,6 +472,35 @@ impl Schedules {
         }
         Ok(self.store.schedule_runs(id, limit, offset)?)
     }
+}
+
+/// The rule `input` says, in its zone (the computer's when it names none), with the
+/// expression as given and the next time after `now`.
+fn timing(
+    input: &NewSchedule,
+    now: DateTime<Utc>,
+) -> Result<(Rule, Tz, String, DateTime<Utc>), ServiceError> {
+    let zone = match input.time_zone.as_deref().map(str::trim) {
+        None => local_zone(),
+        Some(name) => Tz::from_str_insensitive(name).map_err(|_| {
+            invalid(
+                "/time_zone",
+                format!("unknown time zone '{name}'"),
+                "use an IANA name like 'Asia/Shanghai' or 'Europe/Berlin', or leave it out",
+            )
+        })?,
+    };
+    let when = input.when.trim().to_string();
+    let rule = Rule::parse(&when, now, zone)
+        .map_err(|e| invalid("/when", e.message(), "give a time expression as listed"))?;
+    let Some(next) = rule.next_after(now, zone) else {
+        return Err(invalid(
+            "/when",
+            format!("'{when}' never fires after now"),
+            "give a time in the future",
+        ));
+    };
+    Ok((rule, zone, when, next))
 }
 
 /// What the schedules table calls the front end that made one.
