@@ -504,9 +504,11 @@ impl App {
 }
 
 /// A choice question asked by a tool (text_choice_prompt, here called over the API as a
-/// model would through the guard) opens as a dialog; a click answers it.
+/// model would through the guard) opens as a dialog; a click answers it. A call whose
+/// policy asks offers "Always allow this tool": clicked, the next call does not ask;
+/// taken back on the Tools page, the question comes back (in Chinese, after a switch).
 #[test]
-fn a_choice_dialog_is_answered_with_a_click() {
+fn dialogs_are_answered_with_a_click_and_always_allow_lasts_until_taken_back() {
     let mut app = App::launch("choice", Launch::default());
     let mut api = app.api();
     let asked = std::thread::spawn(move || {
@@ -546,6 +548,64 @@ fn a_choice_dialog_is_answered_with_a_click() {
         Duration::from_secs(5),
     );
     app.screenshot("answered");
+
+    let (status, changed) = app.api().request(
+        "PUT",
+        "/api/v1/tools/resources/calculator",
+        Some(&json!({"policy": "ask"})),
+    );
+    assert_eq!(status, 200, "{changed}");
+    let ask = |app: &App| {
+        let mut api = app.api();
+        std::thread::spawn(move || {
+            api.request(
+                "POST",
+                "/api/v1/tools/call",
+                Some(&json!({"tool": "calculator", "arguments": {"expression": "6*7"}})),
+            )
+        })
+    };
+    let confirm = "#prompt-dialog[data-kind=\"confirm\"]";
+    let asked = ask(&app);
+    app.wd.wait_for(confirm, Duration::from_secs(20));
+    // Outside a conversation there is no "in this conversation".
+    assert!(app.wd.find_all("#prompt-approve-conversation").is_empty());
+    assert_eq!(app.wd.text_of("#prompt-approve"), "Allow once");
+    app.screenshot("always-offered");
+    app.wd.click_on("#prompt-approve-always");
+    let (_, result) = asked.join().unwrap_or_else(|_| panic!("the call panicked"));
+    assert_eq!(result["ok"], true, "{result}");
+    // The next call runs without a question.
+    let (_, again) = app.api().request(
+        "POST",
+        "/api/v1/tools/call",
+        Some(&json!({"tool": "calculator", "arguments": {"expression": "6*7"}})),
+    );
+    assert_eq!(again["ok"], true, "{again}");
+    assert!(app.wd.find_all(confirm).is_empty());
+
+    // Taken back on the Tools page, in Chinese.
+    app.select("#language", "zh-CN");
+    app.wd.click_on("#nav-tools");
+    app.wd
+        .click_on("#tool-list button[data-tool-id=\"calculator\"]");
+    app.wd.wait_for(
+        "#tool-approvals li[data-scope=\"always\"]",
+        Duration::from_secs(10),
+    );
+    app.screenshot("always-listed");
+    app.wd.click_on("#tool-approvals .approval-revoke");
+    app.wd.wait_until(
+        "return !document.querySelector('#tool-approvals li[data-approval]');",
+        Duration::from_secs(10),
+    );
+    let asked = ask(&app);
+    app.wd.wait_for(confirm, Duration::from_secs(20));
+    assert_eq!(app.wd.text_of("#prompt-approve-always"), "始终允许此工具");
+    app.screenshot("asked-again-zh");
+    app.wd.click_on("#prompt-deny");
+    let (_, result) = asked.join().unwrap_or_else(|_| panic!("the call panicked"));
+    assert_eq!(result["error_type"], "denied", "{result}");
 }
 
 /// Journey: a reminder is made on the Schedules page in words, shows its rule and next

@@ -1,6 +1,40 @@
 // Generated from ../openapi.json by `npm run api-types`: do not edit.
 
 export interface paths {
+    "/api/v1/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/approvals`. */
+        get: operations["approvals_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** `DELETE /api/v1/approvals/{id}`: the tool asks again. */
+        delete: operations["approvals_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -888,6 +922,26 @@ export interface components {
             id: string;
         };
         ApiKey: string;
+        /** @description One stored approval. */
+        Approval: {
+            /** @description The conversation, for a conversation's approval. */
+            conversation_id?: string | null;
+            /** @description RFC 3339. */
+            created_at: string;
+            /** @description The tool's definition it was given for. */
+            fingerprint: string;
+            /** @description Its id. */
+            id: string;
+            /** @description How far it reaches. */
+            scope: components["schemas"]["ApprovalScope"];
+            /** @description The tool it allows. */
+            tool: string;
+        };
+        /**
+         * @description How far an approval reaches.
+         * @enum {string}
+         */
+        ApprovalScope: "always" | "conversation";
         /** @description The fields of an ASR model to change; the others keep their values. */
         AsrModelChange: {
             api_key?: null | components["schemas"]["ApiKey"];
@@ -1203,10 +1257,20 @@ export interface components {
             arguments: unknown;
             /** @description The call. */
             call_id: string;
+            /**
+             * @description The yeses this question takes: always `once`; `conversation` when the call is
+             *     part of a conversation; `always` for a single call of a tool.
+             */
+            grants: components["schemas"]["Grant"][];
             /** @description Why the call needs confirming. */
             reason: string;
             /** @description Repairs the guard made. */
             repairs: components["schemas"]["Repair"][];
+            /**
+             * @description What the tool does to the world (an irreversible one is never allowed always
+             *     without a second, explicit yes).
+             */
+            side_effect: components["schemas"]["SideEffect"];
             /** @description The tool id. */
             tool: string;
             /** @description The tool's English display name. */
@@ -1378,6 +1442,11 @@ export interface components {
             /** @description Where (`/http_url`, `/parameter_defaults/days`). */
             path: string;
         };
+        /**
+         * @description How far a yes reaches.
+         * @enum {string}
+         */
+        Grant: "once" | "conversation" | "always";
         /** @description Whether the API answers, and the ids of the tools it can call. */
         Health: {
             /** @description Always `healthy`. */
@@ -1404,6 +1473,24 @@ export interface components {
             imported: components["schemas"]["KbDocument"][];
             /** @description Files left out, with why. */
             skipped: components["schemas"]["Skipped"][];
+        };
+        /** @description A list without a count (the client shows it as it comes). */
+        Items_Approval: {
+            /** @description The items. */
+            list: {
+                /** @description The conversation, for a conversation's approval. */
+                conversation_id?: string | null;
+                /** @description RFC 3339. */
+                created_at: string;
+                /** @description The tool's definition it was given for. */
+                fingerprint: string;
+                /** @description Its id. */
+                id: string;
+                /** @description How far it reaches. */
+                scope: components["schemas"]["ApprovalScope"];
+                /** @description The tool it allows. */
+                tool: string;
+            }[];
         };
         /** @description A list without a count (the client shows it as it comes). */
         Items_Conversation: {
@@ -2339,6 +2426,17 @@ export interface components {
              * @description A choice's answer: the option's index, from 0.
              */
             index?: number;
+            /**
+             * @description With `remember: "always"` for a tool that cannot be undone: the second, explicit
+             *     yes it needs.
+             */
+            irreversible_confirmed?: boolean;
+            /**
+             * @description With a yes: how far it reaches — `once` (the default), `conversation` (this tool
+             *     in this conversation), `always` (this tool, until taken back). Only what the
+             *     question's `call.grants` offers.
+             */
+            remember?: components["schemas"]["Grant"];
         };
         /**
          * @description What a prompt asks for.
@@ -2620,7 +2718,7 @@ export interface components {
             value: unknown;
         };
         /**
-         * @description What a call does to the world: reads, changes something, or changes it for good.
+         * @description What running a tool may change in the world.
          * @enum {string}
          */
         SideEffect: "read" | "write" | "irreversible";
@@ -2824,6 +2922,106 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    approvals_list: {
+        parameters: {
+            query?: {
+                /** @description Only this tool's approvals. */
+                tool?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approvals, the newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Items_Approval"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    approvals_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Approval id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approval was taken back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Approval not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     audit_list: {
         parameters: {
             query?: {

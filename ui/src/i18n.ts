@@ -37,7 +37,7 @@ export const en = {
   },
   prompt: {
     confirmTitle: "Allow this call?", choiceTitle: "Choose one", tool: "Tool", why: "Why",
-    approve: "Allow", deny: "Deny", expires: "Answer within {{seconds}} s", answered: "Answered",
+    approve: "Allow once", approveConversation: "Allow in this conversation", approveAlways: "Always allow this tool", approveAlwaysSure: "Yes, always allow it — its calls cannot be undone", deny: "Deny", expires: "Answer within {{seconds}} s", answered: "Answered",
   },
   tools: {
     filterCategory: "Category", filterEnabled: "Status", query: "Query", system: "System",
@@ -45,6 +45,7 @@ export const en = {
     run: "Run", name: "Name", id: "Id", description: "Description", category: "Category", method: "Method",
     url: "URL", headers: "Headers", headerName: "Header", headerValue: "Value", addHeader: "Add header",
     timeout: "Timeout (ms)", schema: "Parameters (JSON Schema)", defaults: "Defaults (JSON)",
+    approvals: "Approvals you gave", noApprovals: "None: calls that ask still ask.", approvedAlways: "Always allowed", approvedInConversation: "Allowed in conversation {{id}}", revoke: "Take back",
     policy: "Policy", policyDefault: "Default for its side effect", always: "Always run", ask: "Ask me first",
     never: "Never run", sideEffect: "Side effect", schemaValid: "Schema is valid",
     effect: { read: "read only", write: "changes something", irreversible: "cannot be undone" },
@@ -188,7 +189,7 @@ export const zhCN: typeof en = {
   },
   prompt: {
     confirmTitle: "允许这次调用吗？", choiceTitle: "请选择", tool: "工具", why: "原因",
-    approve: "允许", deny: "拒绝", expires: "请在 {{seconds}} 秒内回答", answered: "已回答",
+    approve: "仅允许这一次", approveConversation: "在本对话中允许", approveAlways: "始终允许此工具", approveAlwaysSure: "确定始终允许——它的操作无法撤销", deny: "拒绝", expires: "请在 {{seconds}} 秒内回答", answered: "已回答",
   },
   tools: {
     filterCategory: "类别", filterEnabled: "状态", query: "查询类", system: "系统类",
@@ -196,6 +197,7 @@ export const zhCN: typeof en = {
     run: "运行", name: "名称", id: "ID", description: "描述", category: "类别", method: "方法",
     url: "地址", headers: "请求头", headerName: "名称", headerValue: "值", addHeader: "添加请求头",
     timeout: "超时（毫秒）", schema: "参数（JSON Schema）", defaults: "默认参数（JSON）",
+    approvals: "你给出的许可", noApprovals: "无：需要询问的调用仍会询问。", approvedAlways: "始终允许", approvedInConversation: "在对话 {{id}} 中允许", revoke: "收回",
     policy: "策略", policyDefault: "按副作用默认", always: "总是执行", ask: "先问我", never: "从不执行",
     sideEffect: "副作用", schemaValid: "Schema 有效",
     effect: { read: "只读", write: "会做出更改", irreversible: "无法撤销" },

@@ -143,14 +143,7 @@ export function PromptHost({ children }: { children: ReactNode }) {
             </p>
             <div className="actions">
               {current.kind === "confirm" ? (
-                <>
-                  <button type="button" className="primary" id="prompt-approve" autoFocus onClick={() => answer(current, { approve: true })}>
-                    {t("prompt.approve")}
-                  </button>
-                  <button type="button" id="prompt-deny" onClick={() => answer(current, { approve: false })}>
-                    {t("prompt.deny")}
-                  </button>
-                </>
+                <ConfirmAnswers key={current.id} prompt={current} answer={(body) => answer(current, body)} />
               ) : (
                 current.options.map((option, index) => (
                   <button
@@ -178,5 +171,44 @@ export function PromptHost({ children }: { children: ReactNode }) {
         ))}
       </div>
     </Offer.Provider>
+  );
+}
+
+/** A confirmation's answers: allow once (the default), in this conversation, always (a
+ * tool that cannot be undone needs a second click for that), or deny. */
+function ConfirmAnswers({ prompt, answer }: { prompt: Prompt; answer: (body: object) => void }) {
+  const { t } = useTranslation();
+  const [sure, setSure] = useState(false);
+  const grants = prompt.call?.grants ?? ["once"];
+  const irreversible = prompt.call?.side_effect === "irreversible";
+  return (
+    <>
+      <button type="button" className="primary" id="prompt-approve" autoFocus onClick={() => answer({ approve: true })}>
+        {t("prompt.approve")}
+      </button>
+      {grants.includes("conversation") && (
+        <button type="button" id="prompt-approve-conversation" onClick={() => answer({ approve: true, remember: "conversation" })}>
+          {t("prompt.approveConversation")}
+        </button>
+      )}
+      {grants.includes("always") &&
+        (irreversible && !sure ? (
+          <button type="button" id="prompt-approve-always" onClick={() => setSure(true)}>
+            {t("prompt.approveAlways")}
+          </button>
+        ) : (
+          <button
+            type="button"
+            id={irreversible ? "prompt-approve-always-sure" : "prompt-approve-always"}
+            className={irreversible ? "danger" : undefined}
+            onClick={() => answer({ approve: true, remember: "always", ...(irreversible ? { irreversible_confirmed: true } : {}) })}
+          >
+            {irreversible ? t("prompt.approveAlwaysSure") : t("prompt.approveAlways")}
+          </button>
+        ))}
+      <button type="button" id="prompt-deny" onClick={() => answer({ approve: false })}>
+        {t("prompt.deny")}
+      </button>
+    </>
   );
 }

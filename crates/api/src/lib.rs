@@ -6,6 +6,7 @@
 //! token (all but the health check), panics caught as JSON 500s. Every error is JSON.
 
 pub mod answers;
+pub mod approvals;
 pub mod audit;
 pub mod autotest;
 pub mod chat;
@@ -37,7 +38,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, post, put};
 use deskmate_service::Deskmate;
 use deskmate_service::prompts::PromptBroker;
 use deskmate_tools::Registry;
@@ -172,6 +173,8 @@ pub fn app(state: AppState) -> Router {
             "/api/v1/mcp/servers/{name}/tools/{tool}/approve",
             post(mcp_servers::approve),
         )
+        .route("/api/v1/approvals", get(approvals::list))
+        .route("/api/v1/approvals/{id}", delete(approvals::revoke))
         .route("/api/v1/conversations", get(conversations::list))
         .route(
             "/api/v1/conversations/{id}",

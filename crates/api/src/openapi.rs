@@ -8,8 +8,8 @@ use utoipa::{Modify, OpenApi};
 use crate::error_docs::ErrorResponses;
 
 use crate::{
-    audit, autotest, chat, conversations, devices, eval, events, kb, mcp_servers, models, prompts,
-    resources, schedules, secrets, settings, tools, voice,
+    approvals, audit, autotest, chat, conversations, devices, eval, events, kb, mcp_servers,
+    models, prompts, resources, schedules, secrets, settings, tools, voice,
 };
 
 /// The document.
@@ -20,7 +20,7 @@ use crate::{
         tools::list, tools::detail, tools::health, tools::call,
         resources::list, resources::detail, resources::create, resources::update, resources::delete,
         mcp_servers::list, mcp_servers::detail, mcp_servers::create, mcp_servers::update, mcp_servers::delete, mcp_servers::import, mcp_servers::approve,
-        audit::list, prompts::list, prompts::answer,
+        audit::list, prompts::list, prompts::answer, approvals::list, approvals::revoke,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
         settings::list, settings::set, chat::chat, conversations::list, conversations::detail, conversations::rename, conversations::delete, devices::camera_frame, events::events,

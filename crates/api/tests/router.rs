@@ -1722,7 +1722,7 @@ async fn the_openapi_document_matches_what_is_served() {
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
     assert!(doc["components"]["schemas"]["FieldError"].is_object());
-    assert_eq!(operations, 67, "every route of app() is documented");
+    assert_eq!(operations, 69, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),
@@ -1875,4 +1875,165 @@ async fn schedules_are_made_changed_and_deleted_and_bad_input_changes_nothing() 
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, _) = call(&f.app, "GET", &format!("{uri}/runs"), None).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// The prompt of the call of `tool` now waiting, answered with `answer`; the call's
+/// result.
+async fn asked_and_answered(
+    f: &Fixture,
+    tool: &str,
+    arguments: Value,
+    answer: Value,
+) -> (Value, Value) {
+    let app = f.app.clone();
+    let body = json!({"tool": tool, "arguments": arguments});
+    let waiting =
+        tokio::spawn(async move { call(&app, "POST", "/api/v1/tools/call", Some(body)).await });
+    let mut prompt = None;
+    for _ in 0..300 {
+        let (_, prompts) = call(&f.app, "GET", "/api/v1/prompts", None).await;
+        if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
+            prompt = Some(p.clone());
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let prompt = prompt.unwrap_or_else(|| panic!("{tool} did not ask"));
+    let id = prompt["id"].as_str().unwrap_or_default().to_string();
+    let (status, answered) = call(
+        &f.app,
+        "POST",
+        &format!("/api/v1/prompts/{id}/answer"),
+        Some(answer),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answered}");
+    let (_, result) = waiting.await.unwrap_or_else(|e| panic!("{e}"));
+    (prompt, result)
+}
+
+/// "Always allow" stops a tool's calls from asking until it is taken back; an edited
+/// tool definition asks again; a yes reaches only as far as the question offers.
+#[tokio::test]
+async fn always_allow_holds_until_revoked_or_the_tool_changes() {
+    let f = fixture();
+    let (status, _) = call(&f.app, "POST", "/api/v1/tools/resources", Some(user_tool())).await;
+    assert_eq!(status, StatusCode::CREATED);
+    for tool in ["calculator", "orders"] {
+        let (status, _) = call(
+            &f.app,
+            "PUT",
+            &format!("/api/v1/tools/resources/{tool}"),
+            Some(json!({"policy": "ask"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let sum = json!({"expression": "1+1"});
+    let runs_without_asking = |tool: &'static str, arguments: Value| {
+        let app = f.app.clone();
+        async move {
+            let body = json!({"tool": tool, "arguments": arguments});
+            let (_, result) = tokio::time::timeout(
+                std::time::Duration::from_secs(3),
+                call(&app, "POST", "/api/v1/tools/call", Some(body)),
+            )
+            .await
+            .unwrap_or_else(|_| panic!("{tool} asked"));
+            assert_ne!(result["error_type"], "denied", "{result}");
+            result
+        }
+    };
+
+    // Asked: a call outside a conversation offers once and always, not the conversation.
+    let app = f.app.clone();
+    let (prompt, result) = {
+        let f2 = &f;
+        let first = tokio::spawn(async move {
+            call(
+                &app,
+                "POST",
+                "/api/v1/tools/call",
+                Some(json!({"tool": "calculator", "arguments": {"expression": "2+2"}})),
+            )
+            .await
+        });
+        let mut prompt = Value::Null;
+        for _ in 0..300 {
+            let (_, prompts) = call(&f2.app, "GET", "/api/v1/prompts", None).await;
+            if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
+                prompt = p.clone();
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let id = prompt["id"].as_str().unwrap_or_default().to_string();
+        let (status, refused) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/prompts/{id}/answer"),
+            Some(json!({"approve": true, "remember": "conversation"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        let (status, _) = call(
+            &f.app,
+            "POST",
+            &format!("/api/v1/prompts/{id}/answer"),
+            Some(json!({"approve": true, "remember": "always"})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, result) = first.await.unwrap_or_else(|e| panic!("{e}"));
+        (prompt, result)
+    };
+    assert_eq!(
+        prompt["call"]["grants"],
+        json!(["once", "always"]),
+        "{prompt}"
+    );
+    assert_eq!(prompt["call"]["side_effect"], "read", "{prompt}");
+    assert_eq!(result["ok"], true, "{result}");
+    let result = runs_without_asking("calculator", sum.clone()).await;
+    assert_eq!(result["ok"], true, "{result}");
+
+    let (_, listed) = call(&f.app, "GET", "/api/v1/approvals?tool=calculator", None).await;
+    let approvals = listed["list"].as_array().cloned().unwrap_or_default();
+    assert_eq!(approvals.len(), 1, "{listed}");
+    assert_eq!(approvals[0]["scope"], "always");
+    let id = approvals[0]["id"].as_str().unwrap_or_default().to_string();
+
+    // Taken back: it asks again (and "once" keeps nothing).
+    let (status, _) = call(&f.app, "DELETE", &format!("/api/v1/approvals/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call(&f.app, "DELETE", &format!("/api/v1/approvals/{id}"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, result) =
+        asked_and_answered(&f, "calculator", sum.clone(), json!({"approve": true})).await;
+    assert_eq!(result["ok"], true, "{result}");
+    let (_, listed) = call(&f.app, "GET", "/api/v1/approvals", None).await;
+    assert_eq!(listed["list"], json!([]), "{listed}");
+
+    // An HTTP tool allowed always, then edited: the new definition asks again.
+    let id_arg = json!({"id": "7"});
+    asked_and_answered(
+        &f,
+        "orders",
+        id_arg.clone(),
+        json!({"approve": true, "remember": "always"}),
+    )
+    .await;
+    runs_without_asking("orders", id_arg.clone()).await;
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/tools/resources/orders",
+        Some(json!({"description": "Looks up an order and its lines"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (prompt, _) = asked_and_answered(&f, "orders", id_arg, json!({"approve": false})).await;
+    assert_eq!(prompt["call"]["tool"], "orders");
+    let (status, _) = call(&f.app, "GET", "/api/v1/approvals?tool=", None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }

@@ -7,7 +7,7 @@ use deskmate_core::{ErrorType, ToolError, ToolResult};
 use deskmate_service::{CallRequest, Deskmate};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitResult,
-    ElicitationAction, ElicitationSchema, Implementation, InputRequest, InputRequests,
+    ElicitationAction, ElicitationSchema, EnumSchema, Implementation, InputRequest, InputRequests,
     InputRequiredResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
 };
@@ -118,9 +118,10 @@ impl DeskmateMcp {
         }
     }
 
-    /// Asks the client to confirm a call its policy asks about. `Ok(true)`: approved;
-    /// `Ok(false)`: declined; `Err`: the answer to send now instead (a refusal, or an
-    /// `input_required` round trip).
+    /// Asks the client to confirm a call its policy asks about, offering "always allow"
+    /// as a choice (not for a tool that cannot be undone). `Ok(true)`: approved (an
+    /// "always" is kept); `Ok(false)`: declined; `Err`: the answer to send now instead (a
+    /// refusal, or an `input_required` round trip).
     async fn confirm_by_elicitation(
         &self,
         request: &CallToolRequestParams,
@@ -145,17 +146,24 @@ impl DeskmateMcp {
             );
             return Err(convert::call_result(&refusal).into());
         }
+        let irreversible = self
+            .deskmate
+            .registry()
+            .guard()
+            .spec(&request.name)
+            .is_none_or(|spec| spec.side_effect == deskmate_core::SideEffect::Irreversible);
+        let mut schema = ElicitationSchema::builder().required_bool("approve");
+        if !irreversible {
+            schema = schema.optional_enum_schema(REMEMBER, remember_choice());
+        }
         let params = ElicitRequestParams::FormElicitationParams {
             meta: None,
             message: format!("Deskmate: run {} now? {reason}", request.name),
-            requested_schema: ElicitationSchema::builder()
-                .required_bool("approve")
-                .build()
-                .map_err(|e| {
-                    CallToolResponse::from(convert::call_result(&ToolResult::failure(
-                        ToolError::internal(e.to_string()),
-                    )))
-                })?,
+            requested_schema: schema.build().map_err(|e| {
+                CallToolResponse::from(convert::call_result(&ToolResult::failure(
+                    ToolError::internal(e.to_string()),
+                )))
+            })?,
         };
         let stateless = context
             .protocol_version()
@@ -190,13 +198,40 @@ impl DeskmateMcp {
                 }
             }
         };
-        Ok(answer.action == ElicitationAction::Accept
-            && answer
-                .content
-                .as_ref()
-                .and_then(|c| c.get("approve"))
-                .and_then(Value::as_bool)
-                == Some(true))
+        let field = |key: &str| answer.content.as_ref().and_then(|c| c.get(key)).cloned();
+        let approved = answer.action == ElicitationAction::Accept
+            && field("approve").and_then(|v| v.as_bool()) == Some(true);
+        if approved
+            && !irreversible
+            && field(REMEMBER)
+                .and_then(|v| v.as_str().map(str::to_string))
+                .as_deref()
+                == Some("always")
+        {
+            self.deskmate.allow_always(&request.name);
+        }
+        Ok(approved)
+    }
+}
+
+/// The elicitation field that says how far a yes reaches.
+const REMEMBER: &str = "remember";
+
+/// "This call only" or "Always allow this tool" (taken back on Deskmate's Tools page).
+fn remember_choice() -> EnumSchema {
+    let builder = EnumSchema::builder(vec!["once".into(), "always".into()])
+        .title("Remember")
+        .description("How far the yes reaches; 'always' is taken back on Deskmate's Tools page");
+    let titled = builder
+        .enum_titles(vec![
+            "This call only".into(),
+            "Always allow this tool".into(),
+        ])
+        .and_then(|b| b.with_default("once"));
+    match titled {
+        Ok(builder) => builder.build(),
+        // Not reached: two titles for two values, and the default is one of them.
+        Err(_) => EnumSchema::builder(vec!["once".into(), "always".into()]).build(),
     }
 }
 

@@ -7,8 +7,8 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskmate_core::{Policy, Repair, ToolError, ToolResult, ToolSpec};
-use serde::Serialize;
+use deskmate_core::{Policy, Repair, SideEffect, ToolError, ToolResult, ToolSpec};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::OnceCell;
 
@@ -43,17 +43,58 @@ pub struct ConfirmRequest {
     pub repairs: Vec<Repair>,
     /// Why the call needs confirming.
     pub reason: String,
+    /// What the tool does to the world (an irreversible one is never allowed always
+    /// without a second, explicit yes).
+    pub side_effect: SideEffect,
+    /// The yeses this question takes: always `once`; `conversation` when the call is
+    /// part of a conversation; `always` for a single call of a tool.
+    pub grants: Vec<Grant>,
+}
+
+/// How far a yes reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Grant {
+    /// This call only.
+    Once,
+    /// The tool's calls in this conversation, from now on.
+    Conversation,
+    /// Every call of the tool, until taken back on the Tools page.
+    Always,
 }
 
 /// A person's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirmation {
-    /// Go ahead.
+    /// Go ahead, this once.
     Approved,
+    /// Go ahead, and with this tool in this conversation from now on.
+    ApprovedInConversation,
+    /// Go ahead, and with this tool always.
+    ApprovedAlways,
     /// Don't.
     Denied,
     /// No answer in time: treated as no.
     TimedOut,
+}
+
+impl Confirmation {
+    /// Whether the answer is a yes, however far it reaches.
+    pub fn approved(&self) -> bool {
+        matches!(
+            self,
+            Self::Approved | Self::ApprovedInConversation | Self::ApprovedAlways
+        )
+    }
+
+    /// A yes that reaches as far as `grant`.
+    pub fn yes(grant: Grant) -> Self {
+        match grant {
+            Grant::Once => Self::Approved,
+            Grant::Conversation => Self::ApprovedInConversation,
+            Grant::Always => Self::ApprovedAlways,
+        }
+    }
 }
 
 /// Step 6: asks a person.

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod agent;
+pub mod approvals;
 pub mod body;
 pub mod conversations;
 pub mod error;
@@ -412,6 +413,7 @@ impl Deskmate {
         let prepared = registry.guard().prepare(tool, arguments.clone()).ok()?;
         let tool = registry.tool(&prepared.tool)?;
         match self.decide(tool.as_ref(), &prepared.arguments) {
+            Decision::Ask { .. } if self.approved_before(tool.spec(), None) => None,
             Decision::Ask { reason } => Some(reason),
             Decision::Allow | Decision::Deny { .. } => None,
         }
@@ -676,7 +678,12 @@ impl Deskmate {
         };
         // Steps 5 and 6.
         if let Err(error) = self
-            .authorize(tool.as_ref(), &prepared, call_id, request.confirmed)
+            .authorize(
+                tool.as_ref(),
+                &prepared,
+                call_id,
+                (request.confirmed, request.conversation_id.as_deref()),
+            )
             .await
         {
             let result = ToolResult::failure(error).with_repairs(prepared.repairs);
@@ -730,10 +737,7 @@ impl Deskmate {
 
     /// Asks the person once for a batch of calls; true when approved.
     pub(crate) async fn confirm_batch(&self, request: hooks::ConfirmRequest) -> bool {
-        matches!(
-            self.hooks.confirmer.confirm(request).await,
-            hooks::Confirmation::Approved
-        )
+        self.hooks.confirmer.confirm(request).await.approved()
     }
 
     /// Steps 5 and 6 decided: the tool's plausibility check combined with its policy.
@@ -751,7 +755,7 @@ impl Deskmate {
         tool: &dyn Tool,
         call: &PreparedCall,
         call_id: &str,
-        confirmed: bool,
+        (confirmed, conversation_id): (bool, Option<&str>),
     ) -> Result<(), ToolError> {
         let reason = match self.decide(tool, &call.arguments) {
             Decision::Allow => return Ok(()),
@@ -763,6 +767,10 @@ impl Deskmate {
                 .with_hint("do not retry this call; tell the user why it was refused"));
             }
             Decision::Ask { .. } if confirmed => return Ok(()),
+            // A yes given before for this tool (always, or in this conversation).
+            Decision::Ask { .. } if self.approved_before(tool.spec(), conversation_id) => {
+                return Ok(());
+            }
             Decision::Ask { reason } => reason,
         };
         let answer = self
@@ -775,10 +783,17 @@ impl Deskmate {
                 arguments: mask_secrets(&call.arguments),
                 repairs: call.repairs.clone(),
                 reason: reason.clone(),
+                side_effect: tool.spec().side_effect,
+                grants: approvals::grants_for(conversation_id),
             })
             .await;
         let why = match answer {
-            Confirmation::Approved => return Ok(()),
+            Confirmation::Approved
+            | Confirmation::ApprovedInConversation
+            | Confirmation::ApprovedAlways => {
+                self.remember_approval(tool.spec(), &answer, conversation_id);
+                return Ok(());
+            }
             Confirmation::Denied => "the user declined",
             Confirmation::TimedOut => "nobody confirmed before the timeout",
         };

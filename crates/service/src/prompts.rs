@@ -15,13 +15,14 @@ use utoipa::ToSchema;
 
 use crate::body::Body;
 use crate::error::FieldError;
-use crate::hooks::{ConfirmRequest, Confirmation, Confirmer};
+use crate::hooks::{ConfirmRequest, Confirmation, Confirmer, Grant};
 
 /// What a prompt asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PromptKind {
-    /// Approve a call or not (`{"approve": bool}`).
+    /// Approve a call or not (`{"approve": bool}`, and how far a yes reaches:
+    /// `{"approve": true, "remember": "conversation" | "always"}`).
     Confirm,
     /// Pick one of the options (`{"index": N}` or `{"choice": "text"}`).
     Choice,
@@ -49,8 +50,8 @@ pub struct Prompt {
 /// A person's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
-    /// For a confirmation.
-    Approve(bool),
+    /// For a confirmation: no, or yes as far as the grant reaches.
+    Approve(Option<Grant>),
     /// For a choice: the option's index.
     Choice(usize),
 }
@@ -251,9 +252,7 @@ impl PromptBroker {
 fn parse_answer(prompt: &Prompt, body: &PromptAnswer) -> Result<Answer, AnswerError> {
     let invalid = |m: &str| AnswerError::Invalid(m.to_string());
     match prompt.kind {
-        PromptKind::Confirm => body.approve.map(Answer::Approve).ok_or_else(|| {
-            invalid("answer a confirmation with {\"approve\": true} or {\"approve\": false}")
-        }),
+        PromptKind::Confirm => confirmation(prompt, body),
         PromptKind::Choice => {
             if let Some(index) = body.index {
                 let index = usize::try_from(index).unwrap_or(usize::MAX);
@@ -286,6 +285,43 @@ fn parse_answer(prompt: &Prompt, body: &PromptAnswer) -> Result<Answer, AnswerEr
     }
 }
 
+/// A confirmation's answer: no; yes once; or yes for as far as the question offers (an
+/// irreversible tool is allowed always only with a second, explicit yes).
+fn confirmation(prompt: &Prompt, body: &PromptAnswer) -> Result<Answer, AnswerError> {
+    let invalid = |m: String| AnswerError::Invalid(m);
+    let approve = body.approve.ok_or_else(|| {
+        invalid("answer a confirmation with {\"approve\": true} or {\"approve\": false}".into())
+    })?;
+    if !approve {
+        return Ok(Answer::Approve(None));
+    }
+    let grant = body.remember.unwrap_or(Grant::Once);
+    let call = prompt.call.as_ref();
+    let offered = call.map_or(vec![Grant::Once], |c| c.grants.clone());
+    if !offered.contains(&grant) {
+        let names: Vec<String> = offered
+            .iter()
+            .filter_map(|g| serde_json::to_value(g).ok())
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        return Err(invalid(format!(
+            "this question does not offer remember = {}; it offers: {}",
+            serde_json::to_value(grant).unwrap_or_default(),
+            names.join(", ")
+        )));
+    }
+    if grant == Grant::Always
+        && call.is_some_and(|c| c.side_effect == deskmate_core::SideEffect::Irreversible)
+        && body.irreversible_confirmed != Some(true)
+    {
+        return Err(invalid(format!(
+            "{} cannot be undone: allowing it always needs a second, explicit yes — send \"irreversible_confirmed\": true with it",
+            call.map_or("the tool", |c| c.tool.as_str())
+        )));
+    }
+    Ok(Answer::Approve(Some(grant)))
+}
+
 /// An answer to a pending prompt: `approve` for a confirmation, `index` or `choice` for a
 /// choice. Which of them fits depends on the prompt it answers (its kind, how many
 /// options it has): an answer that does not fit is refused with what the prompt takes.
@@ -294,6 +330,15 @@ pub struct PromptAnswer {
     /// A confirmation's answer: go ahead or not.
     #[schema(nullable = false)]
     pub approve: Option<bool>,
+    /// With a yes: how far it reaches — `once` (the default), `conversation` (this tool
+    /// in this conversation), `always` (this tool, until taken back). Only what the
+    /// question's `call.grants` offers.
+    #[schema(nullable = false)]
+    pub remember: Option<Grant>,
+    /// With `remember: "always"` for a tool that cannot be undone: the second, explicit
+    /// yes it needs.
+    #[schema(nullable = false)]
+    pub irreversible_confirmed: Option<bool>,
     /// A choice's answer: the option's index, from 0.
     #[schema(nullable = false, minimum = 0)]
     pub index: Option<u64>,
@@ -316,7 +361,7 @@ impl Body for PromptAnswer {
 }
 
 /// How to answer a prompt, for error messages.
-pub const ANSWER_HINT: &str = "send {\"approve\": true|false} for a confirmation, {\"index\": N} or {\"choice\": \"text\"} for a choice";
+pub const ANSWER_HINT: &str = "send {\"approve\": true|false} (with a yes, optionally \"remember\": \"conversation\"|\"always\") for a confirmation, {\"index\": N} or {\"choice\": \"text\"} for a choice";
 
 #[async_trait]
 impl Confirmer for PromptBroker {
@@ -335,7 +380,7 @@ impl Confirmer for PromptBroker {
             )
             .await
         {
-            Some(Answer::Approve(true)) => Confirmation::Approved,
+            Some(Answer::Approve(Some(grant))) => Confirmation::yes(grant),
             Some(_) => Confirmation::Denied,
             None => Confirmation::TimedOut,
         }
@@ -359,6 +404,8 @@ mod tests {
             arguments: json!({"to": "a@b.c"}),
             repairs: Vec::new(),
             reason: "the tool's policy is 'ask'".into(),
+            side_effect: deskmate_core::SideEffect::Irreversible,
+            grants: vec![Grant::Once, Grant::Always],
         }
     }
 
@@ -395,6 +442,47 @@ mod tests {
         let quick = PromptBroker::new(Duration::from_millis(50));
         assert_eq!(quick.confirm(request()).await, Confirmation::TimedOut);
         assert!(quick.list().is_empty(), "an expired prompt is gone");
+    }
+
+    /// A yes reaches as far as the question offers; an irreversible tool is allowed
+    /// always only with the second, explicit yes; a refused answer leaves the prompt open.
+    #[tokio::test]
+    async fn a_yes_reaches_only_as_far_as_offered_and_always_needs_a_second_yes_when_irreversible()
+    {
+        let broker = PromptBroker::new(Duration::from_secs(5));
+        let b = broker.clone();
+        let asking = tokio::spawn(async move { b.confirm(request()).await });
+        for _ in 0..200 {
+            if !broker.list().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let id = broker.list()[0].id.clone();
+        for refused in [
+            json!({"approve": true, "remember": "conversation"}),
+            json!({"approve": true, "remember": "always"}),
+            json!({"approve": true, "remember": "always", "irreversible_confirmed": false}),
+        ] {
+            assert!(
+                matches!(
+                    broker.answer_body(&id, &reply(refused.clone())),
+                    Err(AnswerError::Invalid(_))
+                ),
+                "{refused}"
+            );
+        }
+        assert_eq!(broker.list().len(), 1, "still waiting");
+        assert_eq!(
+            broker.answer_body(
+                &id,
+                &reply(
+                    json!({"approve": true, "remember": "always", "irreversible_confirmed": true})
+                )
+            ),
+            Ok(())
+        );
+        assert_eq!(asking.await.ok(), Some(Confirmation::ApprovedAlways));
     }
 
     #[tokio::test]

@@ -13,6 +13,7 @@
 //! assert_eq!(store.setting("locale").unwrap(), Some(serde_json::json!("zh-CN")));
 //! ```
 
+pub mod approvals;
 pub mod audit;
 pub mod autotest;
 pub mod conversations;
@@ -45,6 +46,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/006_audit_outcome.sql")),
         M::up(include_str!("../migrations/007_resource_display.sql")),
         M::up(include_str!("../migrations/008_schedules.sql")),
+        M::up(include_str!("../migrations/010_approvals.sql")),
     ])
 }
 

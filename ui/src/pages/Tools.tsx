@@ -11,7 +11,7 @@ import { json } from "@codemirror/lang-json";
 import { api, ApiError, Schemas, ToolResult } from "../api";
 import { ErrorBox, Field, Json, Pager, ResultView } from "../components";
 import { checkSchema, syntaxError } from "../schema";
-import { isZh, schemaForPeople, shownDescription, shownName } from "../display";
+import { dateTime, isZh, schemaForPeople, shownDescription, shownName } from "../display";
 
 export const validator = customizeValidator({ AjvClass: Ajv2020 as any, ajvOptionsOverrides: { strict: false } });
 const LIMIT = 20;
@@ -168,12 +168,63 @@ function ToolDetail({ resource, onEdit, onDeleted }: { resource: Resource; onEdi
           </>
         )}
       </dl>
+      <Approvals tool={resource.id} />
       <details>
         <summary>{t("tools.schema")}</summary>
         <Json value={resource.parameter_schema} />
       </details>
       <TryIt resource={resource} />
     </article>
+  );
+}
+
+type Approval = Schemas["Approval"];
+
+/** The lasting yeses given for a tool ("always", "in a conversation"), each taken back
+ * with one click: the tool then asks again. */
+function Approvals({ tool }: { tool: string }) {
+  const { t, i18n } = useTranslation();
+  const [list, setList] = useState<Approval[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const load = useCallback(async () => {
+    try {
+      setList((await api<{ list: Approval[] }>("GET", `/approvals?tool=${encodeURIComponent(tool)}`)).list);
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  }, [tool]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const revoke = async (a: Approval) => {
+    try {
+      await api("DELETE", `/approvals/${encodeURIComponent(a.id)}`);
+      void load();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <section id="tool-approvals">
+      <h3>{t("tools.approvals")}</h3>
+      <ErrorBox error={error} />
+      {list.length === 0 ? (
+        <p className="muted">{t("tools.noApprovals")}</p>
+      ) : (
+        <ul className="rows">
+          {list.map((a) => (
+            <li key={a.id} data-approval={a.id} data-scope={a.scope}>
+              {a.scope === "always" ? t("tools.approvedAlways") : t("tools.approvedInConversation", { id: a.conversation_id?.slice(0, 8) ?? "" })}{" "}
+              <span className="muted">{dateTime(a.created_at, i18n.language)}</span>{" "}
+              <button type="button" className="approval-revoke" onClick={() => void revoke(a)}>
+                {t("tools.revoke")}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -282,6 +282,9 @@ impl Deskmate {
                         p.tool,
                         named.join(", ")
                     ),
+                    side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
+                    // About this message's words: a yes does not carry over.
+                    grants: vec![crate::hooks::Grant::Once],
                 })
                 .await;
             if approved {
@@ -342,6 +345,8 @@ impl Deskmate {
                         "these {} calls run together and {tool} cannot be undone",
                         calls.len(),
                     ),
+                    side_effect: SideEffect::Irreversible,
+                    grants: vec![crate::hooks::Grant::Once],
                 })
                 .await;
             if !approved {

@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use deskmate_core::{Decision, Localized, ToolSpec};
+use deskmate_core::{Decision, Localized};
 use deskmate_schedule::{Lang, Rule};
 use deskmate_store::Store;
 use deskmate_store::schedules::{ScheduleRun, StoredSchedule, utc};
@@ -30,7 +30,7 @@ use utoipa::ToSchema;
 
 use crate::ServiceError;
 use crate::error::FieldError;
-use crate::hooks::{ConfirmRequest, Confirmation, Confirmer, PolicySource};
+use crate::hooks::{ConfirmRequest, Confirmer, PolicySource};
 pub use input::{NewSchedule, ScheduleChange};
 
 /// Most schedules kept at once.
@@ -143,17 +143,7 @@ pub fn local_zone() -> Tz {
     deskmate_tools::current_time::system_zone().unwrap_or(Tz::UTC)
 }
 
-/// A stable fingerprint of what a tool does and takes: a consent given for one
-/// definition does not hold for another.
-pub fn definition_fingerprint(spec: &ToolSpec) -> String {
-    let text = deskmate_core::canonical_json(&serde_json::json!({
-        "id": spec.id,
-        "description": spec.description,
-        "parameters": spec.parameters,
-        "side_effect": spec.side_effect,
-    }));
-    format!("{:016x}", crate::fnv64(text.as_bytes()))
-}
+pub use crate::approvals::definition_fingerprint;
 
 impl Schedules {
     pub(crate) fn new(
@@ -394,9 +384,12 @@ impl Schedules {
                         arguments: prepared.arguments.clone(),
                         repairs: prepared.repairs.clone(),
                         reason: format!("scheduled {words}: {reason}"),
+                        side_effect: spec.side_effect,
+                        // The yes is kept with the schedule, for this schedule only.
+                        grants: vec![crate::hooks::Grant::Once],
                     })
                     .await;
-                if answer != Confirmation::Approved {
+                if !answer.approved() {
                     return Err(ServiceError::Forbidden(format!(
                         "the user did not agree to run {} {words}",
                         prepared.tool
