@@ -58,12 +58,12 @@ pub struct ConversationHit {
     /// When it was last used (RFC 3339).
     pub updated_at: String,
     /// The entry found, as the `seq` of the conversation's entries (a tool card: the
-    /// assistant message holding the call); `None` when the title was found.
+    /// assistant message holding the call); null when the title was found.
     pub seq: Option<i64>,
     /// What the words were found in.
     pub kind: HitKind,
-    /// The text around the first word found, at most [`SNIPPET_CHARS`] characters on one
-    /// line (`…` where it was cut).
+    /// The text around the first word found, on one line, at most 120 characters (`…`
+    /// where it was cut).
     pub snippet: String,
 }
 
