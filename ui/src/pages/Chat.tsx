@@ -325,7 +325,7 @@ export function Chat() {
       <button type="button" id="chat-new" className="primary" onClick={startNew}>
         {t("chat.newChat")}
       </button>
-      <ConversationSearch onOpen={(id, seq) => void open(id, seq)} disabled={busy}>
+      <ConversationSearch onOpen={(id, seq) => void open(id, seq)} open={conversation} disabled={busy}>
         <h2>{t("chat.conversations")}</h2>
         {conversations.length === 0 && <p className="muted">{t("chat.noConversations")}</p>}
         <ul>

@@ -34,14 +34,17 @@ function Marked({ text, query }: { text: string; query: string }) {
 
 /**
  * The search box and, while it holds words, the hits in place of the conversation list
- * (`children`). `onOpen` opens a hit's conversation at its entry (`seq`; none for a title).
+ * (`children`). `onOpen` opens a hit's conversation at its entry (`seq`; none for a title);
+ * the hits of the open conversation (`open`) are marked active.
  */
 export function ConversationSearch({
   onOpen,
+  open,
   disabled,
   children,
 }: {
   onOpen: (id: string, seq?: number) => void;
+  open?: string;
   disabled: boolean;
   children: ReactNode;
 }) {
@@ -104,7 +107,13 @@ export function ConversationSearch({
           {found && found.total === 0 && <p className="muted">{t("chat.noHits")}</p>}
           <ul id="search-hits">
             {found?.list.map((hit, i) => (
-              <li key={`${hit.conversation_id}-${hit.seq ?? "title"}-${i}`} data-id={hit.conversation_id} data-seq={hit.seq ?? undefined} data-kind={hit.kind}>
+              <li
+                key={`${hit.conversation_id}-${hit.seq ?? "title"}-${i}`}
+                className={hit.conversation_id === open ? "active" : undefined}
+                data-id={hit.conversation_id}
+                data-seq={hit.seq ?? undefined}
+                data-kind={hit.kind}
+              >
                 <button type="button" className="open" disabled={disabled} onClick={() => onOpen(hit.conversation_id, hit.seq ?? undefined)}>
                   <span className="title" data-user>
                     {hit.kind === "title" ? <Marked text={hit.title} query={words} /> : hit.title || t("chat.untitled")}
