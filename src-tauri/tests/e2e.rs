@@ -1191,3 +1191,147 @@ fn an_mcp_server_is_added_on_the_mcp_page_and_its_tools_join() {
     assert_eq!(status, 200, "{echoed}");
     assert_eq!(echoed["data"]["text"], "Echo: from the page", "{echoed}");
 }
+
+/// Journey: two conversations are had in the window with a scripted chat model (a
+/// loopback server answering as an OpenAI-compatible one); "喝水" typed in the sidebar's
+/// search finds the Chinese message it stands inside of, and a click on the hit opens
+/// that conversation scrolled to that message, highlighted. The hits are shown in both
+/// languages.
+#[test]
+fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
+    use deskmate_testkit::{Script, ScriptedServer, completion};
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let server = runtime.block_on(ScriptedServer::start(&["scripted"]));
+    server.repeat(Script::Json(completion(Some("OK, noted."), &[])));
+    let mut app = App::launch("search", Launch::default());
+    let (status, created) = app.api().request(
+        "POST",
+        "/api/v1/models/llm",
+        Some(
+            &json!({"name": "Scripted", "base_url": server.base_url(), "model": "scripted",
+                     "streaming": false, "is_default": true}),
+        ),
+    );
+    assert_eq!(status, 201, "{created}");
+
+    // Two conversations, as a person has them: the one with the words first.
+    let phrase = "今天下午记得喝水和休息";
+    for (i, message) in [phrase, "What is on my calendar tomorrow?"]
+        .into_iter()
+        .enumerate()
+    {
+        if i > 0 {
+            app.wd.click_on("#chat-new");
+        }
+        app.type_into("#chat-input", message);
+        app.wd.click_on("#chat-send");
+        app.wd.wait_until(
+            &format!(
+                "return document.querySelectorAll('.bubble.assistant').length === 1 \
+                 && !!document.querySelector('#chat-send') \
+                 && document.querySelectorAll('#conversations li[data-id]').length === {};",
+                i + 1
+            ),
+            Duration::from_secs(30),
+        );
+    }
+    // The second conversation is open; the first is found by a word inside its message.
+    let (status, found) =
+        app.api()
+            .request("GET", "/api/v1/conversations?q=%E5%96%9D%E6%B0%B4", None);
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["total"], 2, "its title and its message: {found}");
+    let message = found["list"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|hit| hit["kind"] == "user")
+        .cloned()
+        .unwrap_or_else(|| panic!("no message hit: {found}"));
+    let (id, seq) = (
+        message["conversation_id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        message["seq"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("{message}")),
+    );
+
+    app.type_into("#conversation-search", "喝水");
+    let hit = format!("#search-hits li[data-id=\"{id}\"][data-seq=\"{seq}\"]");
+    app.wd.wait_for(&hit, Duration::from_secs(10));
+    assert_eq!(app.wd.find_all("#search-hits li").len(), 2);
+    let shown = app.wd.text_of(&hit);
+    assert!(shown.contains(phrase), "{shown}");
+    let marked = app.wd.execute(
+        &format!(
+            "return [...document.querySelectorAll('{} mark')].map(m => m.textContent);",
+            hit.replace('\'', "\\'")
+        ),
+        json!([]),
+    );
+    assert_eq!(marked, json!(["喝水"]), "the word is marked in the snippet");
+    app.screenshot("hits-en");
+
+    app.wd.click_on(&format!("{hit} button"));
+    let entry = format!("#messages [data-seq=\"{seq}\"].hit");
+    app.wd.wait_for(&entry, Duration::from_secs(10));
+    let state = app.wd.execute(
+        &format!(
+            "const e = document.querySelector('{}'); \
+             const box = document.querySelector('#messages').getBoundingClientRect(); \
+             const r = e.getBoundingClientRect(); \
+             return {{text: e.innerText, hits: document.querySelectorAll('#messages .hit').length, \
+                      visible: r.bottom > box.top && r.top < box.bottom, \
+                      stored: localStorage.getItem('deskmate.conversation')}};",
+            entry.replace('\'', "\\'")
+        ),
+        json!([]),
+    );
+    assert!(
+        state["text"].as_str().is_some_and(|t| t.contains(phrase)),
+        "{state}"
+    );
+    assert_eq!(
+        (
+            state["hits"].clone(),
+            state["visible"].clone(),
+            state["stored"].clone()
+        ),
+        (json!(1), json!(true), json!(id)),
+        "the hit's message is the one highlighted, in view, in the conversation opened"
+    );
+    assert_eq!(
+        app.wd.find_all("#search-hits li.active").len(),
+        2,
+        "the hits of the open conversation are marked"
+    );
+    app.screenshot("opened-en");
+
+    // The same search in Chinese.
+    app.select("#language", "zh-CN");
+    app.wd.wait_until(
+        "return document.querySelector('#nav-chat').innerText === '对话';",
+        Duration::from_secs(5),
+    );
+    let heading = app.wd.text_of("#conversations h2");
+    assert_eq!(heading, "找到 2 处");
+    app.screenshot("hits-zh");
+    // Escape empties the box, which gives the conversation list back.
+    let search = app
+        .wd
+        .wait_for("#conversation-search", Duration::from_secs(5));
+    app.wd.type_into(&search, "\u{E00C}");
+    app.wd.wait_until(
+        "return !document.querySelector('#search-hits') \
+         && document.querySelectorAll('#conversations li[data-id]').length === 2;",
+        Duration::from_secs(5),
+    );
+    drop(runtime);
+}

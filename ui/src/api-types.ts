@@ -76,7 +76,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /api/v1/conversations`: most recently used first. */
+        /** `GET /api/v1/conversations`: most recently used first, or searched with `q`. */
         get: operations["chat_list"];
         put?: never;
         post?: never;
@@ -1209,20 +1209,39 @@ export interface components {
             /** @description The LLM model; the default model when absent. */
             model_id?: string | null;
         };
-        /** @description One entry of a conversation as the chat shows it. */
+        /**
+         * @description One entry of a conversation as the chat shows it. Its `seq` is the stored message it
+         *     comes from (a tool card: the assistant message holding the call), the `seq` a search
+         *     hit names.
+         */
         ChatEntry: {
             /** @enum {string} */
             kind: "user";
+            /**
+             * Format: int64
+             * @description The stored message's seq.
+             */
+            seq: number;
             /** @description The message. */
             text: string;
         } | {
             /** @enum {string} */
             kind: "assistant";
+            /**
+             * Format: int64
+             * @description The stored message's seq.
+             */
+            seq: number;
             /** @description The reply. */
             text: string;
         } | {
             /** @enum {string} */
             kind: "reminder";
+            /**
+             * Format: int64
+             * @description The stored message's seq.
+             */
+            seq: number;
             /** @description What it reminded of. */
             text: string;
         } | {
@@ -1235,6 +1254,11 @@ export interface components {
             /** @description The tool as the model named it. */
             name: string;
             result?: null | components["schemas"]["ToolResult"];
+            /**
+             * Format: int64
+             * @description The seq of the stored assistant message that holds the call.
+             */
+            seq: number;
             /** @description `done`, `failed`, `denied`, … (`None`: no result was saved). */
             status?: string | null;
             /** @description The one-line summary the card leads with. */
@@ -1293,6 +1317,51 @@ export interface components {
         ConversationDetail: components["schemas"]["Conversation"] & {
             /** @description What the chat shows, in order. */
             entries: components["schemas"]["ChatEntry"][];
+        };
+        /** @description One place a search found its words: a conversation's title or one of its entries. */
+        ConversationHit: {
+            /** @description The conversation's id. */
+            conversation_id: string;
+            /** @description What the words were found in. */
+            kind: components["schemas"]["HitKind"];
+            /**
+             * Format: int64
+             * @description The entry found, as the `seq` of the conversation's entries (a tool card: the
+             *     assistant message holding the call); null when the title was found.
+             */
+            seq?: number | null;
+            /**
+             * @description The text around the first word found, on one line, at most 120 characters (`…`
+             *     where it was cut).
+             */
+            snippet: string;
+            /** @description Its title. */
+            title: string;
+            /** @description When it was last used (RFC 3339). */
+            updated_at: string;
+        };
+        /** @description Without `q`: the conversations (`{list}`). With `q`: one page of hits (`{total, page, limit, list}`). */
+        ConversationListing: {
+            /** @description The items. */
+            list: components["schemas"]["Conversation"][];
+        } | {
+            /**
+             * Format: int32
+             * @description Most items a page holds.
+             */
+            limit: number;
+            /** @description The items of this page. */
+            list: components["schemas"]["ConversationHit"][];
+            /**
+             * Format: int32
+             * @description This page's number, from 1.
+             */
+            page: number;
+            /**
+             * Format: int64
+             * @description How many items the whole list has.
+             */
+            total: number;
         };
         /** @description What was deleted, by id. */
         Deleted: {
@@ -1459,6 +1528,11 @@ export interface components {
             /** @description The ids of the enabled tools. */
             tools: string[];
         };
+        /**
+         * @description What a hit was found in.
+         * @enum {string}
+         */
+        HitKind: "title" | "user" | "assistant" | "tool" | "reminder";
         Hotwords: string[];
         /** @description An import request: a folder on this computer. */
         Import: {
@@ -1490,22 +1564,6 @@ export interface components {
                 scope: components["schemas"]["ApprovalScope"];
                 /** @description The tool it allows. */
                 tool: string;
-            }[];
-        };
-        /** @description A list without a count (the client shows it as it comes). */
-        Items_Conversation: {
-            /** @description The items. */
-            list: {
-                /** @description RFC 3339. */
-                created_at: string;
-                /** @description Its id. */
-                id: string;
-                /** @description The model it last used. */
-                model_id?: string | null;
-                /** @description A title (the first user message, shortened). */
-                title: string;
-                /** @description RFC 3339. */
-                updated_at: string;
             }[];
         };
         /** @description A list without a count (the client shows it as it comes). */
@@ -3169,7 +3227,15 @@ export interface operations {
     chat_list: {
         parameters: {
             query?: {
-                /** @description At most this many (default 200). */
+                /**
+                 * @description Search all conversations for these words (1 to 200 characters, trimmed; every
+                 *     word must be found in a title or one entry, in any case, Chinese inside a longer
+                 *     phrase too). With it, the answer is one page of hits.
+                 */
+                q?: string;
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description At most this many (default 200; 50 with `q`). */
                 limit?: number;
             };
             header?: never;
@@ -3178,13 +3244,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The conversations, most recently used first */
+            /** @description Without `q`: the conversations, most recently used first (`{list}`). With `q`: one page of hits (`{total, page, limit, list}`), each a title or an entry (`seq`, as in the conversation's entries) with a snippet */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Items_Conversation"];
+                    "application/json": components["schemas"]["ConversationListing"];
                 };
             };
             /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
@@ -3214,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Invalid query */
+            /** @description `q` is empty or longer than 200 characters: `errors` names `/q` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -4,9 +4,10 @@ import { itemsOf, summariesInReply } from "./pages/Chat";
 describe("itemsOf", () => {
   it("turns a saved conversation into the chat's bubbles and tool cards", () => {
     const items = itemsOf([
-      { kind: "user", text: "17% of 2340?" },
+      { kind: "user", seq: 1, text: "17% of 2340?" },
       {
         kind: "tool",
+        seq: 2,
         id: "c1",
         name: "calculator",
         arguments: '{"expression":"17% of 2340"}',
@@ -14,12 +15,13 @@ describe("itemsOf", () => {
         summary: "17% of 2340 = 397.8",
         result: null,
       },
-      { kind: "assistant", text: "397.8" },
+      { kind: "assistant", seq: 4, text: "397.8" },
     ]);
     expect(items).toEqual([
-      { kind: "user", text: "17% of 2340?" },
+      { kind: "user", seq: 1, text: "17% of 2340?" },
       {
         kind: "tool",
+        seq: 2,
         id: "c1",
         name: "calculator",
         args: '{"expression":"17% of 2340"}',
@@ -27,7 +29,7 @@ describe("itemsOf", () => {
         summary: "17% of 2340 = 397.8",
         result: undefined,
       },
-      { kind: "assistant", text: "397.8" },
+      { kind: "assistant", seq: 4, text: "397.8" },
     ]);
   });
 });

@@ -29,6 +29,9 @@ export const en = {
     repeatedNote: "{{tool}} was asked for again; it was already done, so it did not run twice.",
     reminder: "Reminder", thinking: "Thinking…", seconds: "{{count}} s", stopped: "Stopped. Nothing more of this turn runs.",
     guardWords: "What the guard told the model (English)",
+    search: "Search conversations", noHits: "Nothing found", hits: "Found: {{count}}", moreHits: "Show more",
+    searchFailed: "The search failed: {{detail}}",
+    hitKind: { title: "Title", user: "You", assistant: "Deskmate", tool: "Tool", reminder: "Reminder" },
   },
   errorType: {
     validation: "The arguments were not right", not_found: "Not found", permission: "Not allowed",
@@ -181,6 +184,9 @@ export const zhCN: typeof en = {
     repeatedNote: "{{tool}} 被再次请求；它已经做过了，所以没有重复执行。",
     reminder: "提醒", thinking: "正在思考…", seconds: "{{count}} 秒", stopped: "已停止，这一轮不会再执行任何操作。",
     guardWords: "守卫给模型的说明（英文原文）",
+    search: "搜索对话", noHits: "没有找到", hits: "找到 {{count}} 处", moreHits: "显示更多",
+    searchFailed: "搜索失败：{{detail}}",
+    hitKind: { title: "标题", user: "你", assistant: "Deskmate", tool: "工具", reminder: "提醒" },
   },
   errorType: {
     validation: "参数不符合要求", not_found: "找不到对象", permission: "不允许执行",

@@ -2037,3 +2037,207 @@ async fn always_allow_holds_until_revoked_or_the_tool_changes() {
     let (status, _) = call(&f.app, "GET", "/api/v1/approvals?tool=", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+/// `text` percent-encoded for a query string (every byte but ASCII letters and digits).
+fn query_text(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Searching all conversations (`GET /conversations?q=`): a Chinese word inside a longer
+/// phrase, English in any case, paging with the total, a hit's `seq` naming the entry of
+/// the conversation; the listing without `q` as it was; hostile queries answered 4xx at
+/// `q` or searched as text, never a 500.
+#[tokio::test]
+async fn conversations_are_searched_in_both_languages_and_hostile_queries_are_4xx_or_text() {
+    let f = fixture();
+    let store = f
+        .deskmate
+        .store()
+        .cloned()
+        .unwrap_or_else(|| panic!("no store"));
+    for (id, title, messages) in [
+        (
+            "zh",
+            "提醒",
+            vec![
+                json!({"role": "user", "content": "今天下午记得喝水和休息"}),
+                json!({"role": "assistant", "content": "好的，下午三点提醒你喝水。"}),
+            ],
+        ),
+        (
+            "en",
+            "Water",
+            vec![json!({"role": "user", "content": "Remind me to DRINK water"})],
+        ),
+    ] {
+        store
+            .create_conversation(id, title, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        store
+            .append_messages(id, None, &messages)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let search = |q: &str| format!("/api/v1/conversations?q={}", query_text(q));
+
+    // Without `q`: the listing as before (no paging fields).
+    let (status, listed) = call(&f.app, "GET", "/api/v1/conversations", None).await;
+    assert_eq!(status, StatusCode::OK, "{listed}");
+    assert_eq!(
+        listed,
+        json!({"list": listed["list"].clone()}),
+        "only `list`"
+    );
+    assert_eq!(listed["list"][0]["id"], "en");
+    let (_, second) = call(&f.app, "GET", "/api/v1/conversations?limit=1&page=2", None).await;
+    assert_eq!(second["list"][0]["id"], "zh", "{second}");
+
+    let (status, hits) = call(&f.app, "GET", &search("喝水"), None).await;
+    assert_eq!(status, StatusCode::OK, "{hits}");
+    assert_eq!(
+        (
+            hits["total"].clone(),
+            hits["page"].clone(),
+            hits["limit"].clone()
+        ),
+        (json!(2), json!(1), json!(50))
+    );
+    let first = &hits["list"][0];
+    assert_eq!(
+        (
+            first["conversation_id"].clone(),
+            first["title"].clone(),
+            first["kind"].clone(),
+            first["seq"].clone()
+        ),
+        (json!("zh"), json!("提醒"), json!("assistant"), json!(2))
+    );
+    assert_eq!(hits["list"][1]["snippet"], "今天下午记得喝水和休息");
+    // The seq is the entry's in the conversation as the chat shows it.
+    let (_, detail) = call(&f.app, "GET", "/api/v1/conversations/zh", None).await;
+    assert_eq!(
+        detail["entries"][0]["seq"], hits["list"][1]["seq"],
+        "{detail}"
+    );
+    assert_eq!(detail["entries"][0]["kind"], "user");
+
+    let (_, hits) = call(&f.app, "GET", &search("  下午记得 "), None).await;
+    assert_eq!(hits["total"], json!(1), "{hits}");
+    let (_, hits) = call(&f.app, "GET", &search("drink WATER"), None).await;
+    assert_eq!(
+        (hits["total"].clone(), hits["list"][0]["kind"].clone()),
+        (json!(1), json!("user")),
+        "{hits}"
+    );
+    let (_, hits) = call(&f.app, "GET", &search("water"), None).await;
+    assert_eq!(hits["total"], json!(2), "the title and the message: {hits}");
+    let (_, page) = call(
+        &f.app,
+        "GET",
+        &format!("{}&limit=1&page=2", search("water")),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (
+            page["total"].clone(),
+            page["list"][0]["kind"].clone(),
+            page["list"].as_array().map(Vec::len)
+        ),
+        (json!(2), json!("user"), Some(1)),
+        "{page}"
+    );
+
+    // Renamed: found by its new words only; deleted: not found at all.
+    let (status, _) = call(
+        &f.app,
+        "PATCH",
+        "/api/v1/conversations/en",
+        Some(json!({"title": "Hydration plan"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, hits) = call(&f.app, "GET", &search("hydration"), None).await;
+    assert_eq!(hits["list"][0]["kind"], "title", "{hits}");
+    let (status, _) = call(&f.app, "DELETE", "/api/v1/conversations/zh", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, hits) = call(&f.app, "GET", &search("喝水"), None).await;
+    assert_eq!(hits["total"], json!(0), "{hits}");
+
+    // Empty, blank and far too long (10,000 characters; Chinese ones as long as a URI
+    // may be): 422 at `q`.
+    let long = "x".repeat(10_000);
+    let long_zh = "喝".repeat(7_000);
+    for q in ["", "   ", "\t\n", &long, &long_zh, &"a".repeat(201)] {
+        let (status, body) = call(&f.app, "GET", &search(q), None).await;
+        assert_eq!(
+            (status, body["errors"][0]["path"].clone()),
+            (StatusCode::UNPROCESSABLE_ENTITY, json!("/q")),
+            "{q:?}: {body}"
+        );
+    }
+    // FTS syntax is text: answered, never a 500.
+    for q in [
+        "\"",
+        "\"water",
+        "*",
+        "wat*",
+        "NEAR(",
+        "NEAR(water plan)",
+        "-plan",
+        "title:water",
+        ":",
+        "a OR b",
+        "'); DROP TABLE conversations; --",
+        "%",
+        "_",
+        "\u{0}",
+    ] {
+        let (status, body) = call(&f.app, "GET", &search(q), None).await;
+        assert_eq!(status, StatusCode::OK, "{q:?}: {body}");
+        assert!(body["total"].is_u64(), "{q:?}: {body}");
+    }
+    let (_, hits) = call(&f.app, "GET", &search("plan\""), None).await;
+    assert_eq!(hits["total"], json!(0), "{hits}");
+    // Bytes that are not UTF-8 are read as U+FFFD (the query string is decoded lossily)
+    // and searched as text; a wrong page or limit, an unknown or repeated parameter: 400.
+    for (uri, expected) in [
+        ("/api/v1/conversations?q=%FF%FE", StatusCode::OK),
+        ("/api/v1/conversations?q=%C3", StatusCode::OK),
+        (
+            "/api/v1/conversations?q=water&page=0",
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/v1/conversations?q=water&limit=1001",
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/v1/conversations?q=water&page=x",
+            StatusCode::BAD_REQUEST,
+        ),
+        ("/api/v1/conversations?query=water", StatusCode::BAD_REQUEST),
+        (
+            "/api/v1/conversations?q=water&q=plan",
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let (status, body) = call(&f.app, "GET", uri, None).await;
+        assert_eq!(status, expected, "{uri}: {body}");
+        if status == StatusCode::OK {
+            assert_eq!(body["total"], json!(0), "{uri}: {body}");
+        } else {
+            assert!(body["detail"].is_string(), "{uri}: {body}");
+        }
+    }
+    // The store is intact.
+    let (_, listed) = call(&f.app, "GET", "/api/v1/conversations", None).await;
+    assert_eq!(listed["list"][0]["title"], "Hydration plan", "{listed}");
+}

@@ -1,6 +1,8 @@
 //! Stored conversations as the window lists and reopens them: the list (newest first),
-//! one conversation read back as the chat shows it, rename, delete.
+//! a search of all of them, one conversation read back as the chat shows it, rename,
+//! delete.
 
+use deskmate_store::conversation_search::ConversationHit;
 use deskmate_store::conversations::Conversation;
 use serde::Serialize;
 use serde_json::Value;
@@ -12,28 +14,40 @@ use crate::{Deskmate, ServiceError};
 const MAX_TITLE: usize = 200;
 /// Most messages read back for one conversation.
 const MAX_MESSAGES: u32 = 2_000;
+/// Longest search, in characters.
+pub const MAX_QUERY: usize = 200;
 
-/// One entry of a conversation as the chat shows it.
+/// One entry of a conversation as the chat shows it. Its `seq` is the stored message it
+/// comes from (a tool card: the assistant message holding the call), the `seq` a search
+/// hit names.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChatEntry {
     /// What the person wrote.
     User {
+        /// The stored message's seq.
+        seq: i64,
         /// The message.
         text: String,
     },
     /// What the assistant answered.
     Assistant {
+        /// The stored message's seq.
+        seq: i64,
         /// The reply.
         text: String,
     },
     /// A reminder the person asked for in this conversation, as it fired.
     Reminder {
+        /// The stored message's seq.
+        seq: i64,
         /// What it reminded of.
         text: String,
     },
     /// A tool call and, once it ran, how it ended.
     Tool {
+        /// The seq of the stored assistant message that holds the call.
+        seq: i64,
         /// The call's id.
         id: String,
         /// The tool as the model named it.
@@ -61,16 +75,43 @@ pub struct ConversationDetail {
 }
 
 impl Deskmate {
-    /// Conversations, most recently used first.
-    pub fn list_conversations(&self, limit: u32) -> Result<Vec<Conversation>, ServiceError> {
-        Ok(self.stored()?.store.list_conversations(limit)?)
+    /// Conversations, most recently used first: at most `limit`, after the first `offset`.
+    pub fn list_conversations(
+        &self,
+        limit: u32,
+        offset: u64,
+    ) -> Result<Vec<Conversation>, ServiceError> {
+        Ok(self.stored()?.store.list_conversations(limit, offset)?)
+    }
+
+    /// Searches all conversations' titles and entries for `query` (1 to 200 characters,
+    /// trimmed; every word of it must be found, in any case): at most `limit` hits after
+    /// the first `offset`, and how many there are in all.
+    pub fn search_conversations(
+        &self,
+        query: &str,
+        limit: u32,
+        offset: u64,
+    ) -> Result<(u64, Vec<ConversationHit>), ServiceError> {
+        let query = query.trim();
+        if query.is_empty() || query.chars().count() > MAX_QUERY {
+            return Err(ServiceError::Invalid(vec![FieldError {
+                path: "/q".into(),
+                message: format!("a search has 1 to {MAX_QUERY} characters besides spaces"),
+                hint: "search for a word or a few words of the conversation".into(),
+            }]));
+        }
+        Ok(self
+            .stored()?
+            .store
+            .search_conversations(query, limit, offset)?)
     }
 
     /// One conversation as the chat shows it.
     pub fn conversation(&self, id: &str) -> Result<ConversationDetail, ServiceError> {
         let store = &self.stored()?.store;
         let conversation = store.conversation(id)?.ok_or_else(|| not_found(id))?;
-        let messages = store.conversation_messages(id, MAX_MESSAGES)?;
+        let messages = store.numbered_messages(id, MAX_MESSAGES)?;
         Ok(ConversationDetail {
             conversation,
             entries: entries(&messages),
@@ -110,28 +151,30 @@ fn not_found(id: &str) -> ServiceError {
     }
 }
 
-/// The stored messages (OpenAI form; tool messages carry the card under `deskmate`) as
-/// the chat's entries.
-fn entries(messages: &[Value]) -> Vec<ChatEntry> {
+/// The stored messages with their seq (OpenAI form; tool messages carry the card under
+/// `deskmate`) as the chat's entries.
+fn entries(messages: &[(i64, Value)]) -> Vec<ChatEntry> {
     let mut out: Vec<ChatEntry> = Vec::new();
     let text = |m: &Value| m["content"].as_str().unwrap_or_default().trim().to_string();
-    for message in messages {
+    for &(seq, ref message) in messages {
         match message["role"].as_str() {
             Some("user") => out.push(ChatEntry::User {
+                seq,
                 text: text(message),
             }),
             Some("assistant") => {
                 let said = text(message);
                 let calls = message["tool_calls"].as_array();
                 if message["deskmate"]["kind"] == "reminder" {
-                    out.push(ChatEntry::Reminder { text: said });
+                    out.push(ChatEntry::Reminder { seq, text: said });
                     continue;
                 }
                 if !said.is_empty() && calls.is_none_or(Vec::is_empty) {
-                    out.push(ChatEntry::Assistant { text: said });
+                    out.push(ChatEntry::Assistant { seq, text: said });
                 }
                 for call in calls.into_iter().flatten() {
                     out.push(ChatEntry::Tool {
+                        seq,
                         id: call["id"].as_str().unwrap_or_default().to_string(),
                         name: call["function"]["name"]
                             .as_str()
@@ -194,18 +237,28 @@ mod tests {
                 "function": {"name": "current_time", "arguments": "{}"}}]}),
             // Saved before cards were kept: the text stands in for the summary.
             json!({"role": "tool", "tool_call_id": "c2", "content": "12:00"}),
+            json!({"role": "assistant", "content": "drink water", "deskmate": {"kind": "reminder"}}),
         ];
-        let got = entries(&messages);
-        assert_eq!(got.len(), 5, "{got:?}");
+        // Stored seqs need not follow each other (other conversations' messages between).
+        let numbered: Vec<(i64, Value)> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (10 + 2 * i64::try_from(i).unwrap_or_default(), m.clone()))
+            .collect();
+        let got = entries(&numbered);
+        assert_eq!(got.len(), 6, "{got:?}");
         assert_eq!(
             got[0],
             ChatEntry::User {
+                seq: 10,
                 text: "17% of 2340?".into()
             }
         );
+        // A card has the seq of the message holding the call, not of its result.
         assert_eq!(
             got[1],
             ChatEntry::Tool {
+                seq: 12,
                 id: "c1".into(),
                 name: "calculator".into(),
                 arguments: "{\"expression\":\"17% of 2340\"}".into(),
@@ -217,11 +270,19 @@ mod tests {
         assert_eq!(
             got[2],
             ChatEntry::Assistant {
+                seq: 16,
                 text: "It is 397.8.".into()
             }
         );
         assert!(
-            matches!(&got[4], ChatEntry::Tool { summary: Some(s), status: Some(_), result: None, .. } if s == "12:00")
+            matches!(&got[4], ChatEntry::Tool { seq: 20, summary: Some(s), status: Some(_), result: None, .. } if s == "12:00")
+        );
+        assert_eq!(
+            got[5],
+            ChatEntry::Reminder {
+                seq: 24,
+                text: "drink water".into()
+            }
         );
     }
 }

@@ -647,6 +647,7 @@ async fn a_prompt_runs_as_a_turn_of_its_conversation_and_reminders_are_lines_of_
     assert_eq!(
         entries(&f.deskmate).last(),
         Some(&ChatEntry::Reminder {
+            seq: 3,
             text: "stretch".into()
         })
     );
@@ -666,9 +667,11 @@ async fn a_prompt_runs_as_a_turn_of_its_conversation_and_reminders_are_lines_of_
         got[got.len() - 2..],
         [
             ChatEntry::User {
+                seq: 4,
                 text: "what time is it?".into()
             },
             ChatEntry::Assistant {
+                seq: 5,
                 text: "It is 10:20.".into()
             }
         ]

@@ -54,14 +54,15 @@ impl Store {
             .sql(sql)
     }
 
-    /// Conversations, most recently used first (at most `limit`).
-    pub fn list_conversations(&self, limit: u32) -> Result<Vec<Conversation>, Error> {
+    /// Conversations, most recently used first: at most `limit`, after the first `offset`.
+    pub fn list_conversations(&self, limit: u32, offset: u64) -> Result<Vec<Conversation>, Error> {
         let sql = "SELECT id, title, model_id, created_at, updated_at FROM conversations \
-                   ORDER BY updated_at DESC, rowid DESC LIMIT ?1";
+                   ORDER BY updated_at DESC, rowid DESC LIMIT ?1 OFFSET ?2";
         let conn = self.conn()?;
         let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
         let rows = statement
-            .query_map([limit.clamp(1, 1000)], read_conversation)
+            .query_map(params![limit.clamp(1, 1000), offset], read_conversation)
             .sql(sql)?;
         rows.collect::<Result<Vec<_>, _>>().sql(sql)
     }
@@ -132,9 +133,34 @@ impl Store {
         conversation_id: &str,
         limit: u32,
     ) -> Result<Vec<Value>, Error> {
-        let sql = "SELECT message FROM (SELECT seq, message FROM conversation_messages \
+        Ok(self
+            .numbered_messages(conversation_id, limit)?
+            .into_iter()
+            .map(|(_, message)| message)
+            .collect())
+    }
+
+    /// A conversation's messages in order, each with its `seq` (at most the last `limit`).
+    pub fn numbered_messages(
+        &self,
+        conversation_id: &str,
+        limit: u32,
+    ) -> Result<Vec<(i64, Value)>, Error> {
+        let sql = "SELECT seq, message FROM (SELECT seq, message FROM conversation_messages \
                    WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq";
-        self.messages(sql, conversation_id, limit)
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map(params![conversation_id, limit], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })
+            .sql(sql)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (seq, text) = row.sql(sql)?;
+            out.push((seq, json_column(&text, "conversation_messages.message")?));
+        }
+        Ok(out)
     }
 
     /// The messages `sql` selects with the conversation id and one number as parameters.
@@ -189,6 +215,11 @@ mod tests {
             store.conversation_messages("c1", 3).unwrap_or_default(),
             messages[2..]
         );
+        let numbered = store.numbered_messages("c1", 2).unwrap_or_default();
+        assert_eq!(
+            numbered,
+            [(4, messages[3].clone()), (5, messages[4].clone())]
+        );
         assert_eq!(
             store
                 .conversation("c1")
@@ -211,13 +242,20 @@ mod tests {
         }
         let ids = |store: &Store| -> Vec<String> {
             store
-                .list_conversations(10)
+                .list_conversations(10, 0)
                 .unwrap_or_default()
                 .into_iter()
                 .map(|c| c.id)
                 .collect()
         };
         assert_eq!(ids(&store), ["b", "a"], "newest first");
+        let second: Vec<String> = store
+            .list_conversations(1, 1)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(second, ["a"], "one page further");
         let renamed = store.rename_conversation("a", "groceries").ok().flatten();
         assert_eq!(renamed.map(|c| c.title), Some("groceries".into()));
         assert_eq!(store.rename_conversation("zzz", "x").ok(), Some(None));

@@ -4,7 +4,8 @@
 //!
 //! - [`Store`]: the connection and the operations, one module per table group:
 //!   [`resources`] (tool resources), [`audit`] (one event per call), [`idempotency`]
-//!   (exactly-once keys), [`kb`] (knowledge base with FTS5), [`settings`].
+//!   (exactly-once keys), [`kb`] (knowledge base with FTS5), [`settings`],
+//!   [`conversations`] and [`conversation_search`] (all of them searched, FTS5 trigrams).
 //!
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
@@ -16,6 +17,7 @@
 pub mod approvals;
 pub mod audit;
 pub mod autotest;
+pub mod conversation_search;
 pub mod conversations;
 pub mod error;
 pub mod idempotency;
@@ -46,6 +48,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/006_audit_outcome.sql")),
         M::up(include_str!("../migrations/007_resource_display.sql")),
         M::up(include_str!("../migrations/008_schedules.sql")),
+        M::up(include_str!("../migrations/009_conversation_search.sql")),
         M::up(include_str!("../migrations/010_approvals.sql")),
     ])
 }

@@ -1,14 +1,17 @@
 // A conversation with the model: the reply streams in; each tool call is a card with its
 // arguments, the guard's repairs and the result or error; confirmations and choices open
-// as dialogs (PromptHost).
+// as dialogs (PromptHost). The sidebar lists the conversations and searches them; a hit
+// opens its conversation scrolled to the entry found, highlighted.
 import { FormEvent, KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, ApiError, Prompt, Schemas, stream, ToolResult } from "../api";
 import { Json, ResultView } from "../components";
 import { useOfferPrompt } from "../prompts";
+import { ConversationSearch } from "./ConversationSearch";
 import { PushToTalk } from "./PushToTalk";
 
-export type Item =
+/** What the chat shows; `seq` is the stored message of an item read back from the store. */
+export type Item = { seq?: number } & (
   | { kind: "user" | "assistant"; text: string }
   | { kind: "error" | "note" | "reminder"; text: string }
   | {
@@ -20,7 +23,8 @@ export type Item =
       status?: string;
       summary?: string;
       result?: ToolResult;
-    };
+    }
+);
 
 type Model = Schemas["LlmModelView"];
 
@@ -39,6 +43,7 @@ export function itemsOf(entries: Entry[]): Item[] {
     e.kind === "tool"
       ? {
           kind: "tool",
+          seq: e.seq,
           id: e.id,
           name: e.name,
           args: e.arguments,
@@ -46,7 +51,7 @@ export function itemsOf(entries: Entry[]): Item[] {
           summary: e.summary ?? undefined,
           result: e.result ?? undefined,
         }
-      : { kind: e.kind, text: e.text },
+      : { kind: e.kind, seq: e.seq, text: e.text },
   );
 }
 
@@ -99,6 +104,10 @@ export function Chat() {
   // How many entries of the open conversation the window has read from the store.
   const loaded = useRef(0);
   const end = useRef<HTMLDivElement>(null);
+  const messages = useRef<HTMLDivElement>(null);
+  // The entry a search hit opened: scrolled to and highlighted (a new object per opening,
+  // so opening the same hit again scrolls again).
+  const [found, setFound] = useState<{ seq: number } | null>(null);
   // When the turn in progress started, and whether anything of it has arrived yet: until
   // then the chat says the model is thinking, with the seconds since "Send".
   const [started, setStarted] = useState<number | null>(null);
@@ -111,6 +120,8 @@ export function Chat() {
   }, [started]);
   const seconds = started === null ? 0 : Math.max(0, Math.round((now - started) / 1000));
   const said = summariesInReply(items);
+  /** The class that highlights the entry a search hit opened. */
+  const hit = (item: Item) => (found && item.seq === found.seq ? " hit" : "");
   const when = (at: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: "short", timeStyle: "short" }).format(new Date(at));
 
@@ -123,13 +134,14 @@ export function Chat() {
     api<{ list: Conversation[] }>("GET", "/conversations")
       .then((r) => setConversations(r.list))
       .catch(() => setConversations([]));
-  const open = async (id: string) => {
+  const open = async (id: string, seq?: number) => {
     if (busy) return;
     try {
       const detail = await api<{ id: string; entries: Entry[] }>("GET", `/conversations/${encodeURIComponent(id)}`);
       setItems(itemsOf(detail.entries));
       loaded.current = detail.entries.length;
       setConversation(detail.id);
+      setFound(seq === undefined ? null : { seq });
     } catch (e) {
       // A remembered conversation that was deleted elsewhere: start afresh, quietly.
       if (e instanceof ApiError && e.status === 404) {
@@ -165,6 +177,7 @@ export function Chat() {
   };
   const startNew = () => {
     abort.current?.abort();
+    setFound(null);
     setItems([]);
     loaded.current = 0;
     setConversation(undefined);
@@ -184,6 +197,14 @@ export function Chat() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [items]);
+  // After the scroll to the end: a search hit's entry is brought into view instead.
+  useEffect(() => {
+    if (!found) return;
+    const entry = messages.current?.querySelector(`[data-seq="${found.seq}"]`);
+    entry?.scrollIntoView?.({ block: "center" });
+    // Only when a hit is opened: entries that arrive later scroll to the end as usual.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [found]);
   // What happens in the open conversation while no turn runs (a reminder made in it
   // fires, a scheduled prompt runs in it) shows up without reopening it.
   useEffect(() => {
@@ -207,6 +228,7 @@ export function Chat() {
     if (!text || busy) return;
     setInput("");
     setBusy(true);
+    setFound(null);
     setStarted(Date.now());
     setNow(Date.now());
     setHeard(false);
@@ -303,53 +325,55 @@ export function Chat() {
       <button type="button" id="chat-new" className="primary" onClick={startNew}>
         {t("chat.newChat")}
       </button>
-      <h2>{t("chat.conversations")}</h2>
-      {conversations.length === 0 && <p className="muted">{t("chat.noConversations")}</p>}
-      <ul>
-        {conversations.map((c) => (
-          <li key={c.id} className={c.id === conversation ? "active" : undefined} data-id={c.id}>
-            {editing === c.id ? (
-              <input
-                className="rename-input"
-                defaultValue={c.title}
-                aria-label={t("chat.renamePrompt")}
-                maxLength={200}
-                autoFocus
-                onFocus={(e) => e.currentTarget.select()}
-                onBlur={(e) => void rename(c, e.currentTarget.value)}
-                onKeyDown={(e) => {
-                  if (e.key === "Enter") void rename(c, e.currentTarget.value);
-                  if (e.key === "Escape") setEditing(null);
-                }}
-              />
-            ) : (
-              <button type="button" className="open" onClick={() => void open(c.id)} disabled={busy} title={c.title}>
-                {c.title ? <span className="title" data-user>{c.title}</span> : <span className="title">{t("chat.untitled")}</span>}
-                <time dateTime={c.updated_at}>{when(c.updated_at)}</time>
-              </button>
-            )}
-            {confirming === c.id ? (
-              <span className="confirm" role="group" aria-label={t("chat.deleteConfirm", { title: c.title || t("chat.untitled") })}>
-                <button type="button" className="confirm-delete danger" onClick={() => void remove(c)}>
-                  {t("chat.delete")}
+      <ConversationSearch onOpen={(id, seq) => void open(id, seq)} open={conversation} disabled={busy}>
+        <h2>{t("chat.conversations")}</h2>
+        {conversations.length === 0 && <p className="muted">{t("chat.noConversations")}</p>}
+        <ul>
+          {conversations.map((c) => (
+            <li key={c.id} className={c.id === conversation ? "active" : undefined} data-id={c.id}>
+              {editing === c.id ? (
+                <input
+                  className="rename-input"
+                  defaultValue={c.title}
+                  aria-label={t("chat.renamePrompt")}
+                  maxLength={200}
+                  autoFocus
+                  onFocus={(e) => e.currentTarget.select()}
+                  onBlur={(e) => void rename(c, e.currentTarget.value)}
+                  onKeyDown={(e) => {
+                    if (e.key === "Enter") void rename(c, e.currentTarget.value);
+                    if (e.key === "Escape") setEditing(null);
+                  }}
+                />
+              ) : (
+                <button type="button" className="open" onClick={() => void open(c.id)} disabled={busy} title={c.title}>
+                  {c.title ? <span className="title" data-user>{c.title}</span> : <span className="title">{t("chat.untitled")}</span>}
+                  <time dateTime={c.updated_at}>{when(c.updated_at)}</time>
                 </button>
-                <button type="button" className="cancel-delete" onClick={() => setConfirming(null)}>
-                  {t("common.cancel")}
-                </button>
-              </span>
-            ) : (
-              <span className="actions">
-                <button type="button" className="rename" onClick={() => setEditing(c.id)} aria-label={t("chat.rename")} title={t("chat.rename")}>
-                  ✎
-                </button>
-                <button type="button" className="delete" onClick={() => setConfirming(c.id)} aria-label={t("chat.delete")} title={t("chat.delete")}>
-                  ✕
-                </button>
-              </span>
-            )}
-          </li>
-        ))}
-      </ul>
+              )}
+              {confirming === c.id ? (
+                <span className="confirm" role="group" aria-label={t("chat.deleteConfirm", { title: c.title || t("chat.untitled") })}>
+                  <button type="button" className="confirm-delete danger" onClick={() => void remove(c)}>
+                    {t("chat.delete")}
+                  </button>
+                  <button type="button" className="cancel-delete" onClick={() => setConfirming(null)}>
+                    {t("common.cancel")}
+                  </button>
+                </span>
+              ) : (
+                <span className="actions">
+                  <button type="button" className="rename" onClick={() => setEditing(c.id)} aria-label={t("chat.rename")} title={t("chat.rename")}>
+                    ✎
+                  </button>
+                  <button type="button" className="delete" onClick={() => setConfirming(c.id)} aria-label={t("chat.delete")} title={t("chat.delete")}>
+                    ✕
+                  </button>
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </ConversationSearch>
     </aside>
     <section className="chat">
       <div className="toolbar">
@@ -365,17 +389,17 @@ export function Chat() {
           </select>
         </label>
       </div>
-      <div className="messages" id="messages" aria-live="polite">
+      <div className="messages" id="messages" aria-live="polite" ref={messages}>
         {items.length === 0 && <p className="muted">{t("chat.empty")}</p>}
         {items.map((item, i) =>
           item.kind === "tool" && item.status === "repeated" ? (
             // The model asked again for what was already done: nothing ran, so no second
             // card that would look like a second action.
-            <p key={i} className="muted note repeated" data-tool={item.name}>
+            <p key={i} className={`muted note repeated${hit(item)}`} data-tool={item.name} data-seq={item.seq}>
               {t("chat.repeatedNote", { tool: item.name })}
             </p>
           ) : item.kind === "tool" ? (
-            <article key={i} className="tool-card" data-tool={item.name} data-status={item.status ?? "running"}>
+            <article key={i} className={`tool-card${hit(item)}`} data-tool={item.name} data-status={item.status ?? "running"} data-seq={item.seq}>
               <header>
                 <code>{item.name}</code>
                 <span className={`badge ${item.status ?? "running"}`}>
@@ -399,11 +423,11 @@ export function Chat() {
           ) : item.kind === "note" ? (
             <p key={i} className="muted note">{item.text}</p>
           ) : item.kind === "reminder" ? (
-            <p key={i} className="note reminder" data-role="reminder">
+            <p key={i} className={`note reminder${hit(item)}`} data-role="reminder" data-seq={item.seq}>
               <span aria-hidden="true">⏰</span> {t("chat.reminder")} · {item.text}
             </p>
           ) : (
-            <div key={i} className={`bubble ${item.kind}`} data-role={item.kind}>
+            <div key={i} className={`bubble ${item.kind}${hit(item)}`} data-role={item.kind} data-seq={item.seq}>
               <span className="who">{item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}</span>
               <p data-user>{item.text}</p>
             </div>
