@@ -1333,5 +1333,44 @@ fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
          && document.querySelectorAll('#conversations li[data-id]').length === 2;",
         Duration::from_secs(5),
     );
+
+    // The message edited: a second branch; back to the first; a new reply to it.
+    let asked = "return [...document.querySelectorAll('#messages .bubble.user p[data-user]')].map(p => p.innerText);";
+    app.wd.click_on("#messages .bubble.user .edit-message-open");
+    app.type_into("#messages .bubble.user .edit-text", "明天上午记得喝水");
+    app.wd.click_on("#messages .bubble.user .edit-send");
+    app.wd.wait_until(
+        "const nav = document.querySelector('#messages .bubble.user .branch-index'); \
+         return !!nav && nav.innerText === '2/2' && !!document.querySelector('#chat-send');",
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        app.wd.execute(asked, json!([])),
+        json!(["明天上午记得喝水"])
+    );
+    app.screenshot("edited-zh");
+    app.wd.click_on("#messages .bubble.user .branch-prev");
+    app.wd.wait_until(
+        "const nav = document.querySelector('#messages .bubble.user .branch-index'); \
+         return !!nav && nav.innerText === '1/2';",
+        Duration::from_secs(10),
+    );
+    assert_eq!(app.wd.execute(asked, json!([])), json!([phrase]));
+    app.wd.click_on("#chat-regenerate");
+    app.wd.wait_until(
+        "const nav = document.querySelector('#messages .bubble.assistant .branch-index'); \
+         return !!nav && nav.innerText === '2/2' && !!document.querySelector('#chat-send');",
+        Duration::from_secs(30),
+    );
+    app.screenshot("regenerated-zh");
+    let (status, detail) = app
+        .api()
+        .request("GET", &format!("/api/v1/conversations/{id}"), None);
+    assert_eq!(status, 200, "{detail}");
+    assert_eq!(
+        detail["branches"].as_array().map(Vec::len),
+        Some(2),
+        "the edit and the new reply: {detail}"
+    );
     drop(runtime);
 }

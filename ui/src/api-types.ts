@@ -108,6 +108,23 @@ export interface paths {
         patch: operations["chat_rename"];
         trace?: never;
     };
+    "/api/v1/conversations/{id}/branch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** `PUT /api/v1/conversations/{id}/branch`: shows another branch. */
+        put: operations["chat_show_branch"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/devices/camera/frame": {
         parameters: {
             query?: never;
@@ -1044,6 +1061,20 @@ export interface components {
             tests: components["schemas"]["TestCase"][];
         };
         BaseUrl: string;
+        /** @description A message of the path shown that has siblings. */
+        BranchPoint: {
+            /** @description How many siblings there are (itself included). */
+            count: number;
+            /** @description Which of its siblings it is, from 1. */
+            index: number;
+            /**
+             * Format: int64
+             * @description The message shown (an entry's `seq`).
+             */
+            seq: number;
+            /** @description The siblings' seqs, oldest first (show one with `PUT …/branch`). */
+            siblings: number[];
+        };
         /** @description The body of `POST /api/v1/tools/call`. */
         CallBody: {
             /** @description Object or JSON text. */
@@ -1199,6 +1230,12 @@ export interface components {
             /** @description The conversation to continue; a new one when absent. */
             conversation_id?: string | null;
             /**
+             * Format: int64
+             * @description Sends `message` in place of the person's earlier message with this seq: a new
+             *     branch beside the old one, which stays (needs `conversation_id`).
+             */
+            edit_of?: number;
+            /**
              * @description The locale of the client's window (`zh-CN`, `en`): the language of Deskmate's own
              *     lines when the message does not tell (a sum, a name). The message's own language
              *     comes first.
@@ -1208,6 +1245,12 @@ export interface components {
             message: string;
             /** @description The LLM model; the default model when absent. */
             model_id?: string | null;
+            /**
+             * Format: int64
+             * @description A new reply to the person's message with this seq (its stored text is used): a
+             *     sibling of the reply it had (needs `conversation_id`).
+             */
+            regenerate?: number;
         };
         /**
          * @description One entry of a conversation as the chat shows it. Its `seq` is the stored message it
@@ -1315,6 +1358,8 @@ export interface components {
         };
         /** @description A conversation with its entries. */
         ConversationDetail: components["schemas"]["Conversation"] & {
+            /** @description The messages shown that have siblings (edits, regenerated replies). */
+            branches: components["schemas"]["BranchPoint"][];
             /** @description What the chat shows, in order. */
             entries: components["schemas"]["ChatEntry"][];
         };
@@ -2775,6 +2820,15 @@ export interface components {
         SettingValue: {
             value: unknown;
         };
+        /** @description Which branch to show. */
+        ShowBranch: {
+            /**
+             * Format: int64
+             * @description A message of the conversation (a sibling from `branches`): its latest
+             *     continuation is shown.
+             */
+            seq: number;
+        };
         /**
          * @description What running a tool may change in the world.
          * @enum {string}
@@ -3471,6 +3525,96 @@ export interface operations {
                 };
             };
             /** @description Invalid title */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    chat_show_branch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Conversation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShowBranch"];
+            };
+        };
+        responses: {
+            /** @description The conversation as it now shows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetail"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conversation or message not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid body */
             422: {
                 headers: {
                     [name: string]: unknown;

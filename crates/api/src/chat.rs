@@ -7,7 +7,8 @@ use std::convert::Infallible;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use deskmate_service::agent::{AgentEvent, ChatTurn};
+use deskmate_service::agent::{AgentEvent, Branch, ChatTurn};
+use deskmate_service::error::FieldError;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -34,6 +35,16 @@ pub struct ChatBody {
     #[serde(default)]
     #[schema(max_length = 35)]
     locale: Option<String>,
+    /// Sends `message` in place of the person's earlier message with this seq: a new
+    /// branch beside the old one, which stays (needs `conversation_id`).
+    #[serde(default)]
+    #[schema(nullable = false)]
+    edit_of: Option<i64>,
+    /// A new reply to the person's message with this seq (its stored text is used): a
+    /// sibling of the reply it had (needs `conversation_id`).
+    #[serde(default)]
+    #[schema(nullable = false)]
+    regenerate: Option<i64>,
 }
 
 /// Cancels the turn when the response stream is dropped (the client went away).
@@ -51,12 +62,25 @@ pub async fn chat(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ChatBody>,
 ) -> Result<Response, AppError> {
+    let branch = match (body.edit_of, body.regenerate) {
+        (None, None) => None,
+        (Some(seq), None) => Some(Branch::Edit(seq)),
+        (None, Some(seq)) => Some(Branch::Regenerate(seq)),
+        (Some(_), Some(_)) => {
+            return Err(AppError::Invalid(vec![FieldError {
+                path: "/regenerate".into(),
+                message: "a turn is an edit or a regeneration, not both".into(),
+                hint: "send edit_of or regenerate".into(),
+            }]));
+        }
+    };
     let turn = ChatTurn {
         message: body.message,
         model_id: body.model_id,
         conversation_id: body.conversation_id,
         tools: None,
         locale: body.locale,
+        branch,
     };
     state.deskmate.check_turn(&turn)?;
     let (tx, rx) = mpsc::unbounded_channel::<AgentEvent>();

@@ -1,5 +1,5 @@
 //! Stored conversations: the list the window's sidebar shows, a search of all of them,
-//! one read back as the chat shows it, rename, delete.
+//! one read back as the chat shows it, another of its branches shown, rename, delete.
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -122,6 +122,25 @@ pub async fn rename(
     ApiJson(body): ApiJson<Rename>,
 ) -> Result<Json<Conversation>, AppError> {
     Ok(Json(state.deskmate.rename_conversation(&id, &body.title)?))
+}
+
+/// Which branch to show.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShowBranch {
+    /// A message of the conversation (a sibling from `branches`): its latest
+    /// continuation is shown.
+    seq: i64,
+}
+
+/// `PUT /api/v1/conversations/{id}/branch`: shows another branch.
+#[utoipa::path(put, path = "/api/v1/conversations/{id}/branch", tag = "chat", params(("id" = String, Path, description = "Conversation id")), request_body = ShowBranch, responses((status = 200, description = "The conversation as it now shows", body = ConversationDetail), (status = 404, description = "Conversation or message not found"), (status = 422, description = "Invalid body")))]
+pub async fn show_branch(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ShowBranch>,
+) -> Result<Json<ConversationDetail>, AppError> {
+    Ok(Json(state.deskmate.show_branch(&id, body.seq)?))
 }
 
 /// `DELETE /api/v1/conversations/{id}`: the conversation and its messages.

@@ -177,6 +177,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/approvals/{id}", delete(approvals::revoke))
         .route("/api/v1/conversations", get(conversations::list))
         .route(
+            "/api/v1/conversations/{id}/branch",
+            put(conversations::show_branch),
+        )
+        .route(
             "/api/v1/conversations/{id}",
             get(conversations::detail)
                 .patch(conversations::rename)

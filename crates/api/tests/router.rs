@@ -1722,7 +1722,7 @@ async fn the_openapi_document_matches_what_is_served() {
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
     assert!(doc["components"]["schemas"]["FieldError"].is_object());
-    assert_eq!(operations, 69, "every route of app() is documented");
+    assert_eq!(operations, 70, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),
@@ -2240,4 +2240,99 @@ async fn conversations_are_searched_in_both_languages_and_hostile_queries_are_4x
     // The store is intact.
     let (_, listed) = call(&f.app, "GET", "/api/v1/conversations", None).await;
     assert_eq!(listed["list"][0]["title"], "Hydration plan", "{listed}");
+}
+
+/// Branches over the API: a message of the conversation shows its branch; an unknown
+/// conversation or message, a message of another conversation, a wrong body, and a chat
+/// turn that is both an edit and a regeneration are 4xx, and nothing changes.
+#[tokio::test]
+async fn branches_are_shown_by_seq_and_wrong_ones_change_nothing() {
+    use deskmate_store::conversation_tree::After;
+    let f = fixture();
+    let store = f.deskmate.store().unwrap_or_else(|| panic!("no store"));
+    let say = |role: &str, text: &str| json!({"role": role, "content": text});
+    for id in ["c1", "c2"] {
+        store
+            .create_conversation(id, id, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let first = store
+        .append_after(
+            "c1",
+            None,
+            After::Head,
+            &[say("user", "2+2?"), say("assistant", "4")],
+        )
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let edited = store
+        .append_after(
+            "c1",
+            None,
+            After::Message(None),
+            &[say("user", "3+3?"), say("assistant", "6")],
+        )
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let other = store
+        .append_after("c2", None, After::Head, &[say("user", "hi")])
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+
+    let (status, shown) = call(&f.app, "GET", "/api/v1/conversations/c1", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(shown["entries"][0]["text"], "3+3?");
+    assert_eq!(
+        shown["branches"],
+        json!([{"seq": edited[0], "index": 2, "count": 2, "siblings": [first[0], edited[0]]}])
+    );
+    let (status, back) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/conversations/c1/branch",
+        Some(json!({"seq": first[0]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{back}");
+    assert_eq!(back["entries"][1]["text"], "4");
+    assert_eq!(back["branches"][0]["index"], 1);
+
+    for (uri, body, expected) in [
+        (
+            "/api/v1/conversations/c1/branch",
+            json!({"seq": other[0]}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/v1/conversations/c1/branch",
+            json!({"seq": 999_999}),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/v1/conversations/nope/branch",
+            json!({"seq": first[0]}),
+            StatusCode::NOT_FOUND,
+        ),
+    ] {
+        let (status, answer) = call(&f.app, "PUT", uri, Some(body)).await;
+        assert_eq!(status, expected, "{uri}: {answer}");
+    }
+    for body in [json!({"seq": "x"}), json!({}), json!({"seq": 1, "more": 2})] {
+        let (status, answer) =
+            call(&f.app, "PUT", "/api/v1/conversations/c1/branch", Some(body)).await;
+        assert!(status.is_client_error(), "{answer}");
+    }
+    let (status, answer) = call(
+        &f.app,
+        "POST",
+        "/api/v1/chat",
+        Some(json!({"message": "x", "conversation_id": "c1", "edit_of": first[0], "regenerate": first[0]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    let (_, after) = call(&f.app, "GET", "/api/v1/conversations/c1", None).await;
+    assert_eq!(after, back, "nothing changed");
 }

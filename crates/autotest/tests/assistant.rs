@@ -91,6 +91,7 @@ async fn ask(
             conversation_id: conversation,
             tools: None,
             locale: None,
+            branch: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

@@ -112,6 +112,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
             conversation_id: None,
             tools: None,
             locale: None,
+            branch: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

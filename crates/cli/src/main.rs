@@ -446,6 +446,7 @@ async fn chat(
                     && l.chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
             }),
+        branch: None,
     };
     if let Err(err) = deskmate.check_turn(&turn) {
         eprintln!("deskmate: {err}");

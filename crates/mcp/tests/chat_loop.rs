@@ -76,6 +76,7 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
             conversation_id: None,
             tools: None,
             locale: None,
+            branch: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

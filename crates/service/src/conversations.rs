@@ -72,6 +72,8 @@ pub struct ConversationDetail {
     pub conversation: Conversation,
     /// What the chat shows, in order.
     pub entries: Vec<ChatEntry>,
+    /// The messages shown that have siblings (edits, regenerated replies).
+    pub branches: Vec<crate::conversation_branches::BranchPoint>,
 }
 
 impl Deskmate {
@@ -112,9 +114,11 @@ impl Deskmate {
         let store = &self.stored()?.store;
         let conversation = store.conversation(id)?.ok_or_else(|| not_found(id))?;
         let messages = store.numbered_messages(id, MAX_MESSAGES)?;
+        let path: Vec<i64> = messages.iter().map(|(seq, _)| *seq).collect();
         Ok(ConversationDetail {
             conversation,
             entries: entries(&messages),
+            branches: crate::conversation_branches::branch_points(&store.tree(id)?, &path),
         })
     }
 

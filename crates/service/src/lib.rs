@@ -21,6 +21,7 @@
 pub mod agent;
 pub mod approvals;
 pub mod body;
+pub mod conversation_branches;
 pub mod conversations;
 pub mod error;
 pub mod hooks;

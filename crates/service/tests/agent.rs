@@ -124,6 +124,7 @@ async fn turn(
             conversation_id: conversation,
             tools: None,
             locale: None,
+            branch: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"))
@@ -424,6 +425,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
                 conversation_id: None,
                 tools: None,
                 locale: None,
+                branch: None,
             },
             &tx,
             &cancel,
@@ -445,6 +447,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
                 conversation_id: Some("missing".into()),
                 tools: None,
                 locale: None,
+                branch: None,
             },
             &tx,
             &cancel,
@@ -1558,5 +1561,187 @@ async fn a_passing_failure_is_called_again_and_a_wrong_call_is_fixed() {
     assert!(
         wrong.contains("fix it with the error's hint") && !wrong.contains("as it was"),
         "{wrong}"
+    );
+}
+
+/// A branched turn with the scripted model.
+async fn branched(
+    f: &Fixture,
+    message: &str,
+    conversation: &str,
+    branch: deskmate_service::agent::Branch,
+) -> Result<deskmate_service::agent::ChatOutcome, ServiceError> {
+    f.deskmate
+        .chat_collected(ChatTurn {
+            message: message.into(),
+            model_id: None,
+            conversation_id: Some(conversation.into()),
+            tools: None,
+            locale: None,
+            branch: Some(branch),
+        })
+        .await
+        .map(|(_, outcome)| outcome)
+}
+
+/// The texts the chat shows, and the seq of the entry with `text`.
+fn shown(f: &Fixture, conversation: &str) -> Vec<(i64, String)> {
+    use deskmate_service::conversations::ChatEntry;
+    f.deskmate
+        .conversation(conversation)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .entries
+        .iter()
+        .map(|e| match e {
+            ChatEntry::User { seq, text } | ChatEntry::Assistant { seq, text } => {
+                (*seq, text.clone())
+            }
+            ChatEntry::Tool { seq, name, .. } => (*seq, format!("[{name}]")),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// Editing an earlier message makes a branch (the model reads the history before it);
+/// the old branch stays and shows again when chosen; regenerating a reply makes a sibling
+/// of it, and a write of the regenerated turn runs again through the guard; a branch of
+/// a message that is not the person's, or of another conversation, is refused.
+#[tokio::test]
+async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
+    use deskmate_service::agent::Branch;
+    let f = fixture(false).await;
+    f.server
+        .push(content("2"))
+        .push(content("4"))
+        .push(content("6"));
+    let (_, first) = turn(&f, "what is 1+1", None).await;
+    let c = first.conversation_id.clone();
+    turn(&f, "what is 2+2", Some(c.clone())).await;
+    let texts = |f: &Fixture| shown(f, &c).into_iter().map(|(_, t)| t).collect::<Vec<_>>();
+    assert_eq!(texts(&f), ["what is 1+1", "2", "what is 2+2", "4"]);
+    let asked = shown(&f, &c)[2].0;
+
+    branched(&f, "what is 3+3", &c, Branch::Edit(asked))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let sent = f
+        .server
+        .requests()
+        .last()
+        .map(|r| r["messages"].to_string())
+        .unwrap_or_default();
+    assert!(
+        sent.contains("what is 1+1") && !sent.contains("what is 2+2"),
+        "{sent}"
+    );
+    assert_eq!(texts(&f), ["what is 1+1", "2", "what is 3+3", "6"]);
+    let detail = f
+        .deskmate
+        .conversation(&c)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let edited = shown(&f, &c)[2].0;
+    assert_eq!(detail.branches.len(), 1, "{:?}", detail.branches);
+    assert_eq!(
+        (
+            detail.branches[0].seq,
+            detail.branches[0].index,
+            detail.branches[0].count
+        ),
+        (edited, 2, 2)
+    );
+    assert_eq!(detail.branches[0].siblings, [asked, edited]);
+
+    // Back to the first branch, then a new reply to its question.
+    f.deskmate
+        .show_branch(&c, asked)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(texts(&f), ["what is 1+1", "2", "what is 2+2", "4"]);
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("counter_add", r#"{"delta": 2}"#)],
+        )))
+        .push(content("added 2"));
+    branched(&f, "", &c, Branch::Regenerate(asked))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let sent = f.server.requests()[f.server.requests().len() - 2]["messages"].to_string();
+    assert!(
+        sent.contains("what is 2+2") && !sent.contains("\"4\""),
+        "{sent}"
+    );
+    assert_eq!(
+        texts(&f),
+        [
+            "what is 1+1",
+            "2",
+            "what is 2+2",
+            "[counter_add]",
+            "added 2"
+        ]
+    );
+    let detail = f
+        .deskmate
+        .conversation(&c)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let reply = shown(&f, &c)[3].0;
+    assert!(
+        detail
+            .branches
+            .iter()
+            .any(|b| b.seq == reply && b.count == 2),
+        "{:?}",
+        detail.branches
+    );
+    // Regenerated again: the write runs again, through the guard.
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("counter_add", r#"{"delta": 2}"#)],
+        )))
+        .push(content("added 2 again"));
+    branched(&f, "", &c, Branch::Regenerate(asked))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(f.counter.load(Ordering::SeqCst), 4);
+
+    // Refused: an assistant message, a message of another conversation, no conversation.
+    let (_, other) = {
+        f.server.push(content("hi"));
+        turn(&f, "hello", None).await
+    };
+    let foreign = shown(&f, &other.conversation_id)[0].0;
+    let before = f.server.requests().len();
+    for (branch, conversation) in [
+        (Branch::Edit(reply), c.clone()),
+        (Branch::Regenerate(foreign), c.clone()),
+        (Branch::Edit(i64::MAX), c.clone()),
+    ] {
+        let refused = branched(&f, "x", &conversation, branch).await;
+        assert!(
+            matches!(refused, Err(ServiceError::Invalid(_))),
+            "{refused:?}"
+        );
+    }
+    let refused = f
+        .deskmate
+        .chat_collected(ChatTurn {
+            message: "x".into(),
+            model_id: None,
+            conversation_id: None,
+            tools: None,
+            locale: None,
+            branch: Some(Branch::Edit(asked)),
+        })
+        .await;
+    assert!(matches!(refused, Err(ServiceError::Invalid(_))));
+    assert!(matches!(
+        f.deskmate.show_branch(&c, foreign),
+        Err(ServiceError::NotFound { .. })
+    ));
+    assert_eq!(
+        f.server.requests().len(),
+        before,
+        "nothing was asked of the model"
     );
 }

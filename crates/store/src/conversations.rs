@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::Context;
-use crate::{Error, NOW, Store, json_column};
+use crate::{Error, NOW, Store};
 
 /// A conversation.
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
@@ -86,48 +86,54 @@ impl Store {
         Ok(self.conn()?.execute(sql, [id]).sql(sql)? > 0)
     }
 
-    /// Appends messages to a conversation in one transaction, and notes the model used.
+    /// Appends messages after the conversation's head in one transaction, and notes the
+    /// model used. A conversation that is not there is an error (nothing is written).
     pub fn append_messages(
         &self,
         conversation_id: &str,
         model_id: Option<&str>,
         messages: &[Value],
     ) -> Result<(), Error> {
-        let mut conn = self.conn()?;
-        let tx = conn.transaction().sql("BEGIN")?;
-        let insert = format!(
-            "INSERT INTO conversation_messages (conversation_id, message, at) VALUES (?1, ?2, {NOW})"
-        );
-        for message in messages {
-            tx.execute(&insert, params![conversation_id, message.to_string()])
-                .sql(&insert)?;
+        match self.append_after(
+            conversation_id,
+            model_id,
+            crate::conversation_tree::After::Head,
+            messages,
+        )? {
+            Some(_) => Ok(()),
+            None => Err(Error::Sql {
+                sql: "INSERT INTO conversation_messages".into(),
+                source: rusqlite::Error::QueryReturnedNoRows,
+            }),
         }
-        let touch = format!(
-            "UPDATE conversations SET updated_at = {NOW}, model_id = coalesce(?2, model_id) WHERE id = ?1"
-        );
-        tx.execute(&touch, params![conversation_id, model_id])
-            .sql(&touch)?;
-        tx.commit().sql("COMMIT")?;
-        Ok(())
     }
 
-    /// A conversation's last `turns` turns in order: its messages from the `turns`-th last
-    /// message of the person on (all of them when it has fewer). Whole turns, so the
-    /// window never starts inside one, however many calls a turn made.
+    /// The last `turns` turns of the path to `to` (the head when `None`), in order: its
+    /// messages from the `turns`-th last message of the person on (all of them when it
+    /// has fewer). Whole turns, so the window never starts inside one, however many calls
+    /// a turn made.
     pub fn conversation_turns(
         &self,
         conversation_id: &str,
+        to: Option<i64>,
         turns: u32,
     ) -> Result<Vec<Value>, Error> {
-        let sql = "SELECT message FROM conversation_messages WHERE conversation_id = ?1 \
-                   AND seq >= coalesce((SELECT seq FROM conversation_messages \
-                       WHERE conversation_id = ?1 AND json_extract(message, '$.role') = 'user' \
-                       ORDER BY seq DESC LIMIT 1 OFFSET ?2), 0) \
-                   ORDER BY seq";
-        self.messages(sql, conversation_id, turns.saturating_sub(1))
+        let path = self.path(conversation_id, to, u32::MAX)?;
+        let starts: Vec<usize> = path
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, m))| m["role"] == "user")
+            .map(|(i, _)| i)
+            .collect();
+        let from = starts
+            .len()
+            .checked_sub(turns.max(1) as usize)
+            .map_or(0, |i| starts[i]);
+        Ok(path.into_iter().skip(from).map(|(_, m)| m).collect())
     }
 
-    /// A conversation's messages in order (at most the last `limit`).
+    /// The messages the conversation shows (the path to its head) in order (at most the
+    /// last `limit`).
     pub fn conversation_messages(
         &self,
         conversation_id: &str,
@@ -140,46 +146,14 @@ impl Store {
             .collect())
     }
 
-    /// A conversation's messages in order, each with its `seq` (at most the last `limit`).
+    /// The messages the conversation shows (the path to its head) in order, each with its
+    /// `seq` (at most the last `limit`).
     pub fn numbered_messages(
         &self,
         conversation_id: &str,
         limit: u32,
     ) -> Result<Vec<(i64, Value)>, Error> {
-        let sql = "SELECT seq, message FROM (SELECT seq, message FROM conversation_messages \
-                   WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq";
-        let conn = self.conn()?;
-        let mut statement = conn.prepare_cached(sql).sql(sql)?;
-        let rows = statement
-            .query_map(params![conversation_id, limit], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-            })
-            .sql(sql)?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (seq, text) = row.sql(sql)?;
-            out.push((seq, json_column(&text, "conversation_messages.message")?));
-        }
-        Ok(out)
-    }
-
-    /// The messages `sql` selects with the conversation id and one number as parameters.
-    fn messages(&self, sql: &str, conversation_id: &str, number: u32) -> Result<Vec<Value>, Error> {
-        let conn = self.conn()?;
-        let mut statement = conn.prepare_cached(sql).sql(sql)?;
-        let rows = statement
-            .query_map(params![conversation_id, number], |row| {
-                row.get::<_, String>(0)
-            })
-            .sql(sql)?;
-        let mut out = Vec::new();
-        for row in rows {
-            out.push(json_column(
-                &row.sql(sql)?,
-                "conversation_messages.message",
-            )?);
-        }
-        Ok(out)
+        self.path(conversation_id, None, limit)
     }
 }
 

@@ -18,6 +18,7 @@ pub mod approvals;
 pub mod audit;
 pub mod autotest;
 pub mod conversation_search;
+pub mod conversation_tree;
 pub mod conversations;
 pub mod error;
 pub mod idempotency;
@@ -50,6 +51,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/008_schedules.sql")),
         M::up(include_str!("../migrations/009_conversation_search.sql")),
         M::up(include_str!("../migrations/010_approvals.sql")),
+        M::up(include_str!("../migrations/012_conversation_tree.sql")),
     ])
 }
 

@@ -32,6 +32,13 @@ type Conversation = Schemas["Conversation"];
 
 type Entry = Schemas["ChatEntry"];
 
+type BranchPoint = Schemas["BranchPoint"];
+
+type Detail = { id: string; entries: Entry[]; branches: BranchPoint[] };
+
+/** A turn that branches: an edit of the person's message `seq`, or a new reply to it. */
+type Branching = { editOf: number } | { regenerate: number };
+
 /// Where the open conversation is remembered, so it is still open after a restart.
 const OPEN_KEY = "deskmate.conversation";
 /// How often the open conversation is read again while no turn runs.
@@ -108,6 +115,10 @@ export function Chat() {
   // The entry a search hit opened: scrolled to and highlighted (a new object per opening,
   // so opening the same hit again scrolls again).
   const [found, setFound] = useState<{ seq: number } | null>(null);
+  // Where the conversation shown has siblings ("‹ 2/3 ›"), and the message being edited.
+  const [branches, setBranches] = useState<BranchPoint[]>([]);
+  const [editingSeq, setEditingSeq] = useState<number | null>(null);
+  const [draft, setDraft] = useState("");
   // When the turn in progress started, and whether anything of it has arrived yet: until
   // then the chat says the model is thinking, with the seconds since "Send".
   const [started, setStarted] = useState<number | null>(null);
@@ -134,13 +145,18 @@ export function Chat() {
     api<{ list: Conversation[] }>("GET", "/conversations")
       .then((r) => setConversations(r.list))
       .catch(() => setConversations([]));
+  /** Shows a conversation as the store has it. */
+  const show = (detail: Detail) => {
+    setItems(itemsOf(detail.entries));
+    setBranches(detail.branches ?? []);
+    loaded.current = detail.entries.length;
+    setConversation(detail.id);
+  };
+  const load = async (id: string) => show(await api<Detail>("GET", `/conversations/${encodeURIComponent(id)}`));
   const open = async (id: string, seq?: number) => {
     if (busy) return;
     try {
-      const detail = await api<{ id: string; entries: Entry[] }>("GET", `/conversations/${encodeURIComponent(id)}`);
-      setItems(itemsOf(detail.entries));
-      loaded.current = detail.entries.length;
-      setConversation(detail.id);
+      await load(id);
       setFound(seq === undefined ? null : { seq });
     } catch (e) {
       // A remembered conversation that was deleted elsewhere: start afresh, quietly.
@@ -179,6 +195,7 @@ export function Chat() {
     abort.current?.abort();
     setFound(null);
     setItems([]);
+    setBranches([]);
     loaded.current = 0;
     setConversation(undefined);
   };
@@ -212,10 +229,7 @@ export function Chat() {
     const timer = window.setInterval(async () => {
       try {
         const detail = await api<{ id: string; entries: Entry[] }>("GET", `/conversations/${encodeURIComponent(conversation)}`);
-        if (detail.entries.length > loaded.current) {
-          loaded.current = detail.entries.length;
-          setItems(itemsOf(detail.entries));
-        }
+        if (detail.entries.length > loaded.current) show(detail as Detail);
       } catch {
         // Deleted or unreachable: the next "open" says so.
       }
@@ -223,16 +237,27 @@ export function Chat() {
     return () => window.clearInterval(timer);
   }, [conversation, busy]);
 
-  const send = async (message: string) => {
+  const send = async (message: string, branching?: Branching) => {
     const text = message.trim();
-    if (!text || busy) return;
-    setInput("");
+    const regenerating = branching !== undefined && "regenerate" in branching;
+    if ((!text && !regenerating) || busy) return;
+    if (!branching) setInput("");
     setBusy(true);
     setFound(null);
+    setEditingSeq(null);
     setStarted(Date.now());
     setNow(Date.now());
     setHeard(false);
-    setItems((list) => [...list, { kind: "user", text }]);
+    // An edit replaces the message and what followed it; a regeneration, the reply.
+    const at = branching ? items.findIndex((item) => item.seq === ("editOf" in branching ? branching.editOf : branching.regenerate)) : -1;
+    setItems((list) => {
+      if (branching && at >= 0) {
+        return "editOf" in branching ? [...list.slice(0, at), { kind: "user", text }] : list.slice(0, at + 1);
+      }
+      return [...list, { kind: "user", text }];
+    });
+    setBranches([]);
+    let finished: string | undefined;
     const controller = new AbortController();
     abort.current = controller;
     const update = (fn: (list: Item[]) => Item[]) => setItems(fn);
@@ -241,7 +266,14 @@ export function Chat() {
         "POST",
         "/chat",
         // The window's language: Deskmate's own lines follow it when the message does not tell.
-        { message: text, conversation_id: conversation, model_id: model || undefined, locale: i18n.language },
+        {
+          message: text,
+          conversation_id: conversation,
+          model_id: model || undefined,
+          locale: i18n.language,
+          ...(branching && "editOf" in branching ? { edit_of: branching.editOf } : {}),
+          ...(branching && "regenerate" in branching ? { regenerate: branching.regenerate } : {}),
+        },
         ({ event, data }) => {
           setHeard(true);
           switch (event) {
@@ -276,6 +308,7 @@ export function Chat() {
               update((list) => [...list, { kind: "error", text: data.message }]);
               break;
             case "done":
+              finished = data.conversation_id;
               setConversation(data.conversation_id);
               void refresh();
               update((list) => {
@@ -306,7 +339,46 @@ export function Chat() {
       setStarted(null);
       abort.current = null;
     }
+    // Read back as stored: the entries get their seqs, and the branches show.
+    if (finished) await load(finished).catch(() => undefined);
   };
+
+  /** Shows the sibling `step` away (-1, +1) of a branch point. */
+  const turnBranch = async (point: BranchPoint, step: number) => {
+    const sibling = point.siblings[point.index - 1 + step];
+    if (sibling === undefined || !conversation || busy) return;
+    try {
+      show(await api<Detail>("PUT", `/conversations/${encodeURIComponent(conversation)}/branch`, { seq: sibling }));
+    } catch (e) {
+      const detail = e instanceof ApiError ? e.detail : String(e);
+      setItems((list) => [...list, { kind: "error", text: detail }]);
+    }
+  };
+  /** The branch point an item leads (the first item of its message). */
+  const pointOf = (item: Item, i: number) =>
+    item.seq !== undefined && items[i - 1]?.seq !== item.seq ? branches.find((b) => b.seq === item.seq) : undefined;
+  const branchNav = (item: Item, i: number) => {
+    const point = pointOf(item, i);
+    if (!point) return null;
+    return (
+      <span className="branch-nav" data-branch={point.seq}>
+        <button type="button" className="branch-prev" aria-label={t("chat.branchPrevious")} disabled={busy || point.index <= 1} onClick={() => void turnBranch(point, -1)}>
+          ‹
+        </button>
+        <span className="branch-index">
+          {point.index}/{point.count}
+        </span>
+        <button type="button" className="branch-next" aria-label={t("chat.branchNext")} disabled={busy || point.index >= point.count} onClick={() => void turnBranch(point, 1)}>
+          ›
+        </button>
+      </span>
+    );
+  };
+  // The person's message the last reply answers: "Regenerate" makes a new reply to it.
+  const lastAsked = (() => {
+    for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === "user") return items[i].seq;
+    return undefined;
+  })();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -402,6 +474,7 @@ export function Chat() {
             <article key={i} className={`tool-card${hit(item)}`} data-tool={item.name} data-status={item.status ?? "running"} data-seq={item.seq}>
               <header>
                 <code>{item.name}</code>
+                {branchNav(item, i)}
                 <span className={`badge ${item.status ?? "running"}`}>
                   {item.status ? t(`chat.status.${item.status}`) : t("chat.running")}
                 </span>
@@ -428,8 +501,33 @@ export function Chat() {
             </p>
           ) : (
             <div key={i} className={`bubble ${item.kind}${hit(item)}`} data-role={item.kind} data-seq={item.seq}>
-              <span className="who">{item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}</span>
-              <p data-user>{item.text}</p>
+              <span className="who">
+                {item.kind === "user" ? t("chat.you") : item.kind === "assistant" ? t("chat.assistant") : t("common.error")}
+                {branchNav(item, i)}
+              </span>
+              {item.kind === "user" && editingSeq !== null && item.seq === editingSeq ? (
+                <span className="edit-message">
+                  <textarea className="edit-text" value={draft} onChange={(e) => setDraft(e.target.value)} rows={2} autoFocus />
+                  <button type="button" className="edit-send primary" disabled={!draft.trim() || busy} onClick={() => void send(draft, { editOf: editingSeq })}>
+                    {t("chat.send")}
+                  </button>
+                  <button type="button" className="edit-cancel" onClick={() => setEditingSeq(null)}>
+                    {t("common.cancel")}
+                  </button>
+                </span>
+              ) : (
+                <p data-user>{item.text}</p>
+              )}
+              {item.kind === "user" && item.seq !== undefined && editingSeq === null && !busy && (
+                <button type="button" className="edit-message-open link" onClick={() => { setEditingSeq(item.seq ?? null); setDraft(item.text); }}>
+                  {t("common.edit")}
+                </button>
+              )}
+              {item.kind === "assistant" && i === items.length - 1 && lastAsked !== undefined && !busy && (
+                <button type="button" className="regenerate link" id="chat-regenerate" onClick={() => void send("", { regenerate: lastAsked })}>
+                  {t("chat.regenerate")}
+                </button>
+              )}
             </div>
           ),
         )}

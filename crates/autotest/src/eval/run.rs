@@ -526,6 +526,7 @@ pub async fn run_case(
         tools: (!every_tool).then(|| offered.clone()),
         // The person's window is in the language of the case.
         locale: Some(case.lang.clone()),
+        branch: None,
     };
     let started = Instant::now();
     let outcome = tokio::time::timeout(timeout, bench.deskmate.chat(turn, &tx, &cancel)).await;

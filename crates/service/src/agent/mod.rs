@@ -5,6 +5,7 @@
 //! write fails, earlier writes that declare a compensation are undone and later writes
 //! are skipped; every call's status goes back to the model.
 
+mod branch;
 mod calls;
 pub(crate) mod language;
 mod probe;
@@ -44,6 +45,9 @@ pub struct ChatTurn {
     /// The locale of the window the person types in (`zh-CN`, `en`): the language of
     /// Deskmate's own lines when the message does not tell (a sum, a name).
     pub locale: Option<String>,
+    /// An edit of an earlier message of the person, or a new reply to one: a new branch
+    /// of the conversation; the turn goes on from its head when absent.
+    pub branch: Option<Branch>,
 }
 
 /// How a call of the turn ended.
@@ -215,6 +219,7 @@ const MAX_MESSAGE_CHARS: usize = 16_000;
 /// Longest locale accepted (a BCP 47 tag, or a POSIX one such as `zh_CN.UTF-8`).
 const MAX_LOCALE_CHARS: usize = 35;
 
+pub use branch::Branch;
 pub(crate) use language::is_han;
 pub use probe::ToolCallingProbe;
 
@@ -239,9 +244,15 @@ impl Deskmate {
         cancel: &CancellationToken,
     ) -> Result<ChatOutcome, ServiceError> {
         self.check_turn(&turn)?;
-        let message = turn.message.trim().to_string();
-        let model = self.model_record::<crate::models::LlmModel>(turn.model_id.as_deref())?;
         let store = self.stored()?.store.clone();
+        let place = branch::place(&store, turn.conversation_id.as_deref(), turn.branch)?;
+        let message = place
+            .stored_message
+            .clone()
+            .unwrap_or_else(|| turn.message.clone())
+            .trim()
+            .to_string();
+        let model = self.model_record::<crate::models::LlmModel>(turn.model_id.as_deref())?;
         let conversation_id = match &turn.conversation_id {
             Some(id) => id.clone(),
             None => {
@@ -251,9 +262,16 @@ impl Deskmate {
                 id
             }
         };
+        let stored_history = match place.history_to {
+            None => store.conversation_turns(&conversation_id, None, HISTORY_TURNS)?,
+            Some(Some(to)) => {
+                store.conversation_turns(&conversation_id, Some(to), HISTORY_TURNS)?
+            }
+            // An edit of the first message: nothing before it.
+            Some(None) => Vec::new(),
+        };
         let history = window(
-            store
-                .conversation_turns(&conversation_id, HISTORY_TURNS)?
+            stored_history
                 .into_iter()
                 .filter_map(|m| serde_json::from_value(m).ok())
                 .collect(),
@@ -266,7 +284,13 @@ impl Deskmate {
         messages.extend(history);
         let user = Message::user(message.clone());
         messages.push(user.clone());
-        let mut new_messages = vec![user];
+        // A regenerated reply goes under the person's stored message; anything else
+        // stores the message with the turn.
+        let mut new_messages = if place.stored_message.is_some() {
+            Vec::new()
+        } else {
+            vec![user]
+        };
 
         // What the person asked: this message and their one before it.
         let asked: Vec<String> = messages
@@ -567,8 +591,13 @@ impl Deskmate {
                 Some(row)
             })
             .collect();
-        if let Err(e) = store.append_messages(&conversation_id, Some(&model.id), &rows) {
-            tracing::error!(error = %e, "the conversation could not be saved");
+        match store.append_after(&conversation_id, Some(&model.id), place.after, &rows) {
+            Ok(Some(_)) => {}
+            Ok(None) => tracing::error!(
+                conversation = %conversation_id,
+                "the conversation or the message the turn branched from is gone; the turn was not saved"
+            ),
+            Err(e) => tracing::error!(error = %e, "the conversation could not be saved"),
         }
         let outcome = ChatOutcome {
             conversation_id,
@@ -675,7 +704,9 @@ impl Deskmate {
     /// ends that stream call it first so a bad turn gets a plain error, not a stream.
     pub fn check_turn(&self, turn: &ChatTurn) -> Result<(), ServiceError> {
         let length = turn.message.trim().chars().count();
-        if length == 0 || length > MAX_MESSAGE_CHARS {
+        // A regeneration answers the stored message again; its own text is not used.
+        let regenerates = matches!(turn.branch, Some(Branch::Regenerate(_)));
+        if !regenerates && (length == 0 || length > MAX_MESSAGE_CHARS) {
             return Err(ServiceError::Invalid(vec![FieldError {
                 path: "/message".into(),
                 message: format!("message must have 1 to {MAX_MESSAGE_CHARS} characters"),

@@ -1,0 +1,103 @@
+//! The branches of a conversation as the chat shows them: where the path shown has
+//! siblings (an edited message, a regenerated reply), which of them is shown ("‹ 2/3 ›"),
+//! and switching to another.
+
+use deskmate_store::conversation_tree::Node;
+use serde::Serialize;
+
+use crate::conversations::ConversationDetail;
+use crate::{Deskmate, ServiceError};
+
+/// A message of the path shown that has siblings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct BranchPoint {
+    /// The message shown (an entry's `seq`).
+    pub seq: i64,
+    /// Which of its siblings it is, from 1.
+    pub index: usize,
+    /// How many siblings there are (itself included).
+    pub count: usize,
+    /// The siblings' seqs, oldest first (show one with `PUT …/branch`).
+    pub siblings: Vec<i64>,
+}
+
+/// The branch points of `path` (seqs, root first) in `tree`.
+pub(crate) fn branch_points(tree: &[Node], path: &[i64]) -> Vec<BranchPoint> {
+    let parent_of = |seq: i64| tree.iter().find(|n| n.seq == seq).map(|n| n.parent_seq);
+    path.iter()
+        .filter_map(|&seq| {
+            let parent = parent_of(seq)?;
+            let siblings: Vec<i64> = tree
+                .iter()
+                .filter(|n| n.parent_seq == parent)
+                .map(|n| n.seq)
+                .collect();
+            let index = siblings.iter().position(|&s| s == seq)? + 1;
+            let count = siblings.len();
+            (count > 1).then_some(BranchPoint {
+                seq,
+                index,
+                count,
+                siblings,
+            })
+        })
+        .collect()
+}
+
+impl Deskmate {
+    /// Shows the branch through message `seq` (its latest continuation) and answers the
+    /// conversation as the chat now shows it.
+    ///
+    /// # Errors
+    /// `NotFound` when the conversation or its message `seq` is not there (a message of
+    /// another conversation is not).
+    pub fn show_branch(&self, id: &str, seq: i64) -> Result<ConversationDetail, ServiceError> {
+        let store = &self.stored()?.store;
+        if store.conversation(id)?.is_none() {
+            return Err(ServiceError::NotFound {
+                what: "Conversation",
+                id: id.to_string(),
+            });
+        }
+        if store.show_branch(id, seq)?.is_none() {
+            return Err(ServiceError::NotFound {
+                what: "Message",
+                id: seq.to_string(),
+            });
+        }
+        self.conversation(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(seq: i64, parent_seq: Option<i64>) -> Node {
+        Node { seq, parent_seq }
+    }
+
+    #[test]
+    fn siblings_are_counted_where_the_path_has_them() {
+        // 1 ← 2 ← {3 ← 4, 5 ← 6, 7}; the path shown is 1, 2, 5, 6.
+        let tree = [
+            node(1, None),
+            node(2, Some(1)),
+            node(3, Some(2)),
+            node(4, Some(3)),
+            node(5, Some(2)),
+            node(6, Some(5)),
+            node(7, Some(2)),
+        ];
+        assert_eq!(
+            branch_points(&tree, &[1, 2, 5, 6]),
+            [BranchPoint {
+                seq: 5,
+                index: 2,
+                count: 3,
+                siblings: vec![3, 5, 7]
+            }]
+        );
+        assert_eq!(branch_points(&tree, &[1, 2]), []);
+    }
+}
