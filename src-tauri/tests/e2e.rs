@@ -1019,6 +1019,12 @@ fn asking_the_local_model_turns_the_volume_up() {
     let reply = reply.as_str().unwrap_or_default().to_lowercase();
     // One line a person reads says what happened: the card leads with it, or the reply
     // is made of it (then the card does not repeat it).
+    // The card is titled with the tool's name in the window's language, not its id.
+    assert_eq!(
+        app.wd
+            .text_of(".tool-card[data-tool=\"increase_volume\"] .tool-name"),
+        "Increase volume"
+    );
     let card_line = app.wd.execute(
         "const p = document.querySelector('.tool-card[data-tool=\"increase_volume\"] p.summary'); \
          return p ? p.innerText : '';",

@@ -86,6 +86,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/conversations/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `POST /api/v1/conversations/import` → 201: a new conversation, all of it or nothing. */
+        post: operations["chat_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/conversations/{id}": {
         parameters: {
             query?: never;
@@ -118,6 +135,23 @@ export interface paths {
         get?: never;
         /** `PUT /api/v1/conversations/{id}/branch`: shows another branch. */
         put: operations["chat_show_branch"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/conversations/{id}/export`. */
+        get: operations["chat_export"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1363,6 +1397,27 @@ export interface components {
             /** @description What the chat shows, in order. */
             entries: components["schemas"]["ChatEntry"][];
         };
+        /** @description A conversation in JSON: the API's own shapes, importable again. */
+        ConversationExport: {
+            /** @description Always `deskmate.conversation`. */
+            format: string;
+            /**
+             * Format: int64
+             * @description The last message shown (its seq); the last message when absent.
+             */
+            head?: number | null;
+            /** @description The messages, each after its parent. */
+            messages: components["schemas"]["ExportedMessage"][];
+            /** @description The model it last used. */
+            model_id?: string | null;
+            /** @description The title. */
+            title: string;
+            /**
+             * Format: int32
+             * @description Always 1.
+             */
+            version: number;
+        };
         /** @description One place a search found its words: a conversation's title or one of its entries. */
         ConversationHit: {
             /** @description The conversation's id. */
@@ -1546,6 +1601,25 @@ export interface components {
             started_at: number;
             /** @description The suite's name. */
             suite: string;
+        };
+        /** @description One message of an export. */
+        ExportedMessage: {
+            /**
+             * @description The message as the model reads it (`role`, `content`, `tool_calls`, …), with the
+             *     chat's card under `deskmate`.
+             */
+            message: Record<string, never>;
+            /**
+             * Format: int64
+             * @description The message before it in its branch (an earlier message of the export), or
+             *     `null` for a first message.
+             */
+            parent?: number | null;
+            /**
+             * Format: int64
+             * @description Its seq in the export (unique).
+             */
+            seq: number;
         };
         /** @description One problem with a resource, at a JSON pointer into the request body. */
         FieldError: {
@@ -3345,6 +3419,84 @@ export interface operations {
             };
         };
     };
+    chat_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationExport"];
+            };
+        };
+        responses: {
+            /** @description The conversation made from the export */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetail"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description {detail, errors}: every wrong field; nothing stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     chat_detail: {
         parameters: {
             query?: never;
@@ -3616,6 +3768,73 @@ export interface operations {
             };
             /** @description Invalid body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    chat_export: {
+        parameters: {
+            query?: {
+                /** @description `markdown` (default) or `json`. */
+                format?: "markdown" | "json";
+                /** @description `active` (the branch shown, default) or `all`. */
+                branches?: "active" | "all";
+                /** @description The language of the Markdown's labels: `zh-CN` or `en` (default). */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Conversation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation as Markdown (text/markdown) or as JSON to import again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                    "application/json": components["schemas"]["ConversationExport"];
+                };
+            };
+            /** @description The request could not be read (malformed JSON, or a query value of the wrong type) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conversation not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ pub mod approvals;
 pub mod audit;
 pub mod autotest;
 pub mod chat;
+pub mod conversation_export;
 pub mod conversations;
 pub mod devices;
 pub mod error;
@@ -176,6 +177,14 @@ pub fn app(state: AppState) -> Router {
         .route("/api/v1/approvals", get(approvals::list))
         .route("/api/v1/approvals/{id}", delete(approvals::revoke))
         .route("/api/v1/conversations", get(conversations::list))
+        .route(
+            "/api/v1/conversations/import",
+            post(conversation_export::import),
+        )
+        .route(
+            "/api/v1/conversations/{id}/export",
+            get(conversation_export::export),
+        )
         .route(
             "/api/v1/conversations/{id}/branch",
             put(conversations::show_branch),

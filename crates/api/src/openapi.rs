@@ -8,8 +8,8 @@ use utoipa::{Modify, OpenApi};
 use crate::error_docs::ErrorResponses;
 
 use crate::{
-    approvals, audit, autotest, chat, conversations, devices, eval, events, kb, mcp_servers,
-    models, prompts, resources, schedules, secrets, settings, tools, voice,
+    approvals, audit, autotest, chat, conversation_export, conversations, devices, eval, events,
+    kb, mcp_servers, models, prompts, resources, schedules, secrets, settings, tools, voice,
 };
 
 /// The document.
@@ -23,7 +23,7 @@ use crate::{
         audit::list, prompts::list, prompts::answer, approvals::list, approvals::revoke,
         kb::list, kb::create, kb::detail, kb::delete, kb::import, kb::search,
         secrets::list, secrets::set, secrets::delete,
-        settings::list, settings::set, chat::chat, conversations::list, conversations::detail, conversations::rename, conversations::delete, conversations::show_branch, devices::camera_frame, events::events,
+        settings::list, settings::set, chat::chat, conversations::list, conversations::detail, conversations::rename, conversations::delete, conversations::show_branch, conversation_export::export, conversation_export::import, devices::camera_frame, events::events,
         voice::start, voice::stop, voice::cancel,
         autotest::run, autotest::llm, autotest::asr, autotest::runs, autotest::run_detail, autotest::compare, autotest::test_message,
         eval::run, eval::runs, eval::run_detail,

@@ -1722,7 +1722,7 @@ async fn the_openapi_document_matches_what_is_served() {
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
     assert!(doc["components"]["schemas"]["FieldError"].is_object());
-    assert_eq!(operations, 70, "every route of app() is documented");
+    assert_eq!(operations, 72, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),
@@ -2335,4 +2335,189 @@ async fn branches_are_shown_by_seq_and_wrong_ones_change_nothing() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
     let (_, after) = call(&f.app, "GET", "/api/v1/conversations/c1", None).await;
     assert_eq!(after, back, "nothing changed");
+}
+
+/// Export to Markdown and JSON (the branch shown or all of them) and import back; every
+/// bad import (a cycle, a parent that is not there, a duplicate seq, a wrong format, a
+/// message without a role, 10,001 messages, 10 MB, bytes that are not UTF-8) is a 4xx and
+/// stores nothing; 10,000 entries export.
+#[tokio::test]
+async fn conversations_export_and_import_whole_or_not_at_all() {
+    use deskmate_store::conversation_tree::After;
+    let f = fixture();
+    let store = f.deskmate.store().unwrap_or_else(|| panic!("no store"));
+    store
+        .create_conversation("c1", "Sums", None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let first = store
+        .append_after(
+            "c1",
+            None,
+            After::Head,
+            &[
+                json!({"role": "user", "content": "17% of 2340?"}),
+                json!({"role": "assistant", "content": null, "tool_calls": [{"id": "k1", "type": "function",
+                    "function": {"name": "calculator", "arguments": "{\"expression\":\"17% of 2340\"}"}}]}),
+                json!({"role": "tool", "tool_call_id": "k1", "content": "{\"result\":397.8}",
+                    "deskmate": {"status": "done", "summary": "17% of 2340 = 397.8"}}),
+                json!({"role": "assistant", "content": "It is 397.8."}),
+            ],
+        )
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    store
+        .append_after(
+            "c1",
+            None,
+            After::Message(None),
+            &[json!({"role": "user", "content": "and 18%?"})],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    store
+        .show_branch("c1", first[0])
+        .unwrap_or_else(|e| panic!("{e}"));
+
+    let (status, kind, markdown) = get_text(&f.app, "/api/v1/conversations/c1/export").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/markdown"), "{kind}");
+    for line in [
+        "# Sums",
+        "**You:** 17% of 2340?",
+        "> 🔧 Calculator · done · 17% of 2340 = 397.8",
+        "\"expression\": \"17% of 2340\"",
+        "**Deskmate:** It is 397.8.",
+    ] {
+        assert!(markdown.contains(line), "{line} in {markdown}");
+    }
+    assert!(!markdown.contains("and 18%?"), "the branch shown only");
+    let (_, _, both) = get_text(
+        &f.app,
+        "/api/v1/conversations/c1/export?branches=all&lang=zh-CN",
+    )
+    .await;
+    assert!(
+        both.contains("## 分支 2") && both.contains("**你:** and 18%?"),
+        "{both}"
+    );
+
+    let (status, exported) = call(
+        &f.app,
+        "GET",
+        "/api/v1/conversations/c1/export?format=json&branches=all",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{exported}");
+    assert_eq!(exported["messages"].as_array().map(Vec::len), Some(5));
+    let (status, imported) = call(
+        &f.app,
+        "POST",
+        "/api/v1/conversations/import",
+        Some(exported.clone()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let (_, original) = call(&f.app, "GET", "/api/v1/conversations/c1", None).await;
+    let texts = |detail: &Value| -> Vec<Value> {
+        detail["entries"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| json!([e["kind"], e["text"], e["summary"]]))
+            .collect()
+    };
+    assert_eq!(texts(&imported), texts(&original));
+    assert_eq!(imported["branches"][0]["count"], 2, "{imported}");
+    assert_ne!(imported["id"], "c1");
+
+    let count = |f: &Fixture| {
+        f.deskmate
+            .list_conversations(1000, 0)
+            .map(|l| l.len())
+            .unwrap_or(0)
+    };
+    let before = count(&f);
+    let with = |path: &str, value: Value| {
+        let mut body = exported.clone();
+        let pointer: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        let mut at = &mut body;
+        for key in &pointer[..pointer.len() - 1] {
+            at = match key.parse::<usize>() {
+                Ok(i) => &mut at[i],
+                Err(_) => &mut at[*key],
+            };
+        }
+        at[pointer[pointer.len() - 1]] = value;
+        body
+    };
+    let last = exported["messages"][4]["seq"].clone();
+    let many: Vec<Value> = (0..10_001)
+        .map(|i| json!({"seq": i, "parent": null, "message": {"role": "user", "content": "x"}}))
+        .collect();
+    for (body, path) in [
+        (
+            with("/messages/0/parent", last.clone()),
+            "/messages/0/parent",
+        ),
+        (
+            with("/messages/1/seq", exported["messages"][0]["seq"].clone()),
+            "/messages/1/seq",
+        ),
+        (with("/head", json!(987_654)), "/head"),
+        (with("/format", json!("other")), "/format"),
+        (
+            with("/messages/2/message", json!({"content": "no role"})),
+            "/messages/2/message/role",
+        ),
+        (with("/title", json!("")), "/title"),
+        (with("/messages", json!(many)), "/messages"),
+    ] {
+        let (status, answer) =
+            call(&f.app, "POST", "/api/v1/conversations/import", Some(body)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {answer}");
+        assert!(
+            answer["errors"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|e| e["path"] == path),
+            "{path}: {answer}"
+        );
+    }
+    let huge = json!({"format": "deskmate.conversation", "version": 1, "title": "big",
+                      "messages": [{"seq": 1, "parent": null, "message": {"role": "user", "content": "x".repeat(10 << 20)}}]});
+    let (status, _) = call(&f.app, "POST", "/api/v1/conversations/import", Some(huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    let raw = request("POST", "/api/v1/conversations/import", Some(json!({})))
+        .body(Body::from(vec![b'{', 0xff, 0xfe, b'}']))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (status, _) = send(&f.app, raw).await;
+    assert!(status.is_client_error(), "{status}");
+    assert_eq!(count(&f), before, "nothing half-stored");
+    let (status, _) = call(&f.app, "GET", "/api/v1/conversations/nope/export", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // 10,000 entries export.
+    store
+        .create_conversation("long", "Long", None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let turns: Vec<Value> = (0..10_000)
+        .map(|i| json!({"role": if i % 2 == 0 { "user" } else { "assistant" }, "content": format!("line {i}")}))
+        .collect();
+    store
+        .append_messages("long", None, &turns)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (status, long) = call(
+        &f.app,
+        "GET",
+        "/api/v1/conversations/long/export?format=json",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(long["messages"].as_array().map(Vec::len), Some(10_000));
+    let (status, _, text) = get_text(&f.app, "/api/v1/conversations/long/export").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.contains("line 9999"));
 }

@@ -2,6 +2,8 @@
 //! siblings (an edited message, a regenerated reply), which of them is shown ("‹ 2/3 ›"),
 //! and switching to another.
 
+use std::collections::HashMap;
+
 use deskmate_store::conversation_tree::Node;
 use serde::Serialize;
 
@@ -23,22 +25,21 @@ pub struct BranchPoint {
 
 /// The branch points of `path` (seqs, root first) in `tree`.
 pub(crate) fn branch_points(tree: &[Node], path: &[i64]) -> Vec<BranchPoint> {
-    let parent_of = |seq: i64| tree.iter().find(|n| n.seq == seq).map(|n| n.parent_seq);
+    let parent_of: HashMap<i64, Option<i64>> = tree.iter().map(|n| (n.seq, n.parent_seq)).collect();
+    // Children by parent, oldest first (the tree is in seq order).
+    let mut children: HashMap<Option<i64>, Vec<i64>> = HashMap::new();
+    for n in tree {
+        children.entry(n.parent_seq).or_default().push(n.seq);
+    }
     path.iter()
         .filter_map(|&seq| {
-            let parent = parent_of(seq)?;
-            let siblings: Vec<i64> = tree
-                .iter()
-                .filter(|n| n.parent_seq == parent)
-                .map(|n| n.seq)
-                .collect();
+            let siblings = children.get(parent_of.get(&seq)?)?;
             let index = siblings.iter().position(|&s| s == seq)? + 1;
-            let count = siblings.len();
-            (count > 1).then_some(BranchPoint {
+            (siblings.len() > 1).then(|| BranchPoint {
                 seq,
                 index,
-                count,
-                siblings,
+                count: siblings.len(),
+                siblings: siblings.clone(),
             })
         })
         .collect()

@@ -157,7 +157,7 @@ fn not_found(id: &str) -> ServiceError {
 
 /// The stored messages with their seq (OpenAI form; tool messages carry the card under
 /// `deskmate`) as the chat's entries.
-fn entries(messages: &[(i64, Value)]) -> Vec<ChatEntry> {
+pub(crate) fn entries(messages: &[(i64, Value)]) -> Vec<ChatEntry> {
     let mut out: Vec<ChatEntry> = Vec::new();
     let text = |m: &Value| m["content"].as_str().unwrap_or_default().trim().to_string();
     for &(seq, ref message) in messages {

@@ -22,6 +22,7 @@ pub mod agent;
 pub mod approvals;
 pub mod body;
 pub mod conversation_branches;
+pub mod conversation_export;
 pub mod conversations;
 pub mod error;
 pub mod hooks;

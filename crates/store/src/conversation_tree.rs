@@ -168,6 +168,84 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().sql(sql)
     }
 
+    /// Every message of a conversation with its place in the tree, in seq order (at most
+    /// `limit`).
+    pub fn tree_messages(
+        &self,
+        conversation_id: &str,
+        limit: u32,
+    ) -> Result<Vec<(Node, Value)>, Error> {
+        let sql = "SELECT seq, parent_seq, message FROM conversation_messages \
+                   WHERE conversation_id = ?1 ORDER BY seq LIMIT ?2";
+        let conn = self.conn()?;
+        let mut statement = conn.prepare_cached(sql).sql(sql)?;
+        let rows = statement
+            .query_map(params![conversation_id, limit], |r| {
+                Ok((
+                    Node {
+                        seq: r.get(0)?,
+                        parent_seq: r.get(1)?,
+                    },
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .sql(sql)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (node, text) = row.sql(sql)?;
+            out.push((node, json_column(&text, "conversation_messages.message")?));
+        }
+        Ok(out)
+    }
+
+    /// Makes a conversation from a whole tree in one transaction: `messages` in order,
+    /// each with the index of its parent among the earlier ones; `head` the index of the
+    /// message shown last. Nothing is stored when any part is wrong (a parent that is not
+    /// an earlier message, a head out of range, a used id).
+    pub fn import_tree(
+        &self,
+        id: &str,
+        title: &str,
+        model_id: Option<&str>,
+        messages: &[(Option<usize>, Value)],
+        head: Option<usize>,
+    ) -> Result<(), Error> {
+        let wrong = |what: &str| Error::Sql {
+            sql: format!("import: {what}"),
+            source: rusqlite::Error::InvalidQuery,
+        };
+        if head.is_some_and(|h| h >= messages.len()) {
+            return Err(wrong("the head is not one of the messages"));
+        }
+        let mut conn = self.conn()?;
+        let tx = conn.transaction().sql("BEGIN")?;
+        let create = format!(
+            "INSERT INTO conversations (id, title, model_id, created_at, updated_at) VALUES (?1, ?2, ?3, {NOW}, {NOW})"
+        );
+        tx.execute(&create, params![id, title, model_id])
+            .sql(&create)?;
+        let insert = format!(
+            "INSERT INTO conversation_messages (conversation_id, message, at, parent_seq) \
+             VALUES (?1, ?2, {NOW}, ?3)"
+        );
+        let mut seqs: Vec<i64> = Vec::with_capacity(messages.len());
+        for (i, (parent, message)) in messages.iter().enumerate() {
+            let parent_seq = match parent {
+                None => None,
+                Some(p) if *p < i => Some(seqs[*p]),
+                Some(_) => return Err(wrong("a parent that is not an earlier message")),
+            };
+            tx.execute(&insert, params![id, message.to_string(), parent_seq])
+                .sql(&insert)?;
+            seqs.push(tx.last_insert_rowid());
+        }
+        let set = "UPDATE conversations SET head_seq = ?2 WHERE id = ?1";
+        tx.execute(set, params![id, head.map(|h| seqs[h])])
+            .sql(set)?;
+        tx.commit().sql("COMMIT")?;
+        Ok(())
+    }
+
     /// Shows the branch through `seq`: the head becomes the newest message under it (its
     /// latest continuation). The new head; `None` when `seq` is not a message of the
     /// conversation.

@@ -6,6 +6,8 @@ import { FormEvent, KeyboardEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, ApiError, Prompt, Schemas, stream, ToolResult } from "../api";
 import { Json, ResultView } from "../components";
+import { shownName } from "../display";
+import type { Resource } from "./Tools";
 import { useOfferPrompt } from "../prompts";
 import { ConversationSearch } from "./ConversationSearch";
 import { PushToTalk } from "./PushToTalk";
@@ -106,6 +108,13 @@ export function Chat() {
   const [editing, setEditing] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [models, setModels] = useState<Model[]>([]);
+  // The tools as people see them: a card is titled with the tool's name in the window's
+  // language, its id one click away.
+  const [tools, setTools] = useState<Resource[]>([]);
+  const toolName = (id: string) => {
+    const tool = tools.find((r) => r.id === id);
+    return tool ? shownName(tool, i18n.language) : id;
+  };
   const [model, setModel] = useState("");
   const abort = useRef<AbortController | null>(null);
   // How many entries of the open conversation the window has read from the store.
@@ -201,6 +210,9 @@ export function Chat() {
   };
 
   useEffect(() => {
+    api<{ list: Resource[] }>("GET", "/tools/resources?limit=1000")
+      .then((r) => setTools(r.list))
+      .catch(() => setTools([]));
     api<{ list: Model[] }>("GET", "/models/llm")
       .then((r) => setModels(r.list))
       .catch(() => setModels([]));
@@ -468,12 +480,14 @@ export function Chat() {
             // The model asked again for what was already done: nothing ran, so no second
             // card that would look like a second action.
             <p key={i} className={`muted note repeated${hit(item)}`} data-tool={item.name} data-seq={item.seq}>
-              {t("chat.repeatedNote", { tool: item.name })}
+              {t("chat.repeatedNote", { tool: toolName(item.name) })}
             </p>
           ) : item.kind === "tool" ? (
             <article key={i} className={`tool-card${hit(item)}`} data-tool={item.name} data-status={item.status ?? "running"} data-seq={item.seq}>
               <header>
-                <code>{item.name}</code>
+                <strong className="tool-name" data-user={tools.some((r) => r.id === item.name && r.display) ? undefined : ""}>
+                  {toolName(item.name)}
+                </strong>
                 {branchNav(item, i)}
                 <span className={`badge ${item.status ?? "running"}`}>
                   {item.status ? t(`chat.status.${item.status}`) : t("chat.running")}
@@ -482,6 +496,9 @@ export function Chat() {
               {item.summary && !said.has(i) && <p className="summary">{item.summary}</p>}
               <details>
                 <summary>{t("chat.details")}</summary>
+                <p className="muted">
+                  <code className="tool-id">{item.name}</code>
+                </p>
                 {item.extracted && <p className="muted">{t("chat.extracted", { how: t(`extractedHow.${item.extracted}`, { defaultValue: item.extracted }) })}</p>}
                 <h4>{t("chat.arguments")}</h4>
                 <Json value={parsedArgs(item.args)} />
