@@ -165,7 +165,13 @@ export function Chat() {
   const open = async (id: string, seq?: number) => {
     if (busy) return;
     try {
-      await load(id);
+      const detail = await api<Detail>("GET", `/conversations/${encodeURIComponent(id)}`);
+      // A hit in a branch not shown: that branch is shown.
+      const shown =
+        seq !== undefined && !detail.entries.some((e) => e.seq === seq)
+          ? await api<Detail>("PUT", `/conversations/${encodeURIComponent(id)}/branch`, { seq })
+          : detail;
+      show(shown);
       setFound(seq === undefined ? null : { seq });
     } catch (e) {
       // A remembered conversation that was deleted elsewhere: start afresh, quietly.
