@@ -7,13 +7,15 @@ import { useTranslation } from "react-i18next";
 import { api, ApiError, Prompt, Schemas, stream, ToolResult } from "../api";
 import { Json, ResultView } from "../components";
 import { useOfferPrompt } from "../prompts";
+import { ContextMeter } from "./ContextMeter";
 import { ConversationSearch } from "./ConversationSearch";
+import { EarlierSummary } from "./EarlierSummary";
 import { PushToTalk } from "./PushToTalk";
 
 /** What the chat shows; `seq` is the stored message of an item read back from the store. */
 export type Item = { seq?: number } & (
   | { kind: "user" | "assistant"; text: string }
-  | { kind: "error" | "note" | "reminder"; text: string }
+  | { kind: "error" | "note" | "reminder" | "summary"; text: string }
   | {
       kind: "tool";
       id: string;
@@ -420,6 +422,8 @@ export function Chat() {
                 )}
               </details>
             </article>
+          ) : item.kind === "summary" ? (
+            <EarlierSummary key={i} text={item.text} seq={item.seq} className={hit(item)} />
           ) : item.kind === "note" ? (
             <p key={i} className="muted note">{item.text}</p>
           ) : item.kind === "reminder" ? (
@@ -440,6 +444,7 @@ export function Chat() {
         )}
         <div ref={end} />
       </div>
+      <ContextMeter conversation={conversation} busy={busy} />
       <form className="composer" onSubmit={submit}>
         <textarea
           id="chat-input"
