@@ -71,8 +71,9 @@ fn numbers(text: &str) -> Vec<String> {
 }
 
 /// A scripted model that reads what it is sent: a summary request is answered with every
-/// number the person asked about (the facts); a turn's request with a call when the person
-/// says "calculate", then with an answer after the results.
+/// number the person asked about in the turns it folds (the new facts); a request to
+/// shorten a summary with its numbers; a turn's request with a call when the person says
+/// "calculate", then with an answer after the results.
 fn model(request: &Value) -> Script {
     let messages = request["messages"].as_array().cloned().unwrap_or_default();
     let first = messages.first().map(text).unwrap_or_default();
@@ -83,9 +84,7 @@ fn model(request: &Value) -> Script {
             .map(text)
             .unwrap_or_default()
             .lines()
-            .filter(|l| {
-                l.starts_with("User:") || l.starts_with("The user asked about") || !l.contains(':')
-            })
+            .filter(|l| l.starts_with("User:"))
             .flat_map(numbers)
             .collect();
         return Script::Json(completion(
@@ -95,6 +94,9 @@ fn model(request: &Value) -> Script {
             )),
             &[],
         ));
+    } else if first.starts_with("Shorten") {
+        let kept = numbers(messages.get(1).map(text).unwrap_or_default()).join(" ");
+        return Script::Json(completion(Some(&format!("Numbers: {kept}")), &[]));
     } else if last.starts_with("Tool results:") {
         r#"{"answer":"Done."}"#.to_string()
     } else if let Some(n) = last.strip_prefix("calculate ") {

@@ -6,8 +6,9 @@
 //! When every earlier turn fits, all are sent. Otherwise the oldest turns are folded into
 //! a summary the model writes (`agent/fold.rs`), sent before the recent turns; a summary
 //! made before is reused while it and the turns after it fit, and a newer one folds it
-//! with the next turns. Folding keeps the recent turns to half of what is left beside the
-//! summary, so a fold is followed by several turns that need none.
+//! with the next turns (its text, and the facts of those turns after it). Folding keeps
+//! the recent turns to half of what is left beside the summary, so a fold is followed by
+//! several turns that need none.
 //!
 //! Turns are cut only where a message of the person begins one (or after the last message
 //! a summary covers, which was a turn's end when it was made): an assistant message with
@@ -115,7 +116,8 @@ pub(crate) fn turns(stored: Vec<Stored>, cuts: &[i64]) -> Vec<Turn> {
 }
 
 /// What to send of `turns` within `budget` tokens, given the summaries made before
-/// (`summaries`, any order) and the tokens a new summary may take (`allowance`).
+/// (`summaries`, any order) and the tokens a fold may add to the summary it folds into
+/// (`allowance`: a new summary is the one before it and the new turns' facts).
 pub(crate) fn plan(turns: &[Turn], summaries: &[Folded], budget: u32, allowance: u32) -> Plan {
     let sum = |turns: &[Turn]| turns.iter().map(|t| u64::from(t.tokens)).sum::<u64>();
     let budget = u64::from(budget);
@@ -146,7 +148,8 @@ pub(crate) fn plan(turns: &[Turn], summaries: &[Folded], budget: u32, allowance:
     }
     // Keep the recent turns within half of what the new summary leaves, the last one
     // even alone if it fits beside the summary.
-    let room = budget.saturating_sub(u64::from(allowance));
+    let grown = u64::from(allowance) + base.map_or(0, |(i, _)| u64::from(summaries[i].tokens));
+    let room = budget.saturating_sub(grown);
     let target = room / 2;
     let mut kept = 0u64;
     let mut keep_from = turns.len();
@@ -304,7 +307,8 @@ mod tests {
                 keep_from: 16
             }
         );
-        // Nine turns after it no longer fit beside it: it is folded with the oldest five.
+        // Nine turns after it no longer fit beside it: the oldest six are folded into it
+        // (the recent ones keep half of what the grown summary leaves).
         let mut longer = stored;
         longer.extend(conversation(25).into_iter().skip(80).collect::<Vec<_>>());
         let turns = counted(longer, &[64], 10);
@@ -313,7 +317,7 @@ mod tests {
             plan(&turns, &[summary], 100, 20),
             Plan::Fold {
                 base: Some(0),
-                fold: 16..21
+                fold: 16..22
             }
         );
     }
@@ -359,6 +363,6 @@ mod tests {
         let mut turns = counted(conversation(6), &[], 10);
         turns[2].tokens = 50;
         assert_eq!(groups(&turns, 25), [0..2, 2..3, 3..5, 5..6]);
-        assert_eq!(groups(&turns, 1000), [0..6]);
+        assert_eq!(groups(&turns, 1000), vec![Range { start: 0, end: 6 }]);
     }
 }

@@ -4,7 +4,10 @@
 //!
 //! A summary is one extra request to the turn's model: not streamed, no tools, a short
 //! instruction to keep every fact (numbers as written, names, decisions, results) in the
-//! conversation's language. It is stored (`conversation_summaries`, up to the seq of the
+//! conversation's language. A newer summary is the one before it followed by the facts of
+//! the turns folded after it (the model is shown the one before for context and writes only
+//! what is new: a small model asked to rewrite it whole dropped its oldest facts); past
+//! [`SUMMARY_CAP`] tokens the model shortens it, keeping every number and name. It is stored (`conversation_summaries`, up to the seq of the
 //! last message it covers) and sent before the recent turns as a message of the person
 //! with the model's "OK" after it, so that roles still alternate for strict templates.
 //! When the model cannot write one (it failed, or wrote nothing) the person's own words
@@ -22,8 +25,10 @@ use super::tokens::Counter;
 use crate::Deskmate;
 use crate::models::LlmModel;
 
-/// Most tokens of a summary.
+/// Most tokens of one summary request's answer (the facts of the turns it folds).
 const SUMMARY_MAX_TOKENS: u32 = 320;
+/// A summary longer than this is shortened by the model.
+const SUMMARY_CAP: u32 = 3 * SUMMARY_MAX_TOKENS;
 /// Tokens of the framing around a summary as sent (its two messages, the lead-in).
 const SUMMARY_FRAME: u32 = 48;
 /// Longest text of one message in what the summarizer reads, in characters.
@@ -219,13 +224,26 @@ impl Deskmate {
                     .collect();
             }
             let until_seq = part.last().map_or(0, |t| t.last_seq);
-            let Some(text) = self
+            let Some(new) = self
                 .summarize(f, previous.as_ref().map(|p| p.text.as_str()), &transcript)
                 .await
             else {
                 return stand_in(previous.as_ref(), &turns[start..], counter).await;
             };
-            let tokens = counter.count(&text).await;
+            let mut text = match &previous {
+                Some(previous) => format!("{}\n{new}", previous.text),
+                None => new,
+            };
+            let mut tokens = counter.count(&text).await;
+            if tokens > SUMMARY_CAP
+                && let Some(shorter) = self.shorten(f, &text).await
+            {
+                let shorter_tokens = counter.count(&shorter).await;
+                if shorter_tokens < tokens {
+                    text = shorter;
+                    tokens = shorter_tokens;
+                }
+            }
             if let Ok(stored) = self.stored()
                 && let Err(error) = stored.store.save_summary(
                     f.conversation_id,
@@ -250,25 +268,41 @@ impl Deskmate {
         }
     }
 
-    /// Asks the model for a summary of `transcript` folded into `previous`; `None` when
-    /// it failed or wrote nothing.
+    /// Asks the model for the facts of `transcript` (with the summary before it shown for
+    /// context); `None` when it failed or wrote nothing.
     async fn summarize(
         &self,
         f: &Fitting<'_>,
         previous: Option<&str>,
         transcript: &str,
     ) -> Option<String> {
+        let input = match previous {
+            Some(previous) => format!(
+                "Summary of what came before (for context only, do not repeat it):\n{previous}\n\nConversation to summarize:\n{transcript}"
+            ),
+            None => format!("Conversation to summarize:\n{transcript}"),
+        };
+        self.ask(f, instruction(f.language, previous.is_some()), input)
+            .await
+    }
+
+    /// Asks the model to shorten a summary that grew past [`SUMMARY_CAP`].
+    async fn shorten(&self, f: &Fitting<'_>, summary: &str) -> Option<String> {
+        let instruction = format!(
+            "Shorten this summary of a conversation to at most 200 words, in {language}. Keep \
+every number exactly as written, every name and decision, and the first things the user asked \
+about. Reply with the summary only.",
+            language = f.language.named()
+        );
+        self.ask(f, instruction, summary.to_string()).await
+    }
+
+    /// One request to the turn's model for a summary: not streamed, no tools; `None` when
+    /// it failed or wrote nothing.
+    async fn ask(&self, f: &Fitting<'_>, instruction: String, input: String) -> Option<String> {
         let mut request = ChatRequest::new(
             &f.model.model,
-            vec![
-                Message::system(instruction(f.language, previous.is_some())),
-                Message::user(match previous {
-                    Some(previous) => format!(
-                        "Summary so far:\n{previous}\n\nConversation after it:\n{transcript}"
-                    ),
-                    None => format!("Conversation:\n{transcript}"),
-                }),
-            ],
+            vec![Message::system(instruction), Message::user(input)],
         );
         request.max_tokens = Some(SUMMARY_MAX_TOKENS);
         request.temperature = Some(0.2);
@@ -287,9 +321,10 @@ impl Deskmate {
 }
 
 /// The summarizer's instruction.
-fn instruction(language: Language, folds_previous: bool) -> String {
-    let previous = if folds_previous {
-        " The summary so far comes first: keep all of its facts and add the new ones."
+fn instruction(language: Language, follows_previous: bool) -> String {
+    let previous = if follows_previous {
+        " A summary of what came before is shown first for context: write only what the \
+conversation after it adds."
     } else {
         ""
     };
@@ -420,6 +455,6 @@ mod tests {
     #[test]
     fn the_instruction_names_the_language_and_the_summary_before() {
         assert!(instruction(Language::Chinese, false).contains("in Chinese"));
-        assert!(instruction(Language::English, true).contains("summary so far comes first"));
+        assert!(instruction(Language::English, true).contains("write only what"));
     }
 }
