@@ -1340,6 +1340,21 @@ export interface components {
             status?: string | null;
             /** @description The one-line summary the card leads with. */
             summary?: string | null;
+        } | {
+            /**
+             * Format: int64
+             * @description The seq of the last message it covers.
+             */
+            covers_until_seq: number;
+            /** @enum {string} */
+            kind: "summary";
+            /**
+             * Format: int64
+             * @description The seq of the last message it covers (it shows after that message's entry).
+             */
+            seq: number;
+            /** @description The summary, in the conversation's language. */
+            text: string;
         };
         /** @description A run against an earlier one. */
         Comparison: {
@@ -1377,6 +1392,30 @@ export interface components {
             /** @description The tool's English display name. */
             tool_name: string;
         };
+        /** @description How full the model's context was at a conversation's last turn, in tokens. */
+        ContextUse: {
+            /**
+             * Format: int32
+             * @description The system prompt: the instructions and the tool catalog.
+             */
+            catalog_tokens: number;
+            /**
+             * Format: int32
+             * @description The conversation as sent: the summary of earlier turns, the recent turns and the
+             *     new message.
+             */
+            conversation_tokens: number;
+            /**
+             * Format: int64
+             * @description The seq of the last message folded into a summary (`None`: nothing folded).
+             */
+            folded_until_seq?: number | null;
+            /**
+             * Format: int32
+             * @description The model's context size.
+             */
+            n_ctx: number;
+        };
         /** @description A conversation. */
         Conversation: {
             /** @description RFC 3339. */
@@ -1394,6 +1433,7 @@ export interface components {
         ConversationDetail: components["schemas"]["Conversation"] & {
             /** @description The messages shown that have siblings (edits, regenerated replies). */
             branches: components["schemas"]["BranchPoint"][];
+            context?: null | components["schemas"]["ContextUse"];
             /** @description What the chat shows, in order. */
             entries: components["schemas"]["ChatEntry"][];
         };

@@ -32,6 +32,10 @@ export const en = {
     search: "Search conversations", noHits: "Nothing found", hits: "Found: {{count}}", moreHits: "Show more",
     searchFailed: "The search failed: {{detail}}",
     hitKind: { title: "Title", user: "You", assistant: "Deskmate", tool: "Tool", reminder: "Reminder" },
+    earlier: "Earlier:", earlierTitle: "The model's summary of the turns above: it reads this instead of them. Click to read it whole.",
+    contextLabel: "How full the model's context is",
+    contextUse: "Model context: {{used}} of {{n_ctx}} tokens. Tool catalog and instructions: {{catalog}} ({{catalogShare}}%); conversation: {{conversation}} ({{conversationShare}}%).",
+    contextFolded: "The oldest turns are folded into a summary.",
   },
   errorType: {
     validation: "The arguments were not right", not_found: "Not found", permission: "Not allowed",
@@ -187,6 +191,10 @@ export const zhCN: typeof en = {
     search: "搜索对话", noHits: "没有找到", hits: "找到 {{count}} 处", moreHits: "显示更多",
     searchFailed: "搜索失败：{{detail}}",
     hitKind: { title: "标题", user: "你", assistant: "Deskmate", tool: "工具", reminder: "提醒" },
+    earlier: "此前：", earlierTitle: "模型对上面几轮的摘要：模型读这段摘要，不再读那些消息。点击查看全文。",
+    contextLabel: "模型上下文的占用",
+    contextUse: "模型上下文：已用 {{used}} / {{n_ctx}} 个 token。工具目录和说明：{{catalog}}（{{catalogShare}}%）；对话：{{conversation}}（{{conversationShare}}%）。",
+    contextFolded: "最早的几轮已折叠成摘要。",
   },
   errorType: {
     validation: "参数不符合要求", not_found: "找不到对象", permission: "不允许执行",

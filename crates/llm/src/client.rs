@@ -313,6 +313,35 @@ impl ChatClient {
             }))
     }
 
+    /// llama.cpp's context size per slot (`/props`: `default_generation_settings.n_ctx`);
+    /// `None` from any other server, or when it could not tell now.
+    pub async fn llama_context_size(&self) -> Option<u32> {
+        let props = self.llama_props().await?;
+        props["default_generation_settings"]["n_ctx"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n > 0)
+    }
+
+    /// How many tokens `text` is for the served model: llama.cpp's `POST /tokenize`
+    /// (`{"content"}` → `{"tokens": [...]}`, no special tokens added). `Ok(None)` from a
+    /// server that answered and does not tokenize (the caller estimates,
+    /// [`crate::tokens::estimate`]); `Err` when the server could not be asked.
+    pub async fn tokenize(&self, text: &str) -> Result<Option<usize>, LlmError> {
+        let url = format!("{}/tokenize", self.root());
+        let body = serde_json::json!({ "content": text, "add_special": false });
+        let builder = self.endpoint.authorize(self.http.post(&url).json(&body));
+        let response = match self.endpoint.send(&url, builder).await {
+            Ok(response) => response,
+            Err(LlmError::Status { .. } | LlmError::Unauthorized { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let body = self.endpoint.body(&url, response, MAX_BODY).await?;
+        Ok(serde_json::from_slice::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|v| v["tokens"].as_array().map(Vec::len)))
+    }
+
     /// Whether the server is llama.cpp's `llama-server`, which constrains decoding to a
     /// JSON Schema; `None` when it could not tell now (unreachable or still loading), so
     /// a caller that remembers the answer asks again later.

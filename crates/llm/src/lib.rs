@@ -4,6 +4,7 @@
 //!   calls are assembled by index ([`assemble::ToolCallAssembler`]) and parsed once
 //!   complete; calls a model wrote into its text are found by [`extract::extract_calls`].
 //! - [`AsrClient`]: `/audio/transcriptions` (multipart) with language and hotwords.
+//! - [`tokens::estimate`]: a text's tokens when the server cannot count them.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), deskmate_llm::LlmError> {
@@ -25,6 +26,7 @@ pub mod extract;
 pub mod grammar;
 pub mod sidecar;
 pub mod sse;
+pub mod tokens;
 pub mod wire;
 
 pub use asr::{AsrClient, AsrRequest, Transcription};

@@ -351,6 +351,9 @@ fn markdown(entry: &ChatEntry, zh: bool, name: &dyn Fn(&str) -> String) -> Strin
         ChatEntry::User { text, .. } => format!("**{you}:** {text}\n"),
         ChatEntry::Assistant { text, .. } => format!("**{assistant}:** {text}\n"),
         ChatEntry::Reminder { text, .. } => format!("⏰ **{reminder}:** {text}\n"),
+        ChatEntry::Summary { text, .. } => {
+            format!("_{}_ {text}\n", if zh { "此前：" } else { "Earlier:" })
+        }
         ChatEntry::Tool {
             name: tool,
             arguments,

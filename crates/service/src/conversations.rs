@@ -62,6 +62,16 @@ pub enum ChatEntry {
         #[schema(value_type = Option<deskmate_core::ToolResult>)]
         result: Option<Value>,
     },
+    /// The summary the model made of the conversation up to a message, which the model
+    /// reads instead of those messages ("Earlier: …"); shown after the last one.
+    Summary {
+        /// The seq of the last message it covers (it shows after that message's entry).
+        seq: i64,
+        /// The summary, in the conversation's language.
+        text: String,
+        /// The seq of the last message it covers.
+        covers_until_seq: i64,
+    },
 }
 
 /// A conversation with its entries.
@@ -74,6 +84,9 @@ pub struct ConversationDetail {
     pub entries: Vec<ChatEntry>,
     /// The messages shown that have siblings (edits, regenerated replies).
     pub branches: Vec<crate::conversation_branches::BranchPoint>,
+    /// How full the model's context was at the last turn (`null` before one was
+    /// measured): the chat's meter.
+    pub context: Option<deskmate_store::conversation_context::ContextUse>,
 }
 
 impl Deskmate {
@@ -115,10 +128,13 @@ impl Deskmate {
         let conversation = store.conversation(id)?.ok_or_else(|| not_found(id))?;
         let messages = store.numbered_messages(id, MAX_MESSAGES)?;
         let path: Vec<i64> = messages.iter().map(|(seq, _)| *seq).collect();
+        let mut entries = entries(&messages);
+        place_summary(&mut entries, &messages, &store.conversation_summaries(id)?);
         Ok(ConversationDetail {
             conversation,
-            entries: entries(&messages),
+            entries,
             branches: crate::conversation_branches::branch_points(&store.tree(id)?, &path),
+            context: store.context_use(id)?,
         })
     }
 
@@ -222,6 +238,47 @@ pub(crate) fn entries(messages: &[(i64, Value)]) -> Vec<ChatEntry> {
     out
 }
 
+/// The latest summary of the conversation that ends at one of `messages`, after the last
+/// entry it covers.
+fn place_summary(
+    entries: &mut Vec<ChatEntry>,
+    messages: &[(i64, Value)],
+    summaries: &[deskmate_store::conversation_context::ConversationSummary],
+) {
+    let Some(summary) = summaries
+        .iter()
+        .filter(|s| messages.iter().any(|(seq, _)| *seq == s.until_seq))
+        .max_by_key(|s| s.until_seq)
+    else {
+        return;
+    };
+    let at = entries
+        .iter()
+        .rposition(|e| e.seq() <= summary.until_seq)
+        .map_or(0, |i| i + 1);
+    entries.insert(
+        at,
+        ChatEntry::Summary {
+            seq: summary.until_seq,
+            text: summary.text.clone(),
+            covers_until_seq: summary.until_seq,
+        },
+    );
+}
+
+impl ChatEntry {
+    /// The seq of the stored message it comes from.
+    pub fn seq(&self) -> i64 {
+        match self {
+            Self::User { seq, .. }
+            | Self::Assistant { seq, .. }
+            | Self::Reminder { seq, .. }
+            | Self::Tool { seq, .. }
+            | Self::Summary { seq, .. } => *seq,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +343,33 @@ mod tests {
             ChatEntry::Reminder {
                 seq: 24,
                 text: "drink water".into()
+            }
+        );
+        // A summary up to the first turn's end shows after that turn's entries; one whose
+        // message is not in the conversation is not shown.
+        let summary = |until_seq: i64, text: &str| {
+            deskmate_store::conversation_context::ConversationSummary {
+                conversation_id: "c".into(),
+                until_seq,
+                text: text.into(),
+                tokens: 3,
+                model_id: None,
+                created_at: String::new(),
+            }
+        };
+        let mut with = got.clone();
+        place_summary(
+            &mut with,
+            &numbered,
+            &[summary(16, "asked 17% of 2340"), summary(99, "x")],
+        );
+        assert_eq!(with.len(), 7);
+        assert_eq!(
+            with[3],
+            ChatEntry::Summary {
+                seq: 16,
+                text: "asked 17% of 2340".into(),
+                covers_until_seq: 16
             }
         );
     }

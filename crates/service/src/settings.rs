@@ -34,6 +34,12 @@ pub const KNOWN: &[Known] = &[
         zh: "提醒错过多少分钟以内（当时 Deskmate 没有运行），启动时仍然补发并注明原定时间（0–1440）；更早错过的提醒和定时操作只记为“已错过”，不会补做。",
         en: "How many minutes late a reminder missed while Deskmate was not running still fires at start, saying when it was due (0–1440); older reminders and scheduled actions are recorded as missed, never run late.",
     },
+    Known {
+        key: crate::agent::tokens::CONTEXT_SETTING,
+        default: || Value::from(crate::agent::tokens::DEFAULT_CONTEXT_TOKENS),
+        zh: "模型上下文的大小（token 数，512–2000000），用于不报告上下文大小的模型服务（llama.cpp 会自己报告）。对话装不下时，最早的几轮会由模型折叠成一段摘要。",
+        en: "The model's context size in tokens (512–2,000,000), for model servers that do not tell it (llama.cpp does). When a conversation no longer fits, its oldest turns are folded into a summary the model writes.",
+    },
 ];
 
 /// A setting with its current value.

@@ -1446,8 +1446,9 @@ async fn a_server_still_loading_is_probed_again() {
     );
 }
 
-/// After a turn of many calls, the next turn still sends the person's earlier message
-/// (the window holds whole turns), so a follow-up finds its subject.
+/// After a turn of many calls, too large for what the context leaves, the next turn
+/// folds it whole into a summary (a call is never parted from its result) that still
+/// says what the person asked, so a follow-up finds its subject.
 #[tokio::test]
 async fn the_history_window_holds_whole_turns() {
     let f = constrained_fixture(false).await;
@@ -1462,11 +1463,21 @@ async fn the_history_window_holds_whole_turns() {
     }
     let (_, first) = turn(&f, "the first question", None).await;
     assert_eq!(first.stop, StopReason::StepLimit);
-    f.server.push(content(r#"{"answer":"ok"}"#));
+    f.server
+        .push(content(
+            "The user asked the first question; 48 sums were computed.",
+        ))
+        .push(content(r#"{"answer":"ok"}"#));
     turn(&f, "and now?", Some(first.conversation_id.clone())).await;
     let requests = f.server.requests();
+    let summary = requests[requests.len() - 2].to_string();
+    assert!(summary.contains("User: the first question"), "{summary}");
     let last = requests.last().cloned().unwrap_or_default().to_string();
     assert!(last.contains("the first question"), "{last}");
+    assert!(
+        !last.contains("5*10+7"),
+        "the long turn is folded whole: {last}"
+    );
 }
 
 /// The same failing call twice ends the turn even when the model spells it another way

@@ -5,7 +5,8 @@
 //! - [`Store`]: the connection and the operations, one module per table group:
 //!   [`resources`] (tool resources), [`audit`] (one event per call), [`idempotency`]
 //!   (exactly-once keys), [`kb`] (knowledge base with FTS5), [`settings`],
-//!   [`conversations`] and [`conversation_search`] (all of them searched, FTS5 trigrams).
+//!   [`conversations`] and [`conversation_search`] (all of them searched, FTS5 trigrams),
+//!   [`conversation_context`] (summaries of long conversations' older turns).
 //!
 //! ```
 //! let dir = tempfile::tempdir().unwrap();
@@ -17,6 +18,7 @@
 pub mod approvals;
 pub mod audit;
 pub mod autotest;
+pub mod conversation_context;
 pub mod conversation_search;
 pub mod conversation_tree;
 pub mod conversations;
@@ -51,6 +53,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/008_schedules.sql")),
         M::up(include_str!("../migrations/009_conversation_search.sql")),
         M::up(include_str!("../migrations/010_approvals.sql")),
+        M::up(include_str!("../migrations/011_conversation_summaries.sql")),
         M::up(include_str!("../migrations/012_conversation_tree.sql")),
     ])
 }

@@ -5,6 +5,8 @@
 //! JSON answer, an SSE body cut into chunks wherever the test says, an error status, a
 //! stall, a stream that stops early), records the request body, and `GET /v1/models`
 //! lists the configured model names. Recorded real answers live in `testdata/llm/`.
+//! Started as llama.cpp ([`ScriptedServer::start_llama_cpp`]) it also answers `GET /props`
+//! (with a context size the test sets) and `POST /tokenize` (with [`scripted_tokens`]).
 
 pub mod desktop;
 pub mod keyring;
@@ -78,6 +80,9 @@ impl Script {
     }
 }
 
+/// Answers a chat request from its JSON body.
+type Responder = Arc<dyn Fn(&Value) -> Script + Send + Sync>;
+
 #[derive(Default)]
 struct Shared {
     chat: VecDeque<Script>,
@@ -87,10 +92,16 @@ struct Shared {
     models: Vec<String>,
     /// Answer every further chat request with the last script.
     repeat_last: Option<Script>,
+    /// Answers a chat request from its body when no script is queued.
+    responder: Option<Responder>,
     /// Answer `GET /props` as llama.cpp's server does.
     llama_cpp: bool,
     /// Answer `GET /props` with 503, as llama.cpp does while it loads its model.
     loading: bool,
+    /// The context size `GET /props` answers.
+    n_ctx: u32,
+    /// `POST /tokenize` requests received.
+    tokenized: usize,
 }
 
 /// A scripted OpenAI-compatible server on 127.0.0.1.
@@ -124,10 +135,12 @@ impl ScriptedServer {
         let shared = Arc::new(Mutex::new(Shared {
             models: models.iter().map(|m| (*m).to_string()).collect(),
             llama_cpp,
+            n_ctx: 8192,
             ..Shared::default()
         }));
         let app = Router::new()
             .route("/props", get(props))
+            .route("/tokenize", post(tokenize))
             .route("/v1/chat/completions", post(chat))
             .route("/v1/models", get(list_models))
             .route("/v1/audio/transcriptions", post(transcribe))
@@ -155,6 +168,16 @@ impl ScriptedServer {
         self
     }
 
+    /// Answers every chat request after the queued ones from its body (a model that reads
+    /// what it is sent); takes precedence over [`ScriptedServer::repeat`].
+    pub fn respond_with(
+        &self,
+        responder: impl Fn(&Value) -> Script + Send + Sync + 'static,
+    ) -> &Self {
+        self.lock().responder = Some(Arc::new(responder));
+        self
+    }
+
     /// Answers every chat request after the queued ones with this script.
     pub fn repeat(&self, script: Script) -> &Self {
         self.lock().repeat_last = Some(script);
@@ -166,6 +189,17 @@ impl ScriptedServer {
     pub fn set_loading(&self, loading: bool) -> &Self {
         self.lock().loading = loading;
         self
+    }
+
+    /// The context size `GET /props` answers (8192 unless set).
+    pub fn set_n_ctx(&self, n_ctx: u32) -> &Self {
+        self.lock().n_ctx = n_ctx;
+        self
+    }
+
+    /// How many `POST /tokenize` requests were received.
+    pub fn tokenized(&self) -> usize {
+        self.lock().tokenized
     }
 
     /// Queues the answer to the next transcription request.
@@ -202,10 +236,15 @@ fn lock(shared: &SharedState) -> std::sync::MutexGuard<'_, Shared> {
 async fn chat(State(shared): State<SharedState>, headers: HeaderMap, body: Bytes) -> Response {
     let script = {
         let mut s = lock(&shared);
-        s.requests
-            .push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         s.headers.push(headers);
-        s.chat.pop_front().or_else(|| s.repeat_last.clone())
+        let script = s
+            .chat
+            .pop_front()
+            .or_else(|| s.responder.as_ref().map(|respond| respond(&request)))
+            .or_else(|| s.repeat_last.clone());
+        s.requests.push(request);
+        script
     };
     match script {
         Some(script) => play(script).await,
@@ -298,22 +337,66 @@ fn event_stream(body: Body) -> Response {
 
 /// `GET /props`: llama.cpp's server properties, or 404 for a plain OpenAI server.
 async fn props(State(shared): State<Arc<Mutex<Shared>>>) -> Response {
-    let (llama_cpp, loading) = shared
+    let (llama_cpp, loading, n_ctx) = shared
         .lock()
-        .map(|s| (s.llama_cpp, s.loading))
+        .map(|s| (s.llama_cpp, s.loading, s.n_ctx))
         .unwrap_or_default();
     if loading {
         (StatusCode::SERVICE_UNAVAILABLE, "Loading model").into_response()
     } else if llama_cpp {
         axum::Json(serde_json::json!({
             "chat_template": "{{ messages }}",
-            "default_generation_settings": {"n_ctx": 8192},
+            "default_generation_settings": {"n_ctx": n_ctx},
             "total_slots": 1,
         }))
         .into_response()
     } else {
         StatusCode::NOT_FOUND.into_response()
     }
+}
+
+/// `POST /tokenize` (llama.cpp's, a llama.cpp server only): `{"content"}` →
+/// `{"tokens": [...]}`, as many as [`scripted_tokens`] counts.
+async fn tokenize(State(shared): State<SharedState>, body: Bytes) -> Response {
+    let llama_cpp = {
+        let mut s = lock(&shared);
+        s.tokenized += 1;
+        s.llama_cpp
+    };
+    if !llama_cpp {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let Some(content) = request["content"].as_str() else {
+        return (StatusCode::BAD_REQUEST, "content is required").into_response();
+    };
+    let tokens: Vec<usize> = (0..scripted_tokens(content)).collect();
+    axum::Json(json!({ "tokens": tokens })).into_response()
+}
+
+/// The scripted server's tokenizer: a run of letters and digits is one token per four
+/// characters (rounded up), a CJK character is one, any other character but a space is
+/// one; spaces are free. Tests count what a request holds with it.
+pub fn scripted_tokens(text: &str) -> usize {
+    let mut count = 0;
+    let mut run = 0usize;
+    for c in text.chars() {
+        if c.is_alphanumeric() && (c.is_ascii() || !is_wide(c)) {
+            run += 1;
+            continue;
+        }
+        count += run.div_ceil(4);
+        run = 0;
+        if !c.is_whitespace() {
+            count += 1;
+        }
+    }
+    count + run.div_ceil(4)
+}
+
+/// A CJK character (counted as a token of its own).
+fn is_wide(c: char) -> bool {
+    matches!(u32::from(c), 0x3040..=0x30FF | 0x3400..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF)
 }
 
 /// Cuts a body at the given offsets (out-of-range offsets are ignored).

@@ -9,13 +9,15 @@ import { Json, ResultView } from "../components";
 import { shownName } from "../display";
 import type { Resource } from "./Tools";
 import { useOfferPrompt } from "../prompts";
+import { ContextMeter } from "./ContextMeter";
 import { ConversationSearch } from "./ConversationSearch";
+import { EarlierSummary } from "./EarlierSummary";
 import { PushToTalk } from "./PushToTalk";
 
 /** What the chat shows; `seq` is the stored message of an item read back from the store. */
 export type Item = { seq?: number } & (
   | { kind: "user" | "assistant"; text: string }
-  | { kind: "error" | "note" | "reminder"; text: string }
+  | { kind: "error" | "note" | "reminder" | "summary"; text: string }
   | {
       kind: "tool";
       id: string;
@@ -516,6 +518,8 @@ export function Chat() {
                 )}
               </details>
             </article>
+          ) : item.kind === "summary" ? (
+            <EarlierSummary key={i} text={item.text} seq={item.seq} className={hit(item)} />
           ) : item.kind === "note" ? (
             <p key={i} className="muted note">{item.text}</p>
           ) : item.kind === "reminder" ? (
@@ -561,6 +565,7 @@ export function Chat() {
         )}
         <div ref={end} />
       </div>
+      <ContextMeter conversation={conversation} busy={busy} />
       <form className="composer" onSubmit={submit}>
         <textarea
           id="chat-input"

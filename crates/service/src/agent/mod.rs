@@ -7,6 +7,8 @@
 
 mod branch;
 mod calls;
+mod context;
+mod fold;
 pub(crate) mod language;
 mod probe;
 mod protocol;
@@ -14,6 +16,7 @@ mod reply;
 mod said;
 mod select;
 pub mod summary;
+pub(crate) mod tokens;
 
 use std::collections::{HashMap, HashSet};
 
@@ -209,11 +212,9 @@ pub struct ChatOutcome {
 const AFTER_RESULTS_MAX_TOKENS: u32 = 256;
 /// Most model requests in one turn.
 pub const MAX_STEPS: usize = 6;
-/// Earlier turns read from the conversation.
-const HISTORY_TURNS: u32 = 10;
-/// Earlier messages sent along: older whole turns are left out past this, but never the
-/// person's last two turns (a follow-up names its subject in the one before).
-const HISTORY: usize = 40;
+/// Most messages of the conversation so far read for a turn (what does not fit the
+/// model's context is folded into a summary, `agent/fold.rs`).
+const CONVERSATION_READ: u32 = 100_000;
 /// Longest message accepted.
 const MAX_MESSAGE_CHARS: usize = 16_000;
 /// Longest locale accepted (a BCP 47 tag, or a POSIX one such as `zh_CN.UTF-8`).
@@ -262,26 +263,18 @@ impl Deskmate {
                 id
             }
         };
-        let stored_history = match place.history_to {
-            None => store.conversation_turns(&conversation_id, None, HISTORY_TURNS)?,
-            Some(Some(to)) => {
-                store.conversation_turns(&conversation_id, Some(to), HISTORY_TURNS)?
-            }
+        // The conversation so far — the path to where this turn goes; what of it fits
+        // the context is decided once the system prompt is known.
+        let so_far = match place.history_to {
+            None => store.numbered_messages(&conversation_id, CONVERSATION_READ)?,
+            Some(Some(to)) => store.path(&conversation_id, Some(to), CONVERSATION_READ)?,
             // An edit of the first message: nothing before it.
             Some(None) => Vec::new(),
         };
-        let history = window(
-            stored_history
-                .into_iter()
-                .filter_map(|m| serde_json::from_value(m).ok())
-                .collect(),
-        );
 
         let language = language::Language::of(&message, turn.locale.as_deref());
         let zh = language.zh();
         let mut messages = vec![Message::system(String::new())];
-        // History starts at a user message, so no tool result loses its call.
-        messages.extend(history);
         let user = Message::user(message.clone());
         messages.push(user.clone());
         // A regenerated reply goes under the person's stored message; anything else
@@ -293,12 +286,14 @@ impl Deskmate {
         };
 
         // What the person asked: this message and their one before it.
-        let asked: Vec<String> = messages
+        let before = so_far
             .iter()
             .rev()
-            .filter(|m| m.role == "user")
-            .filter_map(|m| m.content.clone())
-            .take(2)
+            .find(|(_, m)| m["role"] == "user")
+            .and_then(|(_, m)| m["content"].as_str());
+        let asked: Vec<String> = std::iter::once(message.as_str())
+            .chain(before)
+            .map(str::to_string)
             .collect();
         let offered = turn.tools.as_deref();
         let tools = match offered {
@@ -315,9 +310,11 @@ impl Deskmate {
         let api_key = self.model_api_key(model.api_key_ref.as_deref());
 
         let offered_ids: Vec<String> = tools.iter().map(|t| t.function.name.clone()).collect();
-        let mut used_ids: HashSet<String> = messages
+        let mut used_ids: HashSet<String> = so_far
             .iter()
-            .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
+            .filter_map(|(_, m)| m["tool_calls"].as_array())
+            .flatten()
+            .filter_map(|c| c["id"].as_str().map(str::to_string))
             .collect();
         let turn_id = uuid::Uuid::new_v4().simple().to_string();
         let context = TurnContext {
@@ -363,6 +360,26 @@ impl Deskmate {
                 _ => tools.clone(),
             };
             messages[0] = Message::system(protocol::system_prompt(protocol, &shown, &tools));
+            // The earlier turns that fit the context (the oldest folded into a summary),
+            // between the system prompt and the new message.
+            let fitted = self
+                .fit_history(fold::Fitting {
+                    client: &client,
+                    model: &model,
+                    llama_cpp: self.constrains(&client).await,
+                    conversation_id: &conversation_id,
+                    stored: so_far,
+                    system: &messages[0],
+                    tools: if protocol == Protocol::Native {
+                        &tools
+                    } else {
+                        &[]
+                    },
+                    message: &messages[1],
+                    language,
+                })
+                .await;
+            messages.splice(1..1, fitted.history);
             // The grammar holds the person's own words where a tool asks for them.
             let grammar_tools = match protocol {
                 Protocol::Constrained => said::narrowed(
@@ -788,34 +805,6 @@ fn closing(
     );
     new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
     reply
-}
-
-/// The earlier turns sent along: whole turns from a message of the person, the oldest
-/// left out while there are more than [`HISTORY`] messages and more than two turns.
-fn window(history: Vec<Message>) -> Vec<Message> {
-    let starts: Vec<usize> = history
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| m.role == "user")
-        .map(|(i, _)| i)
-        .collect();
-    let keep_from = starts
-        .iter()
-        .copied()
-        .find(|&start| history.len() - start <= HISTORY)
-        .unwrap_or(usize::MAX)
-        .min(
-            starts
-                .len()
-                .checked_sub(2)
-                .map_or(usize::MAX, |i| starts[i]),
-        );
-    let keep_from = if keep_from == usize::MAX {
-        starts.first().copied().unwrap_or(history.len())
-    } else {
-        keep_from
-    };
-    history.into_iter().skip(keep_from).collect()
 }
 
 /// What the chat's card showed for a call, kept with the saved tool message.
