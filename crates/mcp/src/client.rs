@@ -270,14 +270,29 @@ enum Question {
 }
 
 impl Question {
-    /// The question a requested schema asks, if one choice can answer it.
+    /// The question a requested schema asks, if one choice can answer it. Fields the
+    /// schema does not require are left out of the answer (another Deskmate offers
+    /// "remember": the person here answers yes or no, this once); when it names none as
+    /// required, every field is asked.
     fn of(schema: &Value) -> Option<Self> {
         let properties = schema.get("properties").and_then(Value::as_object);
         let Some(properties) = properties.filter(|p| !p.is_empty()) else {
             return Some(Self::Nothing);
         };
-        let [(name, field)] = properties.iter().collect::<Vec<_>>()[..] else {
-            return None;
+        let required: Option<Vec<&str>> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect());
+        let asked: Vec<(&String, &Value)> = properties
+            .iter()
+            .filter(|(name, _)| required.as_ref().is_none_or(|r| r.contains(&name.as_str())))
+            .collect();
+        let [(name, field)] = asked[..] else {
+            return if asked.is_empty() {
+                Some(Self::Nothing)
+            } else {
+                None
+            };
         };
         if field.get("type").and_then(Value::as_str) == Some("boolean") {
             return Some(Self::YesNo(name.clone()));
@@ -849,6 +864,17 @@ mod tests {
         );
         let text = json!({"type": "object", "properties": {"a": {"type": "string"}}});
         assert_eq!(Question::of(&text), None, "free text is not a choice");
+        // Another Deskmate's confirmation: a required yes/no and an optional "remember".
+        let confirm = json!({"type": "object", "required": ["approve"], "properties": {
+            "approve": {"type": "boolean"},
+            "remember": {"type": "string", "enum": ["once", "always"]}}});
+        let question = Question::of(&confirm);
+        assert_eq!(question, Some(Question::YesNo("approve".into())));
+        assert_eq!(
+            question.as_ref().map(|q| q.answer(0)),
+            Some(json!({"approve": true})),
+            "the optional field is left out: yes, this once"
+        );
     }
 
     #[test]
