@@ -5,10 +5,11 @@
 //! A summary is one extra request to the turn's model: not streamed, no tools, a short
 //! instruction to keep every fact (numbers as written, names, decisions, results) in the
 //! conversation's language. A newer summary is the one before it followed by the facts of
-//! the turns folded after it (the model is shown the one before for context and writes only
-//! what is new: a small model asked to rewrite it whole dropped its oldest facts); past
-//! [`SUMMARY_CAP`] tokens the model shortens it, keeping every number and name. It is stored (`conversation_summaries`, up to the seq of the
-//! last message it covers) and sent before the recent turns as a message of the person
+//! the turns folded after it, joined here: the model sees only those turns (on the local
+//! 1.5B model, asked to rewrite the summary whole it dropped its oldest facts, and shown it
+//! "for context" it copied it instead of the new facts). Past [`SUMMARY_CAP`] tokens the
+//! model shortens it, keeping every number and name. It is stored
+//! (`conversation_summaries`, up to the seq of the last message it covers) and sent before the recent turns as a message of the person
 //! with the model's "OK" after it, so that roles still alternate for strict templates.
 //! When the model cannot write one (it failed, or wrote nothing) the person's own words
 //! of the folded turns stand in for it, unstored, so that nothing the person said is lost
@@ -202,14 +203,11 @@ impl Deskmate {
         turns: &[Turn],
     ) -> Folded {
         let mut previous = base.cloned();
-        let room = |previous: &Option<Folded>| {
-            n_ctx.saturating_sub(
-                INSTRUCTION_TOKENS + SUMMARY_MAX_TOKENS + previous.as_ref().map_or(0, |p| p.tokens),
-            )
-        };
+        let limit = n_ctx
+            .saturating_sub(INSTRUCTION_TOKENS + SUMMARY_MAX_TOKENS)
+            .max(1);
         let mut start = 0;
         while start < turns.len() {
-            let limit = room(&previous).max(1);
             let group = context::groups(&turns[start..], limit)
                 .into_iter()
                 .next()
@@ -224,10 +222,7 @@ impl Deskmate {
                     .collect();
             }
             let until_seq = part.last().map_or(0, |t| t.last_seq);
-            let Some(new) = self
-                .summarize(f, previous.as_ref().map(|p| p.text.as_str()), &transcript)
-                .await
-            else {
+            let Some(new) = self.summarize(f, &transcript).await else {
                 return stand_in(previous.as_ref(), &turns[start..], counter).await;
             };
             let mut text = match &previous {
@@ -268,22 +263,11 @@ impl Deskmate {
         }
     }
 
-    /// Asks the model for the facts of `transcript` (with the summary before it shown for
-    /// context); `None` when it failed or wrote nothing.
-    async fn summarize(
-        &self,
-        f: &Fitting<'_>,
-        previous: Option<&str>,
-        transcript: &str,
-    ) -> Option<String> {
-        let input = match previous {
-            Some(previous) => format!(
-                "Summary of what came before (for context only, do not repeat it):\n{previous}\n\nConversation to summarize:\n{transcript}"
-            ),
-            None => format!("Conversation to summarize:\n{transcript}"),
-        };
-        self.ask(f, instruction(f.language, previous.is_some()), input)
-            .await
+    /// Asks the model for the facts of `transcript`; `None` when it failed or wrote
+    /// nothing.
+    async fn summarize(&self, f: &Fitting<'_>, transcript: &str) -> Option<String> {
+        let input = format!("Conversation to summarize:\n{transcript}");
+        self.ask(f, instruction(f.language), input).await
     }
 
     /// Asks the model to shorten a summary that grew past [`SUMMARY_CAP`].
@@ -321,16 +305,10 @@ about. Reply with the summary only.",
 }
 
 /// The summarizer's instruction.
-fn instruction(language: Language, follows_previous: bool) -> String {
-    let previous = if follows_previous {
-        " A summary of what came before is shown first for context: write only what the \
-conversation after it adds."
-    } else {
-        ""
-    };
+fn instruction(language: Language) -> String {
     format!(
         "You summarize a conversation between a user and an assistant, so that the assistant \
-can go on without its messages.{previous} Keep every fact: numbers exactly as written, names, \
+can go on without its messages. Keep every fact: numbers exactly as written, names, \
 dates and times, what the user asked for, decided or told you, and what tools found or did, \
 in the order they came. Leave out greetings and small talk. Write short lines, at most 200 \
 words, in {language}. Reply with the summary only.",
@@ -453,8 +431,8 @@ mod tests {
     }
 
     #[test]
-    fn the_instruction_names_the_language_and_the_summary_before() {
-        assert!(instruction(Language::Chinese, false).contains("in Chinese"));
-        assert!(instruction(Language::English, true).contains("write only what"));
+    fn the_instruction_names_the_language() {
+        assert!(instruction(Language::Chinese).contains("in Chinese"));
+        assert!(instruction(Language::English).contains("in English"));
     }
 }
