@@ -23,7 +23,7 @@ pub struct ListQuery {
 }
 
 /// `GET /api/v1/approvals`.
-#[utoipa::path(get, path = "/api/v1/approvals", tag = "approvals", params(ListQuery), responses((status = 200, description = "The approvals, the newest first", body = Items<Approval>)))]
+#[utoipa::path(get, path = "/api/v1/approvals", tag = "approvals", params(ListQuery), responses((status = 200, description = "The approvals, the newest first", body = Items<Approval>), (status = 422, description = "An empty or too long tool id")))]
 pub async fn list(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ListQuery>,
