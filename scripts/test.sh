@@ -15,12 +15,13 @@ phase() {
 # python3-venv holds the MCP Python SDK the MCP tests use;
 # the tests start a real PulseAudio daemon and a
 # desktop session (D-Bus, Xvfb, dunst); the desktop app needs WebKitGTK and its tests
-# WebKitWebDriver; the keyring test starts gnome-keyring's Secret Service on a private
-# bus and looks at its items with gdbus. A no-op when already installed.
+# WebKitWebDriver, and xdotool to answer the OS save dialog; the keyring test starts
+# gnome-keyring's Secret Service on a private bus and looks at its items with gdbus.
+# A no-op when already installed.
 apt_install build-essential pkg-config python3 python3-venv libpulse-dev libasound2-dev libasound2-plugins libclang1-14 \
   pulseaudio pulseaudio-utils espeak-ng \
   dbus dbus-x11 xvfb xauth dunst libnotify-bin gnome-keyring libglib2.0-bin \
-  "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps
+  "${DESKTOP_PACKAGES[@]}" webkit2gtk-driver x11-apps xdotool
 phase "system packages"
 require_cargo
 prune_target

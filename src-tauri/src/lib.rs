@@ -3,14 +3,17 @@
 //! a token made for this launch) and shows the UI in a webview that calls that API: the
 //! UI has no other way in, so there is one API. The shell only adds what a desktop app
 //! needs: the window (its size and position remembered), a tray icon, a single instance,
-//! and a global push-to-talk shortcut whose presses reach the UI as Tauri events.
+//! and a global push-to-talk shortcut whose presses reach the UI as Tauri events — and
+//! one command, `save_text`, which writes a file only where the person chose in the OS
+//! save dialog (a conversation's export).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use tauri::menu::{Menu, MenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
 use tauri::{AppHandle, Emitter, Manager, RunEvent, WebviewUrl, WebviewWindowBuilder};
+use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_global_shortcut::{GlobalShortcutExt, Shortcut, ShortcutState};
 use tauri_plugin_window_state::StateFlags;
 
@@ -109,6 +112,53 @@ fn tray(app: &tauri::App) -> tauri::Result<()> {
     Ok(())
 }
 
+/// Asks the person where to save `text` with the OS save dialog (titled `title`, `name`
+/// proposed) and
+/// writes it there: the path written, or `None` when the dialog was cancelled. The webview
+/// has no other way to write a file, so it writes only where the person chose. The text
+/// goes to a file beside the chosen one first and is renamed over it, so a failed write
+/// leaves no half-written file.
+#[tauri::command]
+async fn save_text(
+    app: AppHandle,
+    name: String,
+    title: String,
+    text: String,
+) -> Result<Option<String>, String> {
+    let (chosen, picked) = tokio::sync::oneshot::channel();
+    let mut dialog = app.dialog().file().set_title(&title).set_file_name(&name);
+    // The person's documents (else home), not the directory the app was started in.
+    if let Some(folder) = [app.path().document_dir(), app.path().home_dir()]
+        .into_iter()
+        .flatten()
+        .find(|dir| dir.is_dir())
+    {
+        dialog = dialog.set_directory(folder);
+    }
+    if let Some(extension) = Path::new(&name).extension().and_then(|e| e.to_str()) {
+        dialog = dialog.add_filter(extension.to_uppercase(), &[extension]);
+    }
+    dialog.save_file(move |path| {
+        let _ = chosen.send(path);
+    });
+    let Some(path) = picked.await.ok().flatten() else {
+        return Ok(None);
+    };
+    let path = path.into_path().map_err(|e| e.to_string())?;
+    let partial = path.with_extension("partial");
+    let written = async {
+        tokio::fs::write(&partial, text.as_bytes()).await?;
+        tokio::fs::rename(&partial, &path).await
+    };
+    if let Err(e) = written.await {
+        let _ = tokio::fs::remove_file(&partial).await;
+        tracing::warn!("saving {}: {e}", path.display());
+        return Err(format!("{}: {e}", path.display()));
+    }
+    tracing::info!("saved {} ({} bytes)", path.display(), text.len());
+    Ok(Some(path.display().to_string()))
+}
+
 /// Builds and runs the app until it quits.
 pub fn run() -> anyhow::Result<()> {
     let data_dir = data_dir()?;
@@ -139,6 +189,8 @@ pub fn run() -> anyhow::Result<()> {
                 })
                 .build(),
         )
+        .plugin(tauri_plugin_dialog::init())
+        .invoke_handler(tauri::generate_handler![save_text])
         .setup(move |app| {
             let server = tauri::async_runtime::block_on(deskmate_host::Server::start(
                 &data_dir,
@@ -157,6 +209,9 @@ pub fn run() -> anyhow::Result<()> {
                 .inner_size(1100.0, 760.0)
                 .min_inner_size(720.0, 480.0)
                 .initialization_script(format!("window.__DESKMATE__ = {connection};"))
+                // Files dropped on the window reach the page as HTML drops (an export
+                // dropped on the conversation list is imported).
+                .disable_drag_drop_handler()
                 .build()?;
             app.manage(Running(Mutex::new(Some(server))));
             if let Err(e) = tray(app) {

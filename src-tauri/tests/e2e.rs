@@ -1378,5 +1378,150 @@ fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
         Some(2),
         "the edit and the new reply: {detail}"
     );
+
+    // The conversation saved as Markdown where the person chooses in the save dialog.
+    let files = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let markdown = files.path().join("drink-water.md");
+    app.wd.click_on("#chat-export summary");
+    app.wd.click_on("#export-markdown");
+    save_in_dialog(app.desktop.display(), "另存为 Markdown", &markdown);
+    let status = app.wd.wait_until(
+        "const s = document.querySelector('#export-status'); return s && s.innerText;",
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        status,
+        json!(format!("已保存到 {}", markdown.display())),
+        "the window says where it saved"
+    );
+    let text = std::fs::read_to_string(&markdown).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        text.starts_with("# ")
+            && text.contains(&format!("**你:** {phrase}\n"))
+            && text.contains("**Deskmate:** OK, noted.\n")
+            && !text.contains("明天上午"),
+        "the branch shown, labelled in the window's language: {text}"
+    );
+    app.screenshot("exported-zh");
+
+    // A JSON export of every branch chosen with Import comes back as a third conversation
+    // with both branches; a dropped file that is not an export changes nothing.
+    let (status, export) = app.api().request(
+        "GET",
+        &format!("/api/v1/conversations/{id}/export?format=json&branches=all"),
+        None,
+    );
+    assert_eq!(status, 200, "{export}");
+    let exported = files.path().join("export.json");
+    std::fs::write(&exported, export.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let input = app.wd.wait_for("#import-file", Duration::from_secs(5));
+    app.wd.type_into(&input, &exported.display().to_string());
+    app.wd.wait_until(
+        "const s = document.querySelector('#import-status'); \
+         return s && s.innerText.includes('export.json') \
+         && document.querySelectorAll('#conversations li[data-id]').length === 3;",
+        Duration::from_secs(20),
+    );
+    let imported = app.wd.execute(
+        "return localStorage.getItem('deskmate.conversation');",
+        json!([]),
+    );
+    let imported = imported.as_str().unwrap_or_default().to_string();
+    assert!(
+        !imported.is_empty() && imported != id,
+        "the import is opened: {imported}"
+    );
+    let (status, copy) =
+        app.api()
+            .request("GET", &format!("/api/v1/conversations/{imported}"), None);
+    assert_eq!(status, 200, "{copy}");
+    let shape = |d: &Value| {
+        d["branches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|b| (b["index"].clone(), b["count"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        shape(&copy),
+        shape(&detail),
+        "both branches came back: {copy}"
+    );
+    let mut other = export.clone();
+    other["format"] = json!("other");
+    for (name, body, shown) in [
+        (
+            "broken.json",
+            "{\"format\": ".to_string(),
+            "不是对话的 JSON 导出文件",
+        ),
+        ("other.json", other.to_string(), "/format: format must be"),
+    ] {
+        app.wd.execute(
+            "const data = new DataTransfer(); \
+             data.items.add(new File([arguments[1]], arguments[0], {type: 'application/json'})); \
+             document.querySelector('#import-drop').dispatchEvent( \
+               new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));",
+            json!([name, body]),
+        );
+        let said = app.wd.wait_until(
+            &format!(
+                "const s = document.querySelector('#import-status'); \
+                 return s && s.classList.contains('error') && s.innerText.includes('{name}') && s.innerText;"
+            ),
+            Duration::from_secs(10),
+        );
+        assert!(said.as_str().is_some_and(|s| s.contains(shown)), "{said}");
+    }
+    assert_eq!(
+        app.wd.find_all("#conversations li[data-id]").len(),
+        3,
+        "nothing was stored from the refused files"
+    );
+    app.screenshot("import-refused-zh");
     drop(runtime);
+}
+
+/// Answers the OS save dialog whose title has `title` in it (GTK's file chooser, a window of its own the
+/// webview driver cannot reach) as a person would: the file's path typed into its name
+/// field, then Enter.
+fn save_in_dialog(display: &str, title: &str, path: &Path) {
+    let xdotool = |args: &[&str]| {
+        Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", display)
+            .output()
+            .unwrap_or_else(|e| panic!("xdotool (apt install xdotool): {e}"))
+    };
+    let text = |out: std::process::Output| String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let since = Instant::now();
+    let window = loop {
+        // `search --name` reads only the Latin-1 name; the title is read as UTF-8 here.
+        let windows: Vec<(String, String)> =
+            text(xdotool(&["search", "--onlyvisible", "--class", "."]))
+                .lines()
+                .map(|w| (w.to_string(), text(xdotool(&["getwindowname", w]))))
+                .collect();
+        if let Some((window, _)) = windows.iter().find(|(_, name)| name.contains(title)) {
+            break window.clone();
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(20),
+            "no save dialog titled {title:?}; windows: {windows:?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // The dialog draws its widgets after it is mapped; the name field has the focus.
+    std::thread::sleep(Duration::from_millis(500));
+    let typed = path.display().to_string();
+    for args in [
+        vec!["windowfocus", "--sync", window.as_str()],
+        vec!["key", "--clearmodifiers", "ctrl+a"],
+        vec!["type", "--delay", "15", &typed],
+        vec!["key", "Return"],
+    ] {
+        let done = xdotool(&args);
+        assert!(done.status.success(), "xdotool {args:?}: {done:?}");
+    }
 }

@@ -36,6 +36,11 @@ export const en = {
     contextLabel: "How full the model's context is",
     contextUse: "Model context: {{used}} of {{n_ctx}} tokens. Tool catalog and instructions: {{catalog}} ({{catalogShare}}%); conversation: {{conversation}} ({{conversationShare}}%).",
     contextFolded: "The oldest turns are folded into a summary.",
+    export: "Export", saveMarkdown: "Save as Markdown…", saveJson: "Save as JSON…", allBranches: "All branches",
+    exported: "Saved to {{path}}", exportFailed: "The export failed: {{error}}",
+    import: "Import a conversation…", importHint: "or drop a JSON export here",
+    imported: "Imported {{name}}", importNotJson: "{{name}} is not a JSON export of a conversation.",
+    importFailed: "{{name}} was not imported (nothing was stored): {{error}}",
   },
   errorType: {
     validation: "The arguments were not right", not_found: "Not found", permission: "Not allowed",
@@ -195,6 +200,11 @@ export const zhCN: typeof en = {
     contextLabel: "模型上下文的占用",
     contextUse: "模型上下文：已用 {{used}} / {{n_ctx}} 个 token。工具目录和说明：{{catalog}}（{{catalogShare}}%）；对话：{{conversation}}（{{conversationShare}}%）。",
     contextFolded: "最早的几轮已折叠成摘要。",
+    export: "导出", saveMarkdown: "另存为 Markdown…", saveJson: "另存为 JSON…", allBranches: "所有分支",
+    exported: "已保存到 {{path}}", exportFailed: "导出失败：{{error}}",
+    import: "导入对话…", importHint: "或把 JSON 导出文件拖到这里",
+    imported: "已导入 {{name}}", importNotJson: "{{name}} 不是对话的 JSON 导出文件。",
+    importFailed: "{{name}} 没有导入（什么都没有保存）：{{error}}",
   },
   errorType: {
     validation: "参数不符合要求", not_found: "找不到对象", permission: "不允许执行",

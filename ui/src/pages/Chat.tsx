@@ -11,6 +11,7 @@ import type { Resource } from "./Tools";
 import { useOfferPrompt } from "../prompts";
 import { ContextMeter } from "./ContextMeter";
 import { ConversationSearch } from "./ConversationSearch";
+import { ExportMenu, ImportDrop } from "./ConversationFiles";
 import { EarlierSummary } from "./EarlierSummary";
 import { PushToTalk } from "./PushToTalk";
 
@@ -417,6 +418,7 @@ export function Chat() {
       <button type="button" id="chat-new" className="primary" onClick={startNew}>
         {t("chat.newChat")}
       </button>
+      <ImportDrop onImported={(id) => { refresh(); void open(id); }}>
       <ConversationSearch onOpen={(id, seq) => void open(id, seq)} open={conversation} disabled={busy}>
         <h2>{t("chat.conversations")}</h2>
         {conversations.length === 0 && <p className="muted">{t("chat.noConversations")}</p>}
@@ -466,6 +468,7 @@ export function Chat() {
           ))}
         </ul>
       </ConversationSearch>
+      </ImportDrop>
     </aside>
     <section className="chat">
       <div className="toolbar">
@@ -480,6 +483,7 @@ export function Chat() {
             ))}
           </select>
         </label>
+        <ExportMenu conversation={conversation} title={conversations.find((c) => c.id === conversation)?.title ?? ""} disabled={busy} />
       </div>
       <div className="messages" id="messages" aria-live="polite" ref={messages}>
         {items.length === 0 && <p className="muted">{t("chat.empty")}</p>}
