@@ -602,6 +602,14 @@ fn dialogs_are_answered_with_a_click_and_always_allow_lasts_until_taken_back() {
     let asked = ask(&app);
     app.wd.wait_for(confirm, Duration::from_secs(20));
     assert_eq!(app.wd.text_of("#prompt-approve-always"), "始终允许此工具");
+    // The question and its reason read in the window's language, not the service's English.
+    assert_eq!(
+        (
+            app.wd.text_of("#prompt-dialog .question"),
+            app.wd.text_of("#prompt-dialog .fields dd:last-of-type")
+        ),
+        ("运行“计算器”吗？".to_string(), "这个工具的策略是“先询问”".to_string())
+    );
     app.screenshot("asked-again-zh");
     app.wd.click_on("#prompt-deny");
     let (_, result) = asked.join().unwrap_or_else(|_| panic!("the call panicked"));

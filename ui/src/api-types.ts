@@ -1378,8 +1378,8 @@ export interface components {
              *     part of a conversation; `always` for a single call of a tool.
              */
             grants: components["schemas"]["Grant"][];
-            /** @description Why the call needs confirming. */
-            reason: string;
+            /** @description Why the call needs confirming, in both languages (a person reads it in theirs). */
+            reason: components["schemas"]["Localized"];
             /** @description Repairs the guard made. */
             repairs: components["schemas"]["Repair"][];
             /**
@@ -1389,8 +1389,8 @@ export interface components {
             side_effect: components["schemas"]["SideEffect"];
             /** @description The tool id. */
             tool: string;
-            /** @description The tool's English display name. */
-            tool_name: string;
+            /** @description The tool's display name, in both languages. */
+            tool_name: components["schemas"]["Localized"];
         };
         /** @description How full the model's context was at a conversation's last turn, in tokens. */
         ContextUse: {

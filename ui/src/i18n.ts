@@ -48,7 +48,7 @@ export const en = {
     denied: "Refused", timeout: "Took too long and was stopped",
   },
   prompt: {
-    confirmTitle: "Allow this call?", choiceTitle: "Choose one", tool: "Tool", why: "Why",
+    confirmTitle: "Allow this call?", choiceTitle: "Choose one", tool: "Tool", why: "Why", runQuestion: "Run {{tool}}?",
     approve: "Allow once", approveConversation: "Allow in this conversation", approveAlways: "Always allow this tool", approveAlwaysSure: "Yes, always allow it — its calls cannot be undone", deny: "Deny", expires: "Answer within {{seconds}} s", answered: "Answered",
   },
   tools: {
@@ -212,7 +212,7 @@ export const zhCN: typeof en = {
     denied: "已被拒绝", timeout: "超时，已停止",
   },
   prompt: {
-    confirmTitle: "允许这次调用吗？", choiceTitle: "请选择", tool: "工具", why: "原因",
+    confirmTitle: "允许这次调用吗？", choiceTitle: "请选择", tool: "工具", why: "原因", runQuestion: "运行“{{tool}}”吗？",
     approve: "仅允许这一次", approveConversation: "在本对话中允许", approveAlways: "始终允许此工具", approveAlwaysSure: "确定始终允许——它的操作无法撤销", deny: "拒绝", expires: "请在 {{seconds}} 秒内回答", answered: "已回答",
   },
   tools: {

@@ -6,6 +6,7 @@ import { createContext, ReactNode, useCallback, useContext, useEffect, useRef, u
 import { useTranslation } from "react-i18next";
 import { api, Prompt, stream } from "./api";
 import { Json } from "./components";
+import { pick } from "./display";
 
 interface InAppMessage {
   title: string;
@@ -24,7 +25,7 @@ export function useOfferPrompt() {
 }
 
 export function PromptHost({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [prompts, setPrompts] = useState<Prompt[]>([]);
   const [messages, setMessages] = useState<(InAppMessage & { key: number })[]>([]);
   const [now, setNow] = useState(Date.now() / 1000);
@@ -115,12 +116,16 @@ export function PromptHost({ children }: { children: ReactNode }) {
             <h2 id="prompt-title">
               {current.kind === "confirm" ? t("prompt.confirmTitle") : t("prompt.choiceTitle")}
             </h2>
-            <p className="question">{current.question}</p>
+            <p className="question">
+              {current.kind === "confirm" && current.call
+                ? t("prompt.runQuestion", { tool: pick(current.call.tool_name, i18n.language) })
+                : current.question}
+            </p>
             {current.kind === "confirm" && current.call && (
               <dl className="fields">
                 <dt>{t("prompt.tool")}</dt>
                 <dd>
-                  {current.call.tool_name} <code>{current.call.tool}</code>
+                  {pick(current.call.tool_name, i18n.language)} <code>{current.call.tool}</code>
                 </dd>
                 <dt>{t("chat.arguments")}</dt>
                 <dd>
@@ -135,7 +140,7 @@ export function PromptHost({ children }: { children: ReactNode }) {
                   </>
                 )}
                 <dt>{t("prompt.why")}</dt>
-                <dd>{current.call.reason}</dd>
+                <dd>{pick(current.call.reason, i18n.language)}</dd>
               </dl>
             )}
             <p className="muted">

@@ -2,17 +2,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::spec::SideEffect;
+use crate::spec::{Localized, SideEffect};
 
 /// A plausibility check's verdict on one call's arguments (guard step 5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     /// Nothing unusual.
     Allow,
-    /// Unusual enough that a person should confirm; the reason is shown to them.
+    /// Unusual enough that a person should confirm; the reason is shown to them, in
+    /// their language.
     Ask {
         /// Why the call needs a look.
-        reason: String,
+        reason: Localized,
     },
     /// Never allowed, whoever asks.
     Deny {
@@ -56,7 +57,7 @@ impl Policy {
                 reason: reason.clone(),
             },
             (Self::Ask, Decision::Allow) => Decision::Ask {
-                reason: "the tool's policy is 'ask'".into(),
+                reason: Localized::new("这个工具的策略是“先询问”", "the tool's policy is 'ask'"),
             },
             (Self::Always, Decision::Allow) => Decision::Allow,
         }
@@ -72,7 +73,7 @@ mod tests {
         assert_eq!(Policy::default_for(SideEffect::Read), Policy::Always);
         assert_eq!(Policy::default_for(SideEffect::Irreversible), Policy::Ask);
         let ask = Decision::Ask {
-            reason: "step 100".into(),
+            reason: Localized::new("第 100 步", "step 100"),
         };
         assert_eq!(Policy::Always.combine(&ask), ask);
         assert!(matches!(

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use deskmate_core::{Policy, Repair, SideEffect, ToolError, ToolResult, ToolSpec};
+use deskmate_core::{Localized, Policy, Repair, SideEffect, ToolError, ToolResult, ToolSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::OnceCell;
@@ -35,14 +35,14 @@ pub struct ConfirmRequest {
     pub call_id: String,
     /// The tool id.
     pub tool: String,
-    /// The tool's English display name.
-    pub tool_name: String,
+    /// The tool's display name, in both languages.
+    pub tool_name: Localized,
     /// The arguments as they will run (secrets masked).
     pub arguments: Value,
     /// Repairs the guard made.
     pub repairs: Vec<Repair>,
-    /// Why the call needs confirming.
-    pub reason: String,
+    /// Why the call needs confirming, in both languages (a person reads it in theirs).
+    pub reason: Localized,
     /// What the tool does to the world (an irreversible one is never allowed always
     /// without a second, explicit yes).
     pub side_effect: SideEffect,
@@ -111,7 +111,7 @@ pub struct NoConfirmer;
 #[async_trait]
 impl Confirmer for NoConfirmer {
     async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
-        tracing::info!(tool = %request.tool, reason = %request.reason, "confirmation needed but nobody can answer; denied");
+        tracing::info!(tool = %request.tool, reason = %request.reason.en, "confirmation needed but nobody can answer; denied");
         Confirmation::Denied
     }
 }
@@ -123,7 +123,7 @@ pub struct PreApproved;
 #[async_trait]
 impl Confirmer for PreApproved {
     async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
-        tracing::info!(tool = %request.tool, reason = %request.reason, "approved in advance by the caller");
+        tracing::info!(tool = %request.tool, reason = %request.reason.en, "approved in advance by the caller");
         Confirmation::Approved
     }
 }

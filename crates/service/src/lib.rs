@@ -408,7 +408,7 @@ impl Deskmate {
     }
 
     /// Steps 1–5 and the policy, without running anything: the reason the call would
-    /// ask the person first, or `None` when it would not ask (it runs, or it fails
+    /// ask the person first (in English, for a client's own dialog), or `None` when it would not ask (it runs, or it fails
     /// validation or is refused, which the call itself then reports).
     pub fn confirmation_needed(&self, tool: &str, arguments: &Value) -> Option<String> {
         let registry = self.registry();
@@ -416,7 +416,7 @@ impl Deskmate {
         let tool = registry.tool(&prepared.tool)?;
         match self.decide(tool.as_ref(), &prepared.arguments) {
             Decision::Ask { .. } if self.approved_before(tool.spec(), None) => None,
-            Decision::Ask { reason } => Some(reason),
+            Decision::Ask { reason } => Some(reason.en),
             Decision::Allow | Decision::Deny { .. } => None,
         }
     }
@@ -781,7 +781,7 @@ impl Deskmate {
             .confirm(ConfirmRequest {
                 call_id: call_id.to_string(),
                 tool: call.tool.clone(),
-                tool_name: tool.spec().name.en.clone(),
+                tool_name: tool.spec().name.clone(),
                 arguments: mask_secrets(&call.arguments),
                 repairs: call.repairs.clone(),
                 reason: reason.clone(),
@@ -800,7 +800,7 @@ impl Deskmate {
             Confirmation::TimedOut => "nobody confirmed before the timeout",
         };
         Err(
-            ToolError::new(ErrorType::Denied, format!("{why} ({reason})"))
+            ToolError::new(ErrorType::Denied, format!("{why} ({})", reason.en))
                 .with_hint("do not retry unless the user asks again"),
         )
     }

@@ -368,7 +368,7 @@ impl Confirmer for PromptBroker {
     async fn confirm(&self, request: ConfirmRequest) -> Confirmation {
         let question = format!(
             "Run {} ({})? {}",
-            request.tool_name, request.tool, request.reason
+            request.tool_name.en, request.tool, request.reason.en
         );
         match self
             .ask(

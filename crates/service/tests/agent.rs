@@ -521,7 +521,7 @@ async fn an_irreversible_call_in_a_batch_asks_once_for_the_whole_batch() {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        assert!(question.is_some_and(|q| q.reason.contains("send_report cannot be undone")));
+        assert!(question.is_some_and(|q| q.reason.en.contains("send_report cannot be undone")));
         let statuses: Vec<CallStatus> = results(&events).iter().map(|r| r.1).collect();
         if approve {
             assert_eq!(statuses, [CallStatus::Done, CallStatus::Done]);
@@ -1118,7 +1118,9 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
     assert!(question.is_some_and(|q| {
         q.tool == "dim_screen"
             && q.reason
+                .en
                 .contains("does not mention what dim_screen acts on")
+            && q.reason.zh.contains("没有提到 dim_screen 作用的对象")
     }),);
     assert_eq!(
         statuses(&events),

@@ -64,7 +64,10 @@ impl Tool for Probe {
                 reason: format!("a step of {step} is implausible"),
             },
             Some(step) if step > 20 => Decision::Ask {
-                reason: format!("a step of {step} is unusually large"),
+                reason: deskmate_core::Localized::new(
+                    format!("步长 {step} 太大了"),
+                    format!("a step of {step} is unusually large"),
+                ),
             },
             _ => Decision::Allow,
         }

@@ -13,7 +13,9 @@
 
 use std::collections::HashMap;
 
-use deskmate_core::{ErrorType, Repair, RepairRule, SideEffect, ToolError, ToolResult, ToolSpec};
+use deskmate_core::{
+    ErrorType, Localized, Repair, RepairRule, SideEffect, ToolError, ToolResult, ToolSpec,
+};
 use deskmate_llm::extract::Extracted;
 use deskmate_llm::wire::ToolCall;
 use serde_json::{Value, json};
@@ -270,17 +272,24 @@ impl Deskmate {
                 .confirm_batch(crate::hooks::ConfirmRequest {
                     call_id: calls[i].id.clone(),
                     tool: p.tool.clone(),
-                    tool_name: p
-                        .spec
-                        .as_ref()
-                        .map_or_else(|| p.tool.clone(), |s| s.name.en.clone()),
+                    tool_name: p.spec.as_ref().map_or_else(
+                        || Localized::new(p.tool.clone(), p.tool.clone()),
+                        |s| s.name.clone(),
+                    ),
                     arguments: serde_json::from_str(&calls[i].function.arguments)
                         .unwrap_or_else(|_| json!({})),
                     repairs: Vec::new(),
-                    reason: format!(
-                        "the message does not mention what {} acts on ({})",
-                        p.tool,
-                        named.join(", ")
+                    reason: Localized::new(
+                        format!(
+                            "消息里没有提到 {} 作用的对象（{}）",
+                            p.tool,
+                            named.join("、")
+                        ),
+                        format!(
+                            "the message does not mention what {} acts on ({})",
+                            p.tool,
+                            named.join(", ")
+                        ),
                     ),
                     side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
                     // About this message's words: a yes does not carry over.
@@ -338,12 +347,18 @@ impl Deskmate {
                 .confirm_batch(crate::hooks::ConfirmRequest {
                     call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
                     tool: "batch".into(),
-                    tool_name: format!("{} calls", calls.len()),
+                    tool_name: Localized::new(
+                        format!("{} 个调用", calls.len()),
+                        format!("{} calls", calls.len()),
+                    ),
                     arguments: Value::Array(listed),
                     repairs: Vec::new(),
-                    reason: format!(
-                        "these {} calls run together and {tool} cannot be undone",
-                        calls.len(),
+                    reason: Localized::new(
+                        format!("这 {} 个调用一起执行，而 {tool} 无法撤销", calls.len()),
+                        format!(
+                            "these {} calls run together and {tool} cannot be undone",
+                            calls.len(),
+                        ),
                     ),
                     side_effect: SideEffect::Irreversible,
                     grants: vec![crate::hooks::Grant::Once],

@@ -289,7 +289,7 @@ impl Schedules {
                 (rule, zone, when, Some(utc(next)))
             }
         };
-        let words = rule.describe(zone, Lang::En);
+        let words = Localized::new(rule.describe(zone, Lang::Zh), rule.describe(zone, Lang::En));
         let (action, consent) = match (input.message, input.tool, input.prompt) {
             (Some(message), _, _) => (
                 Action::Reminder {
@@ -336,7 +336,7 @@ impl Schedules {
         &self,
         tool: &str,
         arguments: Value,
-        words: &str,
+        words: &Localized,
     ) -> Result<(Action, Option<String>), ServiceError> {
         let registry = self.registry().ok_or(ServiceError::NoStore)?;
         let prepared = registry.guard().prepare(tool, arguments).map_err(|r| {
@@ -380,10 +380,13 @@ impl Schedules {
                     .confirm(ConfirmRequest {
                         call_id: format!("schedule-{}", uuid::Uuid::new_v4().simple()),
                         tool: prepared.tool.clone(),
-                        tool_name: spec.name.en.clone(),
+                        tool_name: spec.name.clone(),
                         arguments: prepared.arguments.clone(),
                         repairs: prepared.repairs.clone(),
-                        reason: format!("scheduled {words}: {reason}"),
+                        reason: Localized::new(
+                            format!("定时（{}）：{}", words.zh, reason.zh),
+                            format!("scheduled {}: {}", words.en, reason.en),
+                        ),
                         side_effect: spec.side_effect,
                         // The yes is kept with the schedule, for this schedule only.
                         grants: vec![crate::hooks::Grant::Once],
@@ -391,8 +394,8 @@ impl Schedules {
                     .await;
                 if !answer.approved() {
                     return Err(ServiceError::Forbidden(format!(
-                        "the user did not agree to run {} {words}",
-                        prepared.tool
+                        "the user did not agree to run {} {}",
+                        prepared.tool, words.en
                     )));
                 }
                 Some(definition_fingerprint(&spec))
