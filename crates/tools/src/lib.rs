@@ -5,6 +5,7 @@
 //!   arguments the guard has already normalized and validated.
 //! - [`builtin_tools`]: the ordered list of built-in tools; "what tools exist" is answered here.
 //! - [`Registry`]: the tools plus their [`Guard`].
+//! - [`said`]: a tool's own line about its result, in the result's data.
 //!
 //! ```
 //! use deskmate_tools::{Registry, ToolConfig};
@@ -24,6 +25,7 @@ pub mod datasets;
 pub mod error;
 pub mod http_tool;
 pub mod numfmt;
+pub mod said;
 pub mod sas_round_rate;
 pub mod self_check;
 pub mod words;
