@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use deskmate_core::{
     Category, Compensation, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec,
-    schema_for,
+    said, schema_for,
 };
 use deskmate_tools::FnTool;
 use serde::Deserialize;
@@ -180,18 +180,22 @@ fn change(
         "device": after.device,
     });
     let moved = after.percent.abs_diff(before.percent);
-    if moved > 0 {
+    let (from, to) = (before.percent, after.percent);
+    let line = if moved > 0 {
         data["undo"] = json!({"step": moved});
+        said!("音量 {from}% → {to}%", "Volume {from}% → {to}%")
     } else {
-        data["note"] = json!(match direction {
+        let note = match direction {
             Direction::Up => "the volume is already at 100",
             Direction::Down => "the volume is already at 0",
-        });
-    }
+        };
+        data["note"] = json!(note);
+        said!("音量已经是 {to}%，没有变化", "Volume unchanged: {note}")
+    };
     if after.muted {
         data["muted"] = json!(true);
     }
-    Ok(data)
+    Ok(deskmate_tools::said::with_line(data, line))
 }
 
 /// A device failure as the tool contract reports it.
@@ -246,6 +250,26 @@ mod tests {
         assert_eq!(
             (down["after"].clone(), down["undo"].clone()),
             (json!(0), json!({"step": 7}))
+        );
+    }
+
+    #[test]
+    fn a_change_says_the_volume_before_and_after_and_a_no_op_says_why() {
+        use deskmate_tools::said::line;
+        let down = run(Direction::Down, &SimulatedMixer::new(50), None);
+        assert_eq!(line(&down, true), Some("音量 50% → 40%"));
+        let up = run(Direction::Up, &SimulatedMixer::new(40), None);
+        assert_eq!(line(&up, false), Some("Volume 40% → 50%"));
+        let full = run(Direction::Up, &SimulatedMixer::new(100), None);
+        assert_eq!(
+            line(&full, false),
+            Some("Volume unchanged: the volume is already at 100")
+        );
+        assert_eq!(line(&full, true), Some("音量已经是 100%，没有变化"));
+        let silent = run(Direction::Down, &SimulatedMixer::new(0), None);
+        assert_eq!(
+            line(&silent, false),
+            Some("Volume unchanged: the volume is already at 0")
         );
     }
 

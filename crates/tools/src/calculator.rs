@@ -75,11 +75,15 @@ struct Args {
 
 fn calculate(Args { expression }: Args) -> Result<Value, ToolError> {
     let value = evaluate(&expression)?;
-    Ok(json!({
+    let text = format_number(value);
+    // The sum as written, then its value: the same in both languages.
+    let line = Localized::same(format!("{expression} = {text}"));
+    let data = json!({
         "expression": expression,
         "result": crate::numfmt::json_number(value),
-        "text": format_number(value),
-    }))
+        "text": text,
+    });
+    Ok(crate::said::with_line(data, line))
 }
 
 /// Evaluates an expression.
@@ -564,6 +568,24 @@ mod tests {
 
     fn eval(text: &str) -> Option<f64> {
         evaluate(text).ok()
+    }
+
+    #[test]
+    fn a_result_says_the_sum_and_its_value() {
+        let data = calculate(Args {
+            expression: "17% of 2,340".into(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            crate::said::line(&data, false),
+            Some("17% of 2,340 = 397.8")
+        );
+        assert_eq!(crate::said::line(&data, true), Some("17% of 2,340 = 397.8"));
+        let data = calculate(Args {
+            expression: "12*7".into(),
+        })
+        .unwrap_or_default();
+        assert_eq!(crate::said::line(&data, false), Some("12*7 = 84"));
     }
 
     #[test]

@@ -171,11 +171,26 @@ impl Tool for CodeInterpreter {
                         );
                     }
                 }
-                Ok(data)
+                let line = line(&data);
+                Ok(crate::said::with_line(data, line))
             }
             Err(error) => Err(to_tool_error(error, seconds)),
         }
     }
+}
+
+/// Most characters of code output a line shows whole.
+const CODE_SHOWN: usize = 120;
+
+/// The line of a run: what it returned, or else what it printed, trimmed and clipped.
+fn line(data: &Value) -> Localized {
+    let shown = crate::said::field(data, "result")
+        .filter(|r| !r.is_empty() && r != "None")
+        .or_else(|| crate::said::field(data, "stdout").map(|s| s.trim().to_string()))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_default();
+    let shown = crate::said::clip(&shown, CODE_SHOWN);
+    said!("代码已运行：{shown}", "Code ran: {shown}")
 }
 
 fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
@@ -208,5 +223,30 @@ fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
             "the code interpreter needs Python 3 (python3, or DESKMATE_PYTHON) and Deskmate's sandbox helper deskmate-sandbox next to deskmate (or DESKMATE_SANDBOX_HELPER)",
         ),
         SandboxError::Io(_) => ToolError::internal(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_says_what_it_returned_or_else_what_it_printed() {
+        let cases = [
+            (
+                json!({"result": "'olleh'", "stdout": "x\n"}),
+                "Code ran: 'olleh'",
+            ),
+            (json!({"result": null, "stdout": "  hi\n"}), "Code ran: hi"),
+            (json!({"result": "None", "stdout": ""}), "Code ran: "),
+            (
+                json!({"result": "1".repeat(130)}),
+                &*format!("Code ran: {}…", "1".repeat(120)),
+            ),
+        ];
+        for (data, want) in cases {
+            assert_eq!(line(&data).en, want, "{data}");
+        }
+        assert_eq!(line(&json!({"stdout": "2"})).zh, "代码已运行：2");
     }
 }

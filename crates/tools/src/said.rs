@@ -80,7 +80,10 @@ mod tests {
         assert_eq!(line(&data, false), Some("one"));
         assert_eq!(whole(&data), None);
         let data = with_partial_line(json!({}), Localized::same("t"), false);
-        assert_eq!(data, json!({"said": {"zh": "t", "en": "t", "whole": false}}));
+        assert_eq!(
+            data,
+            json!({"said": {"zh": "t", "en": "t", "whole": false}})
+        );
         assert_eq!(whole(&data), Some(false));
         // Data that is no object has no room for a line, and is left as it is.
         assert_eq!(with_line(json!(3), Localized::same("3")), json!(3));
