@@ -7,7 +7,7 @@ use deskmate_core::params::NoArguments;
 use deskmate_core::{
     Category, Compensation, JsonSchema, Localized, SideEffect, ToolSpec, said, schema_for,
 };
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -68,6 +68,14 @@ fn camera_check(camera: Arc<dyn Camera>) -> deskmate_tools::SelfCheck {
     crate::readiness::self_check("Camera", move || crate::readiness::camera(camera.as_ref()))
 }
 
+/// How a person asks for two things at once, for the model: the camera off and the
+/// time, two tools in one list (shown when both are offered).
+const OFF_EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::SeveralTools,
+    request: "关掉摄像头，然后告诉我现在几点",
+    calls: &[("turn_off_camera", "{}"), ("current_time", "{}")],
+}];
+
 /// `turn_off_camera` on this camera.
 pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
     let checked = camera.clone();
@@ -85,6 +93,7 @@ pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
             ),
         })
     })
+    .with_examples(OFF_EXAMPLES)
     .with_self_check(move || camera_check(checked.clone()))
     .with_subjects(SUBJECTS)
 }

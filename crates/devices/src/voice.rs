@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, schema_for};
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -68,10 +68,19 @@ fn default_rate() -> u32 {
     160
 }
 
+/// How a person asks for a message spoken, for the model: out loud, in so many words
+/// (an answer is written, not read aloud, unless the person asks).
+const EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::AskedFor,
+    request: "read 'dinner is ready' out loud",
+    calls: &[("voice_msg_prompt", r#"{"message":"dinner is ready"}"#)],
+}];
+
 /// The tool on a speaker.
 pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
     let checked = speaker.clone();
     FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args))
+        .with_examples(EXAMPLES)
         .with_self_check(move || {
             let speaker = checked.clone();
             crate::readiness::self_check("Speaker", move || {

@@ -7,7 +7,7 @@ use deskmate_core::{
     Category, Compensation, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec,
     said, schema_for,
 };
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -107,11 +107,24 @@ pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
     tool(Direction::Down, mixer)
 }
 
+/// How a person asks for more volume, for the model: in words that name no step, which
+/// is left to its default.
+const UP_EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::Defaults,
+    request: "turn it up a bit",
+    calls: &[("increase_volume", "{}")],
+}];
+
 fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
     let checked = mixer.clone();
+    let examples = match direction {
+        Direction::Up => UP_EXAMPLES,
+        Direction::Down => &[],
+    };
     FnTool::blocking(spec(direction), move |args| {
         change(mixer.as_ref(), direction, args)
     })
+    .with_examples(examples)
     .with_self_check(move || {
         let mixer = checked.clone();
         crate::readiness::self_check("Mixer", move || crate::readiness::mixer(mixer.as_ref()))

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use deskmate_devices::Backends;
 use deskmate_llm::envelope::{self, Answer};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::prefix_prompt;
 use deskmate_service::hooks::PreApproved;
 use serde_json::{Map, Value, json};
 
@@ -44,7 +43,7 @@ fn the_built_in_tools_read_as_committed() {
     let offered = deskmate.offered_tools(None);
     let document = json!({
         "parameters": parameters,
-        "prompt": prefix_prompt(&offered),
+        "prompt": deskmate.prefix_prompt(&offered),
         "grammar": envelope::grammar_with(&offered, Answer::Text),
     });
     let text = serde_json::to_string_pretty(&document).unwrap_or_else(|e| panic!("{e}")) + "\n";
@@ -80,6 +79,34 @@ fn the_built_in_tools_read_as_committed() {
             document[part].as_str().unwrap_or_default()
         );
     }
+}
+
+/// The prompt shows the worked examples of the tools it offers: a tool left out takes
+/// its examples with it, and an example that calls two tools needs both.
+#[test]
+fn the_prompt_shows_the_examples_of_the_tools_it_offers() {
+    let (_dir, deskmate) = every_tool();
+    let offered = deskmate.offered_tools(None);
+    let without = |id: &str| -> Vec<_> {
+        offered
+            .iter()
+            .filter(|t| t.function.name != id)
+            .cloned()
+            .collect()
+    };
+    let all = deskmate.prefix_prompt(&offered);
+    for example in [
+        "User: what's 3% of 1,250? → ",
+        "User: 关掉摄像头，然后告诉我现在几点 → ",
+    ] {
+        assert!(all.contains(example), "{all}");
+    }
+    let prompt = deskmate.prefix_prompt(&without("calculator"));
+    assert!(!prompt.contains("1,250"), "{prompt}");
+    assert!(prompt.contains("关掉摄像头"), "{prompt}");
+    let prompt = deskmate.prefix_prompt(&without("current_time"));
+    assert!(!prompt.contains("关掉摄像头"), "{prompt}");
+    assert!(prompt.contains("1,250"), "{prompt}");
 }
 
 /// A value valid for `schema`: the smallest one (`full` = false: required properties
@@ -159,7 +186,7 @@ fn integers_as_floats(value: &mut Value) {
 
 /// Every call the guard lets through fits the tool's argument type, which the tool reads
 /// it into: the smallest and the fullest valid call of each built-in tool (the fullest also
-/// with its whole numbers written as floats), and every call
+/// with its whole numbers written as floats), every call of its worked examples, and every call
 /// of the guard benchmark's corpus (valid, repairable and invalid ones, as models write
 /// them) that the guard accepts.
 #[test]
@@ -179,6 +206,16 @@ fn every_call_the_guard_accepts_fits_the_tools_argument_type() {
         let mut floats = valid_value(&spec.parameters, true);
         integers_as_floats(&mut floats);
         calls.push((spec.id.clone(), floats));
+        // Every call of the tool's worked examples for the model, whichever crate has the
+        // tools it calls: each names a registered tool and must be valid.
+        for example in registry.tool(&spec.id).map_or(&[][..], |t| t.examples()) {
+            for (tool, arguments) in example.calls {
+                assert!(registry.tool(tool).is_some(), "{}: {example:?}", spec.id);
+                let arguments = serde_json::from_str(arguments)
+                    .unwrap_or_else(|e| panic!("{tool} {arguments}: {e}"));
+                calls.push(((*tool).to_string(), arguments));
+            }
+        }
     }
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/guard_corpus.jsonl");
     let corpus = std::fs::read_to_string(&corpus).unwrap_or_else(|e| panic!("{e}"));

@@ -11,7 +11,7 @@ use deskmate_sandbox::{Runner, SandboxError};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{SelfCheck, Tool, ToolContext};
+use crate::{Example, SelfCheck, Teaches, Tool, ToolContext};
 
 /// The longest a call may ask to run, seconds.
 const MAX_SECONDS: u64 = 60;
@@ -103,10 +103,22 @@ impl CodeInterpreter {
     }
 }
 
+/// How a person asks for code to run, for the model: by naming Python (a request that
+/// only needs an answer is answered, not computed).
+const EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::AskedFor,
+    request: "use python to reverse the word hello",
+    calls: &[("code_interpreter", r#"{"code":"print('hello'[::-1])"}"#)],
+}];
+
 #[async_trait]
 impl Tool for CodeInterpreter {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn examples(&self) -> &[Example] {
+        EXAMPLES
     }
 
     fn self_check(&self) -> SelfCheck {

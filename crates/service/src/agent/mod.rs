@@ -224,18 +224,31 @@ pub use branch::Branch;
 pub(crate) use language::is_han;
 pub use probe::ToolCallingProbe;
 
-/// The system prompt a constrained turn offering `tools` starts with (what the local
-/// model's server keeps warm).
-pub fn prefix_prompt(tools: &[ToolDef]) -> String {
-    protocol::system_prompt(Protocol::Constrained, tools, tools)
-}
-
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
 fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
     let _ = events.send(event);
 }
 
 impl Deskmate {
+    /// The system prompt a constrained turn offering `tools` starts with (what the local
+    /// model's server keeps warm): the instructions, the worked examples of these tools
+    /// and their catalog.
+    pub fn prefix_prompt(&self, tools: &[ToolDef]) -> String {
+        protocol::system_prompt(Protocol::Constrained, tools, tools, &self.examples(tools))
+    }
+
+    /// The worked examples of the tools of a catalog, as its prompt shows them: each
+    /// registered tool's own ([`deskmate_tools::Tool::examples`]).
+    fn examples(&self, catalog: &[ToolDef]) -> Vec<deskmate_tools::Example> {
+        let registry = self.registry();
+        protocol::examples_for(catalog, |id| {
+            registry
+                .tool(id)
+                .map(|t| t.examples().to_vec())
+                .unwrap_or_default()
+        })
+    }
+
     /// Runs one turn, reporting through `events`; fails before the turn starts when the
     /// input, the model or the conversation is wrong.
     pub async fn chat(
@@ -352,14 +365,17 @@ impl Deskmate {
                 Protocol::Native
             };
             // A turn limited to some tools reads the catalog every turn reads (its cached
-            // prefix), and its grammar admits only the tools it offers.
-            let shown = match offered {
+            // prefix) with its examples, and its grammar admits only the tools it offers.
+            let (shown, examples) = match offered {
                 Some(_) if protocol == Protocol::Constrained => {
-                    protocol::masked_catalog(self.chat_tools(""), &tools)
+                    let every_turn = self.chat_tools("");
+                    let examples = self.examples(&every_turn);
+                    (protocol::masked_catalog(every_turn, &tools), examples)
                 }
-                _ => tools.clone(),
+                _ => (tools.clone(), self.examples(&tools)),
             };
-            messages[0] = Message::system(protocol::system_prompt(protocol, &shown, &tools));
+            messages[0] =
+                Message::system(protocol::system_prompt(protocol, &shown, &tools, &examples));
             // The earlier turns that fit the context (the oldest folded into a summary),
             // between the system prompt and the new message.
             let fitted = self

@@ -63,8 +63,11 @@ impl Deskmate {
         } else {
             Protocol::Native
         };
+        let examples = self.examples(&tools);
         let messages = vec![
-            deskmate_llm::wire::Message::system(protocol::system_prompt(protocol, &tools, &tools)),
+            deskmate_llm::wire::Message::system(protocol::system_prompt(
+                protocol, &tools, &tools, &examples,
+            )),
             deskmate_llm::wire::Message::user(REQUEST),
         ];
         let mut request = protocol::request(
