@@ -222,7 +222,7 @@ const MAX_LOCALE_CHARS: usize = 35;
 
 pub use branch::Branch;
 pub(crate) use language::is_han;
-pub use probe::ToolCallingProbe;
+pub use probe::{ProbeRequest, ToolCallingProbe};
 
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
 fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
