@@ -109,6 +109,65 @@ fn the_prompt_shows_the_examples_of_the_tools_it_offers() {
     assert!(prompt.contains("1,250"), "{prompt}");
 }
 
+/// What the chat loop must know of a tool is on the tool (its line about a result, its
+/// worked examples, its subjects), so an HTTP or MCP tool can say it too: no built-in
+/// tool's id is written as a string in the agent's code outside its tests.
+#[test]
+fn the_agent_names_no_built_in_tool() {
+    let (_dir, deskmate) = every_tool();
+    let ids: Vec<String> = deskmate.specs().into_iter().map(|s| s.id).collect();
+    let agent = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/agent");
+    let mut files = vec![agent.clone()];
+    let mut named = Vec::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(&path).unwrap_or_else(|e| panic!("{e}"));
+            files.extend(entries.flatten().map(|e| e.path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        let code = without_tests(&text);
+        for id in &ids {
+            if code.contains(&format!("\"{id}\"")) {
+                named.push(format!("{}: {id}", path.display()));
+            }
+        }
+    }
+    assert!(named.is_empty(), "{named:#?}");
+    // The check sees a name where there is one.
+    assert!(without_tests("let t = \"calculator\";").contains("\"calculator\""));
+}
+
+/// Rust source without its `#[cfg(test)]` items: a test module (the rest of the file)
+/// and any other item after the attribute, to the brace that closes it.
+fn without_tests(source: &str) -> String {
+    let source = source
+        .split_once("#[cfg(test)]\nmod tests")
+        .map_or(source, |(code, _)| code);
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at..];
+        let mut depth = 0;
+        let mut end = item.len();
+        for (i, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 1 => {
+                    end = i + 1;
+                    break;
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A value valid for `schema`: the smallest one (`full` = false: required properties
 /// only) or one that gives every property (`full` = true). Covers the keywords the
 /// built-in tools use.

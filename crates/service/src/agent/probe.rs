@@ -1,6 +1,6 @@
 //! Can a model drive tools at all? One canned request, sent the way a chat turn sends it,
-//! and its answer judged by the guard without running anything. The caller names the
-//! request and its tools (the autotest: a sum for the calculator beside the clock).
+//! and its answer judged by the guard without running anything. The caller (the
+//! autotest) names the request, the tool that should answer it and the one beside it.
 
 use std::time::Instant;
 
