@@ -17,6 +17,7 @@ mod said;
 mod select;
 pub mod summary;
 pub(crate) mod tokens;
+mod words;
 
 use std::collections::{HashMap, HashSet};
 
@@ -221,7 +222,6 @@ const MAX_MESSAGE_CHARS: usize = 16_000;
 const MAX_LOCALE_CHARS: usize = 35;
 
 pub use branch::Branch;
-pub(crate) use language::is_han;
 pub use probe::{ProbeRequest, ToolCallingProbe};
 
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
@@ -697,7 +697,7 @@ impl Deskmate {
         let builtin = self.system_tool_ids();
         let is_builtin =
             |s: &&&deskmate_core::ToolSpec| builtin.as_ref().is_none_or(|ids| ids.contains(&s.id));
-        if !select::has_terms(said) {
+        if !words::has_terms(said) {
             // Nothing to choose by: the built-in tools alone, without describing the rest.
             return enabled.iter().filter(is_builtin).map(def).collect();
         }
