@@ -525,7 +525,7 @@ impl<'a> TokenGate<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use deskmate_llm::wire::FunctionCall;
+    use deskmate_tools::Teaches;
 
     fn tool(name: &str) -> ToolDef {
         ToolDef::function(
@@ -534,8 +534,6 @@ mod tests {
             json!({"type": "object", "properties": {}}),
         )
     }
-
-    use deskmate_tools::Teaches;
 
     /// Examples as tools give them: one tool with an argument, two tools, one tool with
     /// its defaults.
