@@ -5,7 +5,7 @@
 //!   arguments the guard has already normalized and validated.
 //! - [`builtin_tools`]: the ordered list of built-in tools; "what tools exist" is answered here.
 //! - [`Registry`]: the tools plus their [`Guard`].
-//! - [`said`]: a tool's own line about its result, in the result's data.
+//! - [`said`](mod@said): a tool's own line about its result, in the result's data.
 //! - [`Example`]: a worked example of a request a tool answers, for the model
 //!   ([`Tool::examples`]).
 //!
