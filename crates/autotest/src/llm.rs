@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use deskmate_llm::wire::{ChatRequest, Message, Usage};
 use deskmate_llm::{ChatClient, Endpoint, LlmError};
+use deskmate_service::agent::ProbeRequest;
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::models::LlmModel;
 use serde::Serialize;
@@ -21,6 +22,14 @@ pub(crate) const CHECKS: [&str; 5] = [
     "Streaming Support",
     "Tool Calling",
 ];
+
+/// The Tool Calling check's canned request: arithmetic a model cannot be trusted to do
+/// in its head, with a harmless read-only tool beside the right one.
+const TOOL_CALLING: ProbeRequest<'static> = ProbeRequest {
+    message: "What is 1234 times 5678?",
+    expected: "calculator",
+    beside: "current_time",
+};
 
 /// A model's answer to a test message (the API contract's shape, plus `error` on failure).
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
@@ -200,7 +209,9 @@ pub(crate) async fn check(
     let calling = async {
         let started = Instant::now();
         let outcome = if connected {
-            let probe = deskmate.probe_tool_calling(&client, &model).await;
+            let probe = deskmate
+                .probe_tool_calling(&client, &model, TOOL_CALLING)
+                .await;
             if probe.passed {
                 Ok(probe.message)
             } else {

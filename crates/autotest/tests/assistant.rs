@@ -15,7 +15,7 @@ use deskmate_llm::sidecar::Sidecar;
 use deskmate_llm::wire::{ChatRequest, Message};
 use deskmate_llm::{ChatClient, Endpoint};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn, prefix_prompt};
+use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::local::{Found, default_manifest_path, load_manifest};
 use serde_json::Value;
@@ -141,7 +141,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     let base = deskmate.base_url_for(QWEN, "", Some("llama-server"));
     let client = ChatClient::new(Endpoint::new(&base, None).unwrap_or_else(|e| panic!("{e}")))
         .unwrap_or_else(|e| panic!("{e}"));
-    let prompt = prefix_prompt(&deskmate.offered_tools(None));
+    let prompt = deskmate.prefix_prompt(&deskmate.offered_tools(None));
     let send = |text: &'static str| {
         let mut request = ChatRequest::new(
             model.model.as_str(),

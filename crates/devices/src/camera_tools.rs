@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use deskmate_core::params::NoArguments;
 use deskmate_core::{
-    Category, Compensation, JsonSchema, Localized, SideEffect, ToolSpec, schema_for,
+    Category, Compensation, JsonSchema, Localized, SideEffect, ToolSpec, said, schema_for,
 };
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -44,7 +44,9 @@ pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
                 error
             }
         })?;
-        Ok(json!({
+        let device = &on.device;
+        let line = said!("摄像头已打开（{device}）", "Camera on ({device})");
+        let data = json!({
             "on": true,
             "already_on": already,
             "device": on.device,
@@ -54,7 +56,8 @@ pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
             "height": on.height,
             "preview": "GET /api/v1/devices/camera/frame",
             "undo": {},
-        }))
+        });
+        Ok(deskmate_tools::said::with_line(data, line))
     })
     .with_self_check(move || camera_check(checked.clone()))
     .with_subjects(SUBJECTS)
@@ -65,18 +68,32 @@ fn camera_check(camera: Arc<dyn Camera>) -> deskmate_tools::SelfCheck {
     crate::readiness::self_check("Camera", move || crate::readiness::camera(camera.as_ref()))
 }
 
+/// How a person asks for two things at once, for the model: the camera off and the
+/// time, two tools in one list (shown when both are offered).
+const OFF_EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::SeveralTools,
+    request: "关掉摄像头，然后告诉我现在几点",
+    calls: &[("turn_off_camera", "{}"), ("current_time", "{}")],
+}];
+
 /// `turn_off_camera` on this camera.
 pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
     let checked = camera.clone();
     FnTool::blocking(off_spec(), move |NoArguments {}| {
         let was = camera.turn_off().map_err(device_error)?;
         Ok(match was {
-            Some(on) => {
-                json!({"on": false, "was_on": true, "device": on.device, "undo": {"index": on.index}})
-            }
-            None => json!({"on": false, "was_on": false}),
+            Some(on) => deskmate_tools::said::with_line(
+                json!({"on": false, "was_on": true, "device": on.device, "undo": {"index": on.index}}),
+                Localized::new("摄像头已关闭", "Camera off"),
+            ),
+            // Nothing to turn off: said so, not "Camera off" as if it had been on.
+            None => deskmate_tools::said::with_line(
+                json!({"on": false, "was_on": false}),
+                Localized::new("摄像头本来就是关着的", "The camera was already off"),
+            ),
         })
     })
+    .with_examples(OFF_EXAMPLES)
     .with_self_check(move || camera_check(checked.clone()))
     .with_subjects(SUBJECTS)
 }
@@ -133,6 +150,7 @@ fn off_spec() -> ToolSpec {
 mod tests {
     use super::*;
     use crate::camera::SimulatedCamera;
+    use deskmate_tools::said::line;
     use deskmate_tools::{Tool, ToolContext};
     use serde_json::Value;
 
@@ -152,6 +170,12 @@ mod tests {
             (first["already_on"].clone(), first["resolution"].clone()),
             (json!(false), json!("320x240"))
         );
+        let device = first["device"].as_str().unwrap_or_default();
+        assert_eq!(line(&first, false), Some(&*format!("Camera on ({device})")));
+        assert_eq!(
+            line(&first, true),
+            Some(&*format!("摄像头已打开（{device}）"))
+        );
         let again = run(&on, json!({})).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(again["already_on"], true);
         let a = camera.frame_jpeg().unwrap_or_default();
@@ -165,8 +189,12 @@ mod tests {
             (closed["was_on"].clone(), closed["undo"].clone()),
             (json!(true), json!({"index": 0}))
         );
+        assert_eq!(line(&closed, false), Some("Camera off"));
+        assert_eq!(line(&closed, true), Some("摄像头已关闭"));
         let closed = run(&off, json!({})).await.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(closed["was_on"], false);
+        assert_eq!(line(&closed, false), Some("The camera was already off"));
+        assert_eq!(line(&closed, true), Some("摄像头本来就是关着的"));
         assert!(camera.state().is_none());
         let missing = run(&on, json!({"index": 3}))
             .await

@@ -193,11 +193,38 @@ impl Tool for TextChoicePrompt {
             () = ctx.cancel.cancelled() => return Err(withdrawn()),
         };
         match answer {
-            Some(index) if index < asked.options.len() => Ok(json!({
-                "choice": asked.options[index],
-                "index": index,
-            })),
+            Some(index) if index < asked.options.len() => Ok(chosen(
+                json!({
+                    "choice": asked.options[index],
+                    "index": index,
+                }),
+                &asked.options[index],
+            )),
             _ => Err(asked.timed_out(&[])),
         }
+    }
+}
+
+/// A choice prompt's answer `data` with its line: the option chosen.
+pub(crate) fn chosen(data: Value, choice: &str) -> Value {
+    let line = deskmate_core::said!("选择了“{choice}”", "Chosen: \"{choice}\"");
+    deskmate_tools::said::with_line(data, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_says_the_option_chosen() {
+        let data = chosen(json!({"choice": "Later", "index": 1}), "Later");
+        assert_eq!(
+            deskmate_tools::said::line(&data, false),
+            Some("Chosen: \"Later\"")
+        );
+        assert_eq!(
+            deskmate_tools::said::line(&data, true),
+            Some("选择了“Later”")
+        );
     }
 }

@@ -195,6 +195,42 @@ mod tests {
         }
     }
 
+    /// A device tool's worked examples call it, and each call to a device tool is one
+    /// its guard lets through as written (a call to another crate's tool is checked with
+    /// every tool in the service's contract test).
+    #[test]
+    fn device_examples_call_their_tool_with_arguments_the_guard_accepts() {
+        let tools = system_tools(&Backends::simulated());
+        let guard = deskmate_core::Guard::new(tools.iter().map(|t| t.spec().clone()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut seen = 0;
+        for tool in &tools {
+            let id = &tool.spec().id;
+            for example in tool.examples() {
+                assert!(example.tools().any(|t| t == id), "{id}: {example:?}");
+                for (called, arguments) in example.calls {
+                    if guard.spec(called).is_none() {
+                        continue;
+                    }
+                    let arguments: serde_json::Value = serde_json::from_str(arguments)
+                        .unwrap_or_else(|e| panic!("{called} {arguments}: {e}"));
+                    let prepared = guard
+                        .prepare(called, arguments)
+                        .unwrap_or_else(|e| panic!("{called}: {:?}", e.error));
+                    // Written as the model should write it: nothing to fix, only defaults to fill.
+                    let fixed: Vec<_> = prepared
+                        .repairs
+                        .iter()
+                        .filter(|r| r.rule != deskmate_core::RepairRule::DefaultValue)
+                        .collect();
+                    assert!(fixed.is_empty(), "{called}: {fixed:?}");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 3, "{seen} example calls");
+    }
+
     /// Which requests name what a device tool acts on: the ones that ask for it, in either
     /// language, and not the ones that ask for something it could stand in for.
     #[test]

@@ -116,23 +116,52 @@ fn show(
             urgency,
         })
         .is_ok();
-    match notifier.notify(&notice) {
-        Ok(shown) => Ok(json!({
+    let title = &notice.title;
+    let line = deskmate_core::said!("已显示消息“{title}”", "Message shown: \"{title}\"");
+    let data = match notifier.notify(&notice) {
+        Ok(shown) => json!({
             "id": shown.id,
             "server": shown.server,
             "title": notice.title,
             "urgency": urgency,
             "desktop": true,
             "in_app": in_window,
-        })),
+        }),
         // The app's window showed it: that is enough, and the result says so.
-        Err(error) if in_window => Ok(json!({
+        Err(error) if in_window => json!({
             "title": notice.title,
             "urgency": urgency,
             "desktop": false,
             "in_app": true,
             "note": error.to_string(),
-        })),
-        Err(error) => Err(device_error(error)),
+        }),
+        Err(error) => return Err(device_error(error)),
+    };
+    Ok(deskmate_tools::said::with_line(data, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notify::SimulatedNotifier;
+
+    #[test]
+    fn a_message_says_its_title() {
+        let (in_app, _window) = broadcast::channel(4);
+        let args = || Show {
+            message: "stand up".into(),
+            title: "Break".into(),
+            urgency: Urgency::Normal,
+        };
+        let shown =
+            show(&SimulatedNotifier::default(), &in_app, args()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            deskmate_tools::said::line(&shown, false),
+            Some("Message shown: \"Break\"")
+        );
+        assert_eq!(
+            deskmate_tools::said::line(&shown, true),
+            Some("已显示消息“Break”")
+        );
     }
 }

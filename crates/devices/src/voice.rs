@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, schema_for};
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -68,10 +68,19 @@ fn default_rate() -> u32 {
     160
 }
 
+/// How a person asks for a message spoken, for the model: out loud, in so many words
+/// (an answer is written, not read aloud, unless the person asks).
+const EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::AskedFor,
+    request: "read 'dinner is ready' out loud",
+    calls: &[("voice_msg_prompt", r#"{"message":"dinner is ready"}"#)],
+}];
+
 /// The tool on a speaker.
 pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
     let checked = speaker.clone();
     FnTool::blocking(spec(), move |args| speak(speaker.as_ref(), args))
+        .with_examples(EXAMPLES)
         .with_self_check(move || {
             let speaker = checked.clone();
             crate::readiness::self_check("Speaker", move || {
@@ -123,11 +132,34 @@ fn speak(speaker: &dyn Speaker, args: Say) -> Result<Value, ToolError> {
             rate,
         })
         .map_err(device_error)?;
-    Ok(json!({
+    let seconds = format!("{:.1}", spoken.duration_ms as f64 / 1000.0);
+    let line = deskmate_core::said!("已朗读消息（{seconds} 秒）", "Message spoken ({seconds} s)");
+    let data = json!({
         "spoken": true,
         "duration_ms": spoken.duration_ms,
         "device": spoken.device,
         "voice": spoken.voice,
         "language": language,
-    }))
+    });
+    Ok(deskmate_tools::said::with_line(data, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speaker::SimulatedSpeaker;
+
+    #[test]
+    fn a_message_says_how_long_it_was_spoken() {
+        let say = |text: &str| Say {
+            message: text.into(),
+            language: None,
+            rate: 160,
+        };
+        let spoken = speak(&SimulatedSpeaker::default(), say("dinner is ready"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let line = |zh| deskmate_tools::said::line(&spoken, zh);
+        assert_eq!(line(false), Some("Message spoken (1.0 s)"));
+        assert_eq!(line(true), Some("已朗读消息（1.0 秒）"));
+    }
 }

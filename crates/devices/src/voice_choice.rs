@@ -299,13 +299,16 @@ impl Tool for VoiceChoicePrompt {
             () = ctx.cancel.cancelled() => return Err(withdrawn()),
         };
         match heard {
-            Ok((index, text)) => Ok(json!({
-                "choice": question.options[index],
-                "index": index,
-                "via": "voice",
-                "heard": text,
-                "spoken_ms": spoken.duration_ms,
-            })),
+            Ok((index, text)) => Ok(crate::choice::chosen(
+                json!({
+                    "choice": question.options[index],
+                    "index": index,
+                    "via": "voice",
+                    "heard": text,
+                    "spoken_ms": spoken.duration_ms,
+                }),
+                &question.options[index],
+            )),
             // Nothing more to hear: the dialog may still be answered.
             Err(unheard) => {
                 let (heard, failure) = match unheard {
@@ -333,11 +336,14 @@ fn dialog_answer(
     heard: &[String],
 ) -> Result<Value, ToolError> {
     match answer {
-        Some(index) if index < question.options.len() => Ok(json!({
-            "choice": question.options[index],
-            "index": index,
-            "via": "dialog",
-        })),
+        Some(index) if index < question.options.len() => Ok(crate::choice::chosen(
+            json!({
+                "choice": question.options[index],
+                "index": index,
+                "via": "dialog",
+            }),
+            &question.options[index],
+        )),
         _ => Err(question.timed_out(heard)),
     }
 }
@@ -424,6 +430,10 @@ mod tests {
         assert_eq!(answer["choice"], "Green");
         assert_eq!(answer["index"], 1);
         assert_eq!(answer["via"], "voice");
+        assert_eq!(
+            deskmate_tools::said::line(&answer, false),
+            Some("Chosen: \"Green\"")
+        );
         assert_eq!(answer["heard"], "the second one");
         let said = speaker.said();
         assert_eq!(
@@ -458,6 +468,10 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(answer["choice"], "Yes");
         assert_eq!(answer["via"], "dialog");
+        assert_eq!(
+            deskmate_tools::said::line(&answer, true),
+            Some("选择了“Yes”")
+        );
     }
 
     #[tokio::test]

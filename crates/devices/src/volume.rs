@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use deskmate_core::{
     Category, Compensation, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec,
-    schema_for,
+    said, schema_for,
 };
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -107,11 +107,24 @@ pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
     tool(Direction::Down, mixer)
 }
 
+/// How a person asks for more volume, for the model: in words that name no step, which
+/// is left to its default.
+const UP_EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::Defaults,
+    request: "turn it up a bit",
+    calls: &[("increase_volume", "{}")],
+}];
+
 fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
     let checked = mixer.clone();
+    let examples = match direction {
+        Direction::Up => UP_EXAMPLES,
+        Direction::Down => &[],
+    };
     FnTool::blocking(spec(direction), move |args| {
         change(mixer.as_ref(), direction, args)
     })
+    .with_examples(examples)
     .with_self_check(move || {
         let mixer = checked.clone();
         crate::readiness::self_check("Mixer", move || crate::readiness::mixer(mixer.as_ref()))
@@ -180,18 +193,22 @@ fn change(
         "device": after.device,
     });
     let moved = after.percent.abs_diff(before.percent);
-    if moved > 0 {
+    let (from, to) = (before.percent, after.percent);
+    let line = if moved > 0 {
         data["undo"] = json!({"step": moved});
+        said!("音量 {from}% → {to}%", "Volume {from}% → {to}%")
     } else {
-        data["note"] = json!(match direction {
+        let note = match direction {
             Direction::Up => "the volume is already at 100",
             Direction::Down => "the volume is already at 0",
-        });
-    }
+        };
+        data["note"] = json!(note);
+        said!("音量已经是 {to}%，没有变化", "Volume unchanged: {note}")
+    };
     if after.muted {
         data["muted"] = json!(true);
     }
-    Ok(data)
+    Ok(deskmate_tools::said::with_line(data, line))
 }
 
 /// A device failure as the tool contract reports it.
@@ -246,6 +263,26 @@ mod tests {
         assert_eq!(
             (down["after"].clone(), down["undo"].clone()),
             (json!(0), json!({"step": 7}))
+        );
+    }
+
+    #[test]
+    fn a_change_says_the_volume_before_and_after_and_a_no_op_says_why() {
+        use deskmate_tools::said::line;
+        let down = run(Direction::Down, &SimulatedMixer::new(50), None);
+        assert_eq!(line(&down, true), Some("音量 50% → 40%"));
+        let up = run(Direction::Up, &SimulatedMixer::new(40), None);
+        assert_eq!(line(&up, false), Some("Volume 40% → 50%"));
+        let full = run(Direction::Up, &SimulatedMixer::new(100), None);
+        assert_eq!(
+            line(&full, false),
+            Some("Volume unchanged: the volume is already at 100")
+        );
+        assert_eq!(line(&full, true), Some("音量已经是 100%，没有变化"));
+        let silent = run(Direction::Down, &SimulatedMixer::new(0), None);
+        assert_eq!(
+            line(&silent, false),
+            Some("Volume unchanged: the volume is already at 0")
         );
     }
 

@@ -386,7 +386,7 @@ impl Deskmate {
 
     /// Puts a new registry in force; a call in flight keeps the one it started with.
     fn swap_registry(&self, registry: Registry) {
-        let before = agent::prefix_prompt(&self.chat_tools(""));
+        let before = self.prefix_prompt(&self.chat_tools(""));
         let mut current = self
             .registry
             .write()
@@ -396,7 +396,7 @@ impl Deskmate {
         self.tools_changed
             .send_modify(|generation| *generation += 1);
         // A changed tool set is a new prompt prefix: have the local model ready for it.
-        if agent::prefix_prompt(&self.chat_tools("")) != before {
+        if self.prefix_prompt(&self.chat_tools("")) != before {
             self.warm_all_prefixes();
         }
     }

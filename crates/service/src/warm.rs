@@ -22,7 +22,6 @@ use deskmate_llm::wire::{ChatRequest, Message};
 use deskmate_llm::{ChatClient, Endpoint};
 
 use crate::Deskmate;
-use crate::agent::prefix_prompt;
 
 /// FNV-1a, 64 bits: stable across builds and platforms (the file name must be).
 fn fnv1a(parts: &[&str]) -> u64 {
@@ -141,7 +140,7 @@ impl Deskmate {
             return;
         };
         let tools = self.chat_tools("");
-        let prompt = prefix_prompt(&tools);
+        let prompt = self.prefix_prompt(&tools);
         let slot_dir = self.slot_dir(model_id);
         let model_id = model_id.to_string();
         runtime.spawn(async move {

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use deskmate_service::Deskmate;
-use deskmate_service::agent::{ChatTurn, prefix_prompt};
+use deskmate_service::agent::ChatTurn;
 use deskmate_service::conversations::ChatEntry;
 use deskmate_service::hooks::PreApproved;
 use deskmate_testkit::{Script, ScriptedServer, completion, scripted_tokens};
@@ -40,7 +40,7 @@ async fn fixture(extra: Option<u32>) -> Fixture {
             .unwrap_or_else(|e| panic!("{e}")),
     );
     if let Some(extra) = extra {
-        let catalog = scripted_tokens(&prefix_prompt(&deskmate.chat_tools("")));
+        let catalog = scripted_tokens(&deskmate.prefix_prompt(&deskmate.chat_tools("")));
         server.set_n_ctx(u32::try_from(catalog).unwrap_or_default() + extra);
     }
     let body = json!({"name": "Scripted", "base_url": server.base_url(), "model": "scripted",

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use deskmate_devices::Backends;
 use deskmate_llm::envelope::{self, Answer};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::prefix_prompt;
 use deskmate_service::hooks::PreApproved;
 use serde_json::{Map, Value, json};
 
@@ -44,7 +43,7 @@ fn the_built_in_tools_read_as_committed() {
     let offered = deskmate.offered_tools(None);
     let document = json!({
         "parameters": parameters,
-        "prompt": prefix_prompt(&offered),
+        "prompt": deskmate.prefix_prompt(&offered),
         "grammar": envelope::grammar_with(&offered, Answer::Text),
     });
     let text = serde_json::to_string_pretty(&document).unwrap_or_else(|e| panic!("{e}")) + "\n";
@@ -80,6 +79,93 @@ fn the_built_in_tools_read_as_committed() {
             document[part].as_str().unwrap_or_default()
         );
     }
+}
+
+/// The prompt shows the worked examples of the tools it offers: a tool left out takes
+/// its examples with it, and an example that calls two tools needs both.
+#[test]
+fn the_prompt_shows_the_examples_of_the_tools_it_offers() {
+    let (_dir, deskmate) = every_tool();
+    let offered = deskmate.offered_tools(None);
+    let without = |id: &str| -> Vec<_> {
+        offered
+            .iter()
+            .filter(|t| t.function.name != id)
+            .cloned()
+            .collect()
+    };
+    let all = deskmate.prefix_prompt(&offered);
+    for example in [
+        "User: what's 3% of 1,250? → ",
+        "User: 关掉摄像头，然后告诉我现在几点 → ",
+    ] {
+        assert!(all.contains(example), "{all}");
+    }
+    let prompt = deskmate.prefix_prompt(&without("calculator"));
+    assert!(!prompt.contains("1,250"), "{prompt}");
+    assert!(prompt.contains("关掉摄像头"), "{prompt}");
+    let prompt = deskmate.prefix_prompt(&without("current_time"));
+    assert!(!prompt.contains("关掉摄像头"), "{prompt}");
+    assert!(prompt.contains("1,250"), "{prompt}");
+}
+
+/// What the chat loop must know of a tool is on the tool (its line about a result, its
+/// worked examples, its subjects), so an HTTP or MCP tool can say it too: no built-in
+/// tool's id is written as a string in the agent's code outside its tests.
+#[test]
+fn the_agent_names_no_built_in_tool() {
+    let (_dir, deskmate) = every_tool();
+    let ids: Vec<String> = deskmate.specs().into_iter().map(|s| s.id).collect();
+    let agent = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/agent");
+    let mut files = vec![agent.clone()];
+    let mut named = Vec::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(&path).unwrap_or_else(|e| panic!("{e}"));
+            files.extend(entries.flatten().map(|e| e.path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        let code = without_tests(&text);
+        for id in &ids {
+            if code.contains(&format!("\"{id}\"")) {
+                named.push(format!("{}: {id}", path.display()));
+            }
+        }
+    }
+    assert!(named.is_empty(), "{named:#?}");
+    // The check sees a name where there is one.
+    assert!(without_tests("let t = \"calculator\";").contains("\"calculator\""));
+}
+
+/// Rust source without its `#[cfg(test)]` items: a test module (the rest of the file)
+/// and any other item after the attribute, to the brace that closes it.
+fn without_tests(source: &str) -> String {
+    let source = source
+        .split_once("#[cfg(test)]\nmod tests")
+        .map_or(source, |(code, _)| code);
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at..];
+        let mut depth = 0;
+        let mut end = item.len();
+        for (i, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 1 => {
+                    end = i + 1;
+                    break;
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A value valid for `schema`: the smallest one (`full` = false: required properties
@@ -159,7 +245,7 @@ fn integers_as_floats(value: &mut Value) {
 
 /// Every call the guard lets through fits the tool's argument type, which the tool reads
 /// it into: the smallest and the fullest valid call of each built-in tool (the fullest also
-/// with its whole numbers written as floats), and every call
+/// with its whole numbers written as floats), every call of its worked examples, and every call
 /// of the guard benchmark's corpus (valid, repairable and invalid ones, as models write
 /// them) that the guard accepts.
 #[test]
@@ -179,6 +265,16 @@ fn every_call_the_guard_accepts_fits_the_tools_argument_type() {
         let mut floats = valid_value(&spec.parameters, true);
         integers_as_floats(&mut floats);
         calls.push((spec.id.clone(), floats));
+        // Every call of the tool's worked examples for the model, whichever crate has the
+        // tools it calls: each names a registered tool and must be valid.
+        for example in registry.tool(&spec.id).map_or(&[][..], |t| t.examples()) {
+            for (tool, arguments) in example.calls {
+                assert!(registry.tool(tool).is_some(), "{}: {example:?}", spec.id);
+                let arguments = serde_json::from_str(arguments)
+                    .unwrap_or_else(|e| panic!("{tool} {arguments}: {e}"));
+                calls.push(((*tool).to_string(), arguments));
+            }
+        }
     }
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/guard_corpus.jsonl");
     let corpus = std::fs::read_to_string(&corpus).unwrap_or_else(|e| panic!("{e}"));

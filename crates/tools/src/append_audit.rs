@@ -195,10 +195,15 @@ fn append(journal: &std::path::Path, args: &Args) -> Result<Value, ToolError> {
                 continue;
             };
             if event["idem_key"] == key {
-                return Ok(
-                    json!({"recorded": false, "duplicate": true, "idem_key": key,
-                    "recorded_at": event["recorded_at"], "message": "this event was already recorded; nothing written"}),
-                );
+                let data = json!({"recorded": false, "duplicate": true, "idem_key": key,
+                    "recorded_at": event["recorded_at"], "message": "this event was already recorded; nothing written"});
+                return Ok(crate::said::with_line(
+                    data,
+                    Localized::new(
+                        "这条审计记录之前已经写过，没有重复写入",
+                        "This audit event was already recorded; not written again",
+                    ),
+                ));
             }
         }
     }
@@ -222,7 +227,12 @@ fn append(journal: &std::path::Path, args: &Args) -> Result<Value, ToolError> {
         .map_err(|e| io_error("write", journal, e))?;
     file.sync_data().map_err(|e| io_error("sync", journal, e))?;
     drop(lock);
-    Ok(json!({"recorded": true, "duplicate": false, "idem_key": key, "recorded_at": recorded_at}))
+    let data =
+        json!({"recorded": true, "duplicate": false, "idem_key": key, "recorded_at": recorded_at});
+    Ok(crate::said::with_line(
+        data,
+        Localized::new("已写入审计记录", "Audit event recorded"),
+    ))
 }
 
 #[cfg(test)]
@@ -261,5 +271,27 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
         let text = std::fs::read_to_string(&journal).unwrap_or_default();
         assert_eq!(text.lines().count(), 2);
+    }
+
+    #[test]
+    fn a_result_says_whether_the_event_was_written_or_was_there() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let journal = dir.path().join("journal.jsonl");
+        let args = event(json!({"action": "ran QC", "idem_key": "k1"}));
+        let first = append(&journal, &args).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            crate::said::line(&first, false),
+            Some("Audit event recorded")
+        );
+        assert_eq!(crate::said::line(&first, true), Some("已写入审计记录"));
+        let again = append(&journal, &args).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            crate::said::line(&again, false),
+            Some("This audit event was already recorded; not written again")
+        );
+        assert_eq!(
+            crate::said::line(&again, true),
+            Some("这条审计记录之前已经写过，没有重复写入")
+        );
     }
 }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::numfmt::format_number;
-use crate::{FnTool, SelfCheck};
+use crate::{Example, FnTool, SelfCheck, Teaches};
 
 /// Longest expression accepted, in characters.
 const MAX_LEN: usize = 2_000;
@@ -22,18 +22,38 @@ const FUNCTIONS: [&str; 14] = [
     "exp", "log2",
 ];
 
+/// How a person asks for sums, for the model: a value the request states (as an
+/// expression the parser reads), and one call per sum when several are asked.
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::StatedValue,
+        request: "what's 3% of 1,250?",
+        calls: &[("calculator", r#"{"expression":"3% of 1250"}"#)],
+    },
+    Example {
+        teaches: Teaches::OneToolTwice,
+        request: "what are 12*7 and 2^10?",
+        calls: &[
+            ("calculator", r#"{"expression":"12*7"}"#),
+            ("calculator", r#"{"expression":"2^10"}"#),
+        ],
+    },
+];
+
 /// The calculator tool: quick and pure, it runs inline.
 pub fn tool() -> FnTool {
-    FnTool::inline(spec(), calculate).with_self_check(|| SelfCheck::Sample {
-        args: json!({"expression": "2+3*4"}),
-        judge: |data| match data["result"].as_f64() {
-            Some(14.0) => Ok(Localized::same("14")),
-            _ => {
-                let got = &data["result"];
-                Err(said!("应为 14，实际为 {got}", "expected 14, got {got}"))
-            }
-        },
-    })
+    FnTool::inline(spec(), calculate)
+        .with_examples(EXAMPLES)
+        .with_self_check(|| SelfCheck::Sample {
+            args: json!({"expression": "2+3*4"}),
+            judge: |data| match data["result"].as_f64() {
+                Some(14.0) => Ok(Localized::same("14")),
+                _ => {
+                    let got = &data["result"];
+                    Err(said!("应为 14，实际为 {got}", "expected 14, got {got}"))
+                }
+            },
+        })
 }
 
 fn spec() -> ToolSpec {
@@ -75,11 +95,15 @@ struct Args {
 
 fn calculate(Args { expression }: Args) -> Result<Value, ToolError> {
     let value = evaluate(&expression)?;
-    Ok(json!({
+    let text = format_number(value);
+    // The sum as written, then its value: the same in both languages.
+    let line = Localized::same(format!("{expression} = {text}"));
+    let data = json!({
         "expression": expression,
         "result": crate::numfmt::json_number(value),
-        "text": format_number(value),
-    }))
+        "text": text,
+    });
+    Ok(crate::said::with_line(data, line))
 }
 
 /// Evaluates an expression.
@@ -564,6 +588,24 @@ mod tests {
 
     fn eval(text: &str) -> Option<f64> {
         evaluate(text).ok()
+    }
+
+    #[test]
+    fn a_result_says_the_sum_and_its_value() {
+        let data = calculate(Args {
+            expression: "17% of 2,340".into(),
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            crate::said::line(&data, false),
+            Some("17% of 2,340 = 397.8")
+        );
+        assert_eq!(crate::said::line(&data, true), Some("17% of 2,340 = 397.8"));
+        let data = calculate(Args {
+            expression: "12*7".into(),
+        })
+        .unwrap_or_default();
+        assert_eq!(crate::said::line(&data, false), Some("12*7 = 84"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use deskmate_sandbox::{Runner, SandboxError};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{SelfCheck, Tool, ToolContext};
+use crate::{Example, SelfCheck, Teaches, Tool, ToolContext};
 
 /// The longest a call may ask to run, seconds.
 const MAX_SECONDS: u64 = 60;
@@ -103,10 +103,22 @@ impl CodeInterpreter {
     }
 }
 
+/// How a person asks for code to run, for the model: by naming Python (a request that
+/// only needs an answer is answered, not computed).
+const EXAMPLES: &[Example] = &[Example {
+    teaches: Teaches::AskedFor,
+    request: "use python to reverse the word hello",
+    calls: &[("code_interpreter", r#"{"code":"print('hello'[::-1])"}"#)],
+}];
+
 #[async_trait]
 impl Tool for CodeInterpreter {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn examples(&self) -> &[Example] {
+        EXAMPLES
     }
 
     fn self_check(&self) -> SelfCheck {
@@ -171,11 +183,26 @@ impl Tool for CodeInterpreter {
                         );
                     }
                 }
-                Ok(data)
+                let line = line(&data);
+                Ok(crate::said::with_line(data, line))
             }
             Err(error) => Err(to_tool_error(error, seconds)),
         }
     }
+}
+
+/// Most characters of code output a line shows whole.
+const CODE_SHOWN: usize = 120;
+
+/// The line of a run: what it returned, or else what it printed, trimmed and clipped.
+fn line(data: &Value) -> Localized {
+    let shown = crate::said::field(data, "result")
+        .filter(|r| !r.is_empty() && r != "None")
+        .or_else(|| crate::said::field(data, "stdout").map(|s| s.trim().to_string()))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_default();
+    let shown = crate::said::clip(&shown, CODE_SHOWN);
+    said!("代码已运行：{shown}", "Code ran: {shown}")
 }
 
 fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
@@ -208,5 +235,30 @@ fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
             "the code interpreter needs Python 3 (python3, or DESKMATE_PYTHON) and Deskmate's sandbox helper deskmate-sandbox next to deskmate (or DESKMATE_SANDBOX_HELPER)",
         ),
         SandboxError::Io(_) => ToolError::internal(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_says_what_it_returned_or_else_what_it_printed() {
+        let cases = [
+            (
+                json!({"result": "'olleh'", "stdout": "x\n"}),
+                "Code ran: 'olleh'",
+            ),
+            (json!({"result": null, "stdout": "  hi\n"}), "Code ran: hi"),
+            (json!({"result": "None", "stdout": ""}), "Code ran: "),
+            (
+                json!({"result": "1".repeat(130)}),
+                &*format!("Code ran: {}…", "1".repeat(120)),
+            ),
+        ];
+        for (data, want) in cases {
+            assert_eq!(line(&data).en, want, "{data}");
+        }
+        assert_eq!(line(&json!({"stdout": "2"})).zh, "代码已运行：2");
     }
 }

@@ -155,16 +155,25 @@ where
     let offset_seconds = time.offset().fix().local_minus_utc();
     let sign = if offset_seconds < 0 { '-' } else { '+' };
     let abs = offset_seconds.unsigned_abs();
-    json!({
+    let (date, clock) = (
+        time.format("%Y-%m-%d").to_string(),
+        time.format("%H:%M:%S").to_string(),
+    );
+    let line = said!(
+        "{zone} 现在是 {date} {clock}",
+        "It is {clock} on {date} ({zone})"
+    );
+    let data = json!({
         "timezone": zone,
         "local": local,
         "iso": time.to_rfc3339_opts(chrono::SecondsFormat::Secs, false),
-        "date": time.format("%Y-%m-%d").to_string(),
-        "time": time.format("%H:%M:%S").to_string(),
+        "date": date,
+        "time": clock,
         "weekday": time.format("%A").to_string(),
         "utc_offset": format!("{sign}{:02}:{:02}", abs / 3600, (abs % 3600) / 60),
         "unix": time.timestamp(),
-    })
+    });
+    crate::said::with_line(data, line)
 }
 
 #[cfg(test)]
@@ -216,5 +225,13 @@ mod tests {
         assert_eq!(shown["iso"], "2026-11-30T18:00:00+08:00");
         assert_eq!(shown["weekday"], "Monday");
         assert_eq!(shown["utc_offset"], "+08:00");
+        assert_eq!(
+            crate::said::line(&shown, false),
+            Some("It is 18:00:00 on 2026-11-30 (Asia/Shanghai)")
+        );
+        assert_eq!(
+            crate::said::line(&shown, true),
+            Some("Asia/Shanghai 现在是 2026-11-30 18:00:00")
+        );
     }
 }

@@ -5,6 +5,9 @@
 //!   arguments the guard has already normalized and validated.
 //! - [`builtin_tools`]: the ordered list of built-in tools; "what tools exist" is answered here.
 //! - [`Registry`]: the tools plus their [`Guard`].
+//! - [`said`](mod@said): a tool's own line about its result, in the result's data.
+//! - [`Example`]: a worked example of a request a tool answers, for the model
+//!   ([`Tool::examples`]).
 //!
 //! ```
 //! use deskmate_tools::{Registry, ToolConfig};
@@ -22,8 +25,10 @@ pub mod code_interpreter;
 pub mod current_time;
 pub mod datasets;
 pub mod error;
+pub mod examples;
 pub mod http_tool;
 pub mod numfmt;
+pub mod said;
 pub mod sas_round_rate;
 pub mod self_check;
 pub mod words;
@@ -40,6 +45,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use error::Error;
+pub use examples::{Example, Teaches};
 pub use self_check::{SelfCheck, Verdict};
 
 /// A tool Deskmate can run.
@@ -87,6 +93,12 @@ pub trait Tool: Send + Sync + fmt::Debug {
     fn subjects(&self) -> &[&'static str] {
         &[]
     }
+
+    /// Worked examples of requests the tool answers, for the model: the chat's
+    /// constrained prompt shows those of the tools it offers. Empty, the default.
+    fn examples(&self) -> &[Example] {
+        &[]
+    }
 }
 
 /// The work of a tool that is one synchronous function of its arguments.
@@ -105,6 +117,7 @@ pub struct FnTool {
     blocking: bool,
     self_check: Option<Arc<dyn Fn() -> SelfCheck + Send + Sync>>,
     subjects: &'static [&'static str],
+    examples: &'static [Example],
 }
 
 impl FnTool {
@@ -138,6 +151,7 @@ impl FnTool {
             blocking,
             self_check: None,
             subjects: &[],
+            examples: &[],
         }
     }
 
@@ -155,6 +169,13 @@ impl FnTool {
     #[must_use]
     pub fn with_subjects(mut self, subjects: &'static [&'static str]) -> Self {
         self.subjects = subjects;
+        self
+    }
+
+    /// Declares the tool's worked examples for the model ([`Tool::examples`]).
+    #[must_use]
+    pub fn with_examples(mut self, examples: &'static [Example]) -> Self {
+        self.examples = examples;
         self
     }
 }
@@ -183,6 +204,10 @@ impl Tool for FnTool {
 
     fn subjects(&self) -> &[&'static str] {
         self.subjects
+    }
+
+    fn examples(&self) -> &[Example] {
+        self.examples
     }
 
     fn fits(&self, args: &Value) -> Result<(), ToolError> {
@@ -512,4 +537,51 @@ where
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| ToolError::internal(format!("the tool stopped unexpectedly: {e}")))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A built-in tool's worked examples call it, and each call is one its guard lets
+    /// through as written: an example never teaches the model a call that fails.
+    #[test]
+    fn every_example_calls_its_tool_with_arguments_the_guard_accepts() {
+        let dir = std::env::temp_dir().join("deskmate-tools-examples");
+        let registry =
+            Registry::builtin(&ToolConfig::for_data_dir(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        let mut seen = 0;
+        for spec in registry.specs() {
+            let Some(tool) = registry.tool(&spec.id) else {
+                continue;
+            };
+            for example in tool.examples() {
+                assert!(
+                    example.tools().any(|t| t == spec.id),
+                    "{}: {example:?} does not call it",
+                    spec.id
+                );
+                for (id, arguments) in example.calls {
+                    let Some(_) = registry.tool(id) else {
+                        continue;
+                    };
+                    let arguments: Value = serde_json::from_str(arguments)
+                        .unwrap_or_else(|e| panic!("{id} {arguments}: {e}"));
+                    let prepared = registry
+                        .guard()
+                        .prepare(id, arguments.clone())
+                        .unwrap_or_else(|e| panic!("{id} {arguments}: {:?}", e.error));
+                    // Written as the model should write it: nothing to fix, only defaults to fill.
+                    let fixed: Vec<_> = prepared
+                        .repairs
+                        .iter()
+                        .filter(|r| r.rule != deskmate_core::RepairRule::DefaultValue)
+                        .collect();
+                    assert!(fixed.is_empty(), "{id} {arguments}: {fixed:?}");
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 3, "{seen} example calls");
+    }
 }

@@ -121,14 +121,16 @@ fn round_rate(args: Args) -> Result<Value, ToolError> {
         ToolError::validation("the number is too large to round (at most 1e15)")
             .with_hint("check the inputs")
     })?;
-    Ok(json!({
+    let line = said!("四舍五入结果：{text}", "Rounded: {text}");
+    let data = json!({
         "input": crate::numfmt::json_number(raw),
         "scale": if percent { "percent" } else { "rate" },
         "decimals": decimals,
         "value": text.parse::<f64>().map_or(Value::Null, Value::from),
         "text": text,
         "method": "round half away from zero (SAS ROUND)",
-    }))
+    });
+    Ok(crate::said::with_line(data, line))
 }
 
 #[cfg(test)]
@@ -159,6 +161,16 @@ mod tests {
             let got = round_rate(read(&args)).ok().map(|v| v["text"].clone());
             assert_eq!(got, Some(json!(want)), "{args}");
         }
+    }
+
+    #[test]
+    fn a_result_says_the_rounded_value() {
+        let data = round_rate(read(
+            &json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
+        ))
+        .unwrap_or_default();
+        assert_eq!(crate::said::line(&data, false), Some("Rounded: 66.7"));
+        assert_eq!(crate::said::line(&data, true), Some("四舍五入结果：66.7"));
     }
 
     #[test]

@@ -214,6 +214,10 @@ impl Tool for FailFirst {
         self.inner.subjects()
     }
 
+    fn examples(&self) -> &[deskmate_tools::Example] {
+        self.inner.examples()
+    }
+
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<Value, ToolError> {
         if self.fired.swap(true, Ordering::SeqCst) {
             return self.inner.run(args, ctx).await;
@@ -720,6 +724,27 @@ mod tests {
             .iter()
             .map(|t| t.spec().clone())
             .collect()
+    }
+
+    /// A tool wrapped to fail first reads to the model as the tool it wraps: the same
+    /// subjects and worked examples, so the case's prompt is the one every turn has.
+    #[test]
+    fn a_wrapped_tool_keeps_what_the_model_reads_of_it() {
+        let backends = Backends::simulated();
+        for inner in deskmate_devices::system_tools(&backends) {
+            let wrapped = FailFirst {
+                inner: inner.clone(),
+                failure: ScriptedFailure {
+                    tool: inner.spec().id.clone(),
+                    error_type: ErrorType::Transient,
+                    message: "busy".into(),
+                    hint: None,
+                },
+                fired: Arc::new(AtomicBool::new(false)),
+            };
+            assert_eq!(wrapped.examples(), inner.examples());
+            assert_eq!(wrapped.subjects(), inner.subjects());
+        }
     }
 
     #[test]

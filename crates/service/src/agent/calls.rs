@@ -614,9 +614,13 @@ pub(crate) fn model_text(outcome: &Outcome) -> String {
         .repairs
         .retain(|r| r.rule != RepairRule::ExtractedFromContent);
     // `undo` is for the loop's compensation, not news for the person: shown to the model
-    // it turns into "to undo this, turn the volume down by 10%" in the reply.
+    // it turns into "to undo this, turn the volume down by 10%" in the reply. The tool's
+    // own line (`said`) is for the person: the model reads the data it was made from,
+    // and the line in two languages would double what it evaluates (a dataset's line
+    // writes its table out) and push the data past the cut below.
     if let Some(data) = result.data.as_object_mut() {
         data.remove("undo");
+        data.remove(deskmate_tools::said::KEY);
     }
     let text = shortened(result.to_llm_text());
     match outcome.status {
@@ -683,17 +687,18 @@ mod tests {
     }
 
     #[test]
-    fn the_model_reads_a_result_without_its_undo_data() {
+    fn the_model_reads_a_result_without_its_undo_data_or_its_line() {
         let outcome = Outcome::of(
             "increase_volume",
             "{}",
             CallStatus::Done,
-            ToolResult::success(json!({"before": 40, "after": 50, "undo": {"step": 10}})),
+            ToolResult::success(json!({"before": 40, "after": 50, "undo": {"step": 10},
+                "said": {"zh": "音量 40% → 50%", "en": "Volume 40% → 50%"}})),
         );
         let text = model_text(&outcome);
-        assert!(text.contains("\"after\":50"), "{text}");
-        assert!(!text.contains("undo"), "{text}");
+        assert_eq!(text, r#"{"before":40,"after":50}"#);
         assert_eq!(outcome.result.data["undo"]["step"], 10, "the loop keeps it");
+        assert!(outcome.result.data["said"].is_object(), "the card keeps it");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! summaries, its messages) are in Chinese or English; the model is told to answer in the
 //! language it is named here, or in another one the person asks for.
 
+use super::words::{is_han, is_kana, is_latin};
+
 /// The language of a person's message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Language {
@@ -115,20 +117,6 @@ impl Counts {
         }
         counts
     }
-}
-
-/// Whether `c` is a Chinese character (a CJK unified ideograph, extension A included).
-pub(crate) fn is_han(c: char) -> bool {
-    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3400}'..='\u{4dbf}' | '\u{f900}'..='\u{faff}')
-}
-
-fn is_kana(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' | '\u{ff66}'..='\u{ff9d}')
-}
-
-/// Latin letters: ASCII and the accented ones of Western European languages.
-fn is_latin(c: char) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, '\u{c0}'..='\u{24f}')
 }
 
 /// `text` without what it quotes: text between double quotes, CJK corner brackets or

@@ -17,6 +17,7 @@ mod said;
 mod select;
 pub mod summary;
 pub(crate) mod tokens;
+mod words;
 
 use std::collections::{HashMap, HashSet};
 
@@ -221,14 +222,7 @@ const MAX_MESSAGE_CHARS: usize = 16_000;
 const MAX_LOCALE_CHARS: usize = 35;
 
 pub use branch::Branch;
-pub(crate) use language::is_han;
-pub use probe::ToolCallingProbe;
-
-/// The system prompt a constrained turn offering `tools` starts with (what the local
-/// model's server keeps warm).
-pub fn prefix_prompt(tools: &[ToolDef]) -> String {
-    protocol::system_prompt(Protocol::Constrained, tools, tools)
-}
+pub use probe::{ProbeRequest, ToolCallingProbe};
 
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
 fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
@@ -236,6 +230,25 @@ fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
 }
 
 impl Deskmate {
+    /// The system prompt a constrained turn offering `tools` starts with (what the local
+    /// model's server keeps warm): the instructions, the worked examples of these tools
+    /// and their catalog.
+    pub fn prefix_prompt(&self, tools: &[ToolDef]) -> String {
+        protocol::system_prompt(Protocol::Constrained, tools, tools, &self.examples(tools))
+    }
+
+    /// The worked examples of the tools of a catalog, as its prompt shows them: each
+    /// registered tool's own ([`deskmate_tools::Tool::examples`]).
+    fn examples(&self, catalog: &[ToolDef]) -> Vec<deskmate_tools::Example> {
+        let registry = self.registry();
+        protocol::examples_for(catalog, |id| {
+            registry
+                .tool(id)
+                .map(|t| t.examples().to_vec())
+                .unwrap_or_default()
+        })
+    }
+
     /// Runs one turn, reporting through `events`; fails before the turn starts when the
     /// input, the model or the conversation is wrong.
     pub async fn chat(
@@ -352,14 +365,17 @@ impl Deskmate {
                 Protocol::Native
             };
             // A turn limited to some tools reads the catalog every turn reads (its cached
-            // prefix), and its grammar admits only the tools it offers.
-            let shown = match offered {
+            // prefix) with its examples, and its grammar admits only the tools it offers.
+            let (shown, examples) = match offered {
                 Some(_) if protocol == Protocol::Constrained => {
-                    protocol::masked_catalog(self.chat_tools(""), &tools)
+                    let every_turn = self.chat_tools("");
+                    let examples = self.examples(&every_turn);
+                    (protocol::masked_catalog(every_turn, &tools), examples)
                 }
-                _ => tools.clone(),
+                _ => (tools.clone(), self.examples(&tools)),
             };
-            messages[0] = Message::system(protocol::system_prompt(protocol, &shown, &tools));
+            messages[0] =
+                Message::system(protocol::system_prompt(protocol, &shown, &tools, &examples));
             // The earlier turns that fit the context (the oldest folded into a summary),
             // between the system prompt and the new message.
             let fitted = self
@@ -681,7 +697,7 @@ impl Deskmate {
         let builtin = self.system_tool_ids();
         let is_builtin =
             |s: &&&deskmate_core::ToolSpec| builtin.as_ref().is_none_or(|ids| ids.contains(&s.id));
-        if !select::has_terms(said) {
+        if !words::has_terms(said) {
             // Nothing to choose by: the built-in tools alone, without describing the rest.
             return enabled.iter().filter(is_builtin).map(def).collect();
         }

@@ -1,5 +1,6 @@
 //! Can a model drive tools at all? One canned request, sent the way a chat turn sends it,
-//! and its answer judged by the guard without running anything.
+//! and its answer judged by the guard without running anything. The caller (the
+//! autotest) names the request, the tool that should answer it and the one beside it.
 
 use std::time::Instant;
 
@@ -12,16 +13,22 @@ use deskmate_store::models::LlmModel;
 use super::protocol::{self, Protocol};
 use crate::Deskmate;
 
-/// The request: arithmetic a model cannot be trusted to do in its head, with a harmless
-/// read-only tool beside the right one.
-const REQUEST: &str = "What is 1234 times 5678?";
-const EXPECTED: &str = "calculator";
-const DISTRACTOR: &str = "current_time";
+/// The canned request of a probe: a message, the tool that should answer it, and a
+/// harmless read-only tool offered beside it (a model that calls it cannot drive tools).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProbeRequest<'a> {
+    /// What the person says: something the model cannot be trusted to answer itself.
+    pub message: &'a str,
+    /// The tool a valid call must name.
+    pub expected: &'a str,
+    /// The tool offered beside it.
+    pub beside: &'a str,
+}
 
 /// What the canned request showed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCallingProbe {
-    /// The model made a valid call to the calculator.
+    /// The model made a valid call to the expected tool.
     pub passed: bool,
     /// What the model did, in a sentence, in both languages.
     pub message: Localized,
@@ -37,16 +44,22 @@ impl ToolCallingProbe {
 }
 
 impl Deskmate {
-    /// Sends the canned request with the calculator and current_time offered and says
-    /// what the model did: a valid calculator call passes; an answer in text, another or
+    /// Sends the canned `probe` request with its two tools offered and says what the
+    /// model did: a valid call of the expected tool passes; an answer in text, another or
     /// an unknown tool, arguments the guard rejects, or a failing server do not.
     pub async fn probe_tool_calling(
         &self,
         client: &ChatClient,
         model: &LlmModel,
+        probe: ProbeRequest<'_>,
     ) -> ToolCallingProbe {
+        let ProbeRequest {
+            message: request,
+            expected,
+            beside,
+        } = probe;
         let registry = self.registry();
-        let specs: Vec<_> = [EXPECTED, DISTRACTOR]
+        let specs: Vec<_> = [expected, beside]
             .iter()
             .filter_map(|id| registry.guard().spec(id).cloned())
             .collect();
@@ -63,22 +76,25 @@ impl Deskmate {
         } else {
             Protocol::Native
         };
+        let examples = self.examples(&tools);
         let messages = vec![
-            deskmate_llm::wire::Message::system(protocol::system_prompt(protocol, &tools, &tools)),
-            deskmate_llm::wire::Message::user(REQUEST),
+            deskmate_llm::wire::Message::system(protocol::system_prompt(
+                protocol, &tools, &tools, &examples,
+            )),
+            deskmate_llm::wire::Message::user(request),
         ];
-        let mut request = protocol::request(
+        let mut chat = protocol::request(
             protocol,
             &model.model,
             &messages,
             &tools,
-            protocol::Followup::new(super::language::Language::of(REQUEST, None)),
+            protocol::Followup::new(super::language::Language::of(request, None)),
         );
-        request.temperature = Some(model.temperature);
-        request.top_p = Some(model.top_p);
-        request.max_tokens = Some(256);
+        chat.temperature = Some(model.temperature);
+        chat.top_p = Some(model.top_p);
+        chat.max_tokens = Some(256);
         let started = Instant::now();
-        let reply = match client.complete(&request, &mut |_| {}).await {
+        let reply = match client.complete(&chat, &mut |_| {}).await {
             Ok(reply) => reply,
             Err(e) => {
                 return ToolCallingProbe::failed(said!(
@@ -100,8 +116,8 @@ impl Deskmate {
         let Some(call) = read.calls.first() else {
             let text: String = read.text.chars().take(120).collect();
             return ToolCallingProbe::failed(said!(
-                "问“{REQUEST}”并提供 {EXPECTED} 时，模型用文本回答而没有调用工具：“{text}”——它无法驱动 Deskmate 的工具",
-                "asked \"{REQUEST}\" with {EXPECTED} offered, the model answered in text instead of \
+                "问“{request}”并提供 {expected} 时，模型用文本回答而没有调用工具：“{text}”——它无法驱动 Deskmate 的工具",
+                "asked \"{request}\" with {expected} offered, the model answered in text instead of \
                  calling a tool: \"{text}\" — it cannot drive Deskmate's tools"
             ));
         };
@@ -111,15 +127,15 @@ impl Deskmate {
             Err(rejection) => {
                 let why = rejection.error.message;
                 ToolCallingProbe::failed(said!(
-                    "问“{REQUEST}”时，模型调用了 {name}({sent})，但被守卫拒绝：“{why}”",
-                    "asked \"{REQUEST}\", the model called {name}({sent}) but the guard rejects it: {why}"
+                    "问“{request}”时，模型调用了 {name}({sent})，但被守卫拒绝：“{why}”",
+                    "asked \"{request}\", the model called {name}({sent}) but the guard rejects it: {why}"
                 ))
             }
-            Ok(prepared) if prepared.tool != EXPECTED => {
+            Ok(prepared) if prepared.tool != expected => {
                 let called = &prepared.tool;
                 ToolCallingProbe::failed(said!(
-                    "问“{REQUEST}”时，模型调用了 {called}，而不是 {EXPECTED}",
-                    "asked \"{REQUEST}\", the model called {called} instead of {EXPECTED}"
+                    "问“{request}”时，模型调用了 {called}，而不是 {expected}",
+                    "asked \"{request}\", the model called {called} instead of {expected}"
                 ))
             }
             Ok(prepared) => {
@@ -137,11 +153,11 @@ impl Deskmate {
                     passed: true,
                     message: Localized::new(
                         format!(
-                            "问“{REQUEST}”时，模型在 {ms} 毫秒内调用了 {EXPECTED}({arguments})（{}{}）",
+                            "问“{request}”时，模型在 {ms} 毫秒内调用了 {expected}({arguments})（{}{}）",
                             how.zh, repaired.zh
                         ),
                         format!(
-                            "asked \"{REQUEST}\", the model called {EXPECTED}({arguments}) in {ms} ms ({}{})",
+                            "asked \"{request}\", the model called {expected}({arguments}) in {ms} ms ({}{})",
                             how.en, repaired.en
                         ),
                     ),

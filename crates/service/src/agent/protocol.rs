@@ -17,8 +17,9 @@ use std::collections::HashMap;
 
 use deskmate_llm::envelope::{self, Parsed};
 use deskmate_llm::extract::{Extracted, extract_calls};
-use deskmate_llm::wire::{ChatRequest, Message, ToolCall, ToolDef};
+use deskmate_llm::wire::{ChatRequest, FunctionCall, Message, ToolCall, ToolDef};
 use deskmate_llm::{Reply, StreamEvent};
+use deskmate_tools::Example;
 use serde_json::json;
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -31,36 +32,11 @@ user's request needs it, and never call a tool the user did not ask for. Give ev
 its schema's type. When a tool answers with an error, read its hint and options and fix the \
 call, or explain the problem to the user. Answer briefly, in the user's language.";
 
-/// Worked examples for the constrained prompt, written compactly as the grammar makes the
-/// model write. They cover one call, a call with a value the
-/// message states, two actions in one list (two tools, and one tool twice), code run
-/// because the user names Python, a message spoken only because the user asks for it, and requests no tool serves (answered
-/// directly, in either language, including things the computer cannot do).
-const EXAMPLES: [(&str, &str); 11] = [
-    (
-        "turn it up a bit",
-        r#"{"calls":[{"name":"increase_volume","arguments":{}}]}"#,
-    ),
-    (
-        "what's 3% of 1,250?",
-        r#"{"calls":[{"name":"calculator","arguments":{"expression":"3% of 1250"}}]}"#,
-    ),
-    (
-        "what are 12*7 and 2^10?",
-        r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}},{"name":"calculator","arguments":{"expression":"2^10"}}]}"#,
-    ),
-    (
-        "关掉摄像头，然后告诉我现在几点",
-        r#"{"calls":[{"name":"turn_off_camera","arguments":{}},{"name":"current_time","arguments":{}}]}"#,
-    ),
-    (
-        "use python to reverse the word hello",
-        r#"{"calls":[{"name":"code_interpreter","arguments":{"code":"print('hello'[::-1])"}}]}"#,
-    ),
-    (
-        "read 'dinner is ready' out loud",
-        r#"{"calls":[{"name":"voice_msg_prompt","arguments":{"message":"dinner is ready"}}]}"#,
-    ),
+/// The worked examples that need no tool, for the constrained prompt, written compactly
+/// as the grammar makes the model write: requests no tool serves, answered directly, in
+/// either language, including things the computer cannot do. The examples with calls are
+/// the offered tools' own ([`Tool::examples`](deskmate_tools::Tool::examples)).
+const ANSWERS: [(&str, &str); 5] = [
     ("hello", r#"{"answer":"Hello! What can I do for you?"}"#),
     (
         "tell me a fun fact",
@@ -77,6 +53,40 @@ const EXAMPLES: [(&str, &str); 11] = [
     ),
 ];
 
+/// The worked examples of the tools in `catalog` (`of` gives a tool's own), as the prompt
+/// shows them: only those whose every call names a tool of the catalog, each once, in the
+/// order of what they teach and, within that, the catalog's.
+pub(crate) fn examples_for(catalog: &[ToolDef], of: impl Fn(&str) -> Vec<Example>) -> Vec<Example> {
+    let offered = |id: &str| catalog.iter().any(|t| t.function.name == id);
+    let mut examples: Vec<Example> = Vec::new();
+    for tool in catalog {
+        for example in of(&tool.function.name) {
+            if example.tools().all(offered) && !examples.contains(&example) {
+                examples.push(example);
+            }
+        }
+    }
+    examples.sort_by_key(|e| e.teaches);
+    examples
+}
+
+/// An example as the model writes its reply: `{"calls":[…]}`.
+fn example_calls(example: &Example) -> String {
+    let calls: Vec<ToolCall> = example
+        .calls
+        .iter()
+        .map(|(name, arguments)| ToolCall {
+            id: String::new(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: (*name).into(),
+                arguments: (*arguments).into(),
+            },
+        })
+        .collect();
+    envelope::render_calls(&calls)
+}
+
 /// How a turn speaks to its model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Protocol {
@@ -86,30 +96,38 @@ pub(crate) enum Protocol {
     Native,
 }
 
-/// The system prompt for a turn whose model may call `callable`, describing `shown`.
+/// The system prompt for a turn whose model may call `callable`, describing `shown`,
+/// with the worked `examples` of the tools of the catalog ([`examples_for`]).
 ///
 /// `shown` is the catalog the model reads and `callable` the tools the reply's grammar
 /// admits ([`request`]). A turn limited to some tools shows the catalog every turn shows
-/// (the tools are masked, not removed): the prompt then starts with the same bytes as
-/// every other turn's, so the server's cached prefix serves it, and only the line naming
-/// what can be called now is new. Removing the others from the catalog would make each
-/// tool subset a new prefix to evaluate (100–150 tokens, several seconds on a CPU).
-pub(crate) fn system_prompt(protocol: Protocol, shown: &[ToolDef], callable: &[ToolDef]) -> String {
+/// (the tools are masked, not removed) and its examples: the prompt then starts with the
+/// same bytes as every other turn's, so the server's cached prefix serves it, and only the
+/// line naming what can be called now is new. Removing the others from the catalog would
+/// make each tool subset a new prefix to evaluate (100–150 tokens, several seconds on a
+/// CPU).
+pub(crate) fn system_prompt(
+    protocol: Protocol,
+    shown: &[ToolDef],
+    callable: &[ToolDef],
+    examples: &[Example],
+) -> String {
     if protocol == Protocol::Native || callable.is_empty() {
         return NATIVE_PROMPT.to_string();
     }
-    // Every example, whatever tools are offered: the grammar lets the model name only
-    // offered tools, so an example of another tool cannot become a call, and a prompt
-    // whose examples do not depend on the tools shares all but its catalog with every
-    // other tool set in the server's cache (each new set then costs only its catalog).
-    // Answers first, then calls.
-    let (answers, calls): (Vec<_>, Vec<_>) = EXAMPLES
+    // The answers that need no tool first, then the catalog's tools' examples. Only the
+    // built-in tools give examples, so tool sets that differ in other tools (HTTP and
+    // imported ones, those chosen per message) share all but their catalogs in the
+    // server's cache; the grammar lets the model name only the callable tools, so an
+    // example of a masked tool cannot become a call.
+    let examples: Vec<String> = ANSWERS
         .iter()
-        .partition(|(_, call)| matches!(envelope::parse(call), Some(Parsed::Answer(_))));
-    let examples: Vec<String> = answers
-        .iter()
-        .chain(&calls)
-        .map(|(user, call)| format!("User: {user} → {call}"))
+        .map(|(user, answer)| format!("User: {user} → {answer}"))
+        .chain(
+            examples
+                .iter()
+                .map(|e| format!("User: {} → {}", e.request, example_calls(e))),
+        )
         .collect();
     // The fixed instructions come first and the tool-dependent part last, so prompts for
     // different tool sets still share their longest possible prefix in the server cache.
@@ -507,7 +525,7 @@ impl<'a> TokenGate<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use deskmate_llm::wire::FunctionCall;
+    use deskmate_tools::Teaches;
 
     fn tool(name: &str) -> ToolDef {
         ToolDef::function(
@@ -517,18 +535,83 @@ mod tests {
         )
     }
 
+    /// Examples as tools give them: one tool with an argument, two tools, one tool with
+    /// its defaults.
+    const SUM: Example = Example {
+        teaches: Teaches::StatedValue,
+        request: "what's 2+2?",
+        calls: &[("sum", r#"{"expression":"2+2"}"#)],
+    };
+    const BOTH: Example = Example {
+        teaches: Teaches::SeveralTools,
+        request: "sum 1+1 and tell the time",
+        calls: &[("sum", r#"{"expression":"1+1"}"#), ("clock", "{}")],
+    };
+    const LOUDER: Example = Example {
+        teaches: Teaches::Defaults,
+        request: "louder",
+        calls: &[("louder", "{}")],
+    };
+
+    fn examples_of(id: &str) -> Vec<Example> {
+        match id {
+            "sum" => vec![SUM],
+            "clock" => vec![BOTH],
+            "louder" => vec![LOUDER],
+            _ => Vec::new(),
+        }
+    }
+
     #[test]
-    fn the_prompt_differs_between_tool_sets_only_in_its_catalog() {
-        let tools = [tool("calculator"), tool("current_time")];
-        let a = system_prompt(Protocol::Constrained, &tools, &tools);
-        assert_eq!(a, system_prompt(Protocol::Constrained, &tools, &tools));
-        assert!(a.contains("- calculator(): Does a thing."), "{a}");
-        assert!(a.contains("3% of 1250"), "{a}");
-        let volume = [tool("increase_volume")];
-        let b = system_prompt(Protocol::Constrained, &volume, &volume);
+    fn a_catalog_shows_the_examples_of_its_tools_in_the_order_of_what_they_teach() {
+        let catalog = [tool("sum"), tool("clock"), tool("louder")];
+        // The catalog's order is sum, clock, louder; what the examples teach puts the
+        // call with defaults first. An example of two tools is shown once.
+        let of_both = |id: &str| match id {
+            "sum" => vec![SUM, BOTH],
+            other => examples_of(other),
+        };
+        assert_eq!(examples_for(&catalog, of_both), [LOUDER, SUM, BOTH]);
+        // An example that calls a tool the catalog lacks is not shown.
+        assert_eq!(examples_for(&catalog[..1], examples_of), [SUM]);
+        assert_eq!(examples_for(&catalog[1..], examples_of), [LOUDER]);
+        let prompt = system_prompt(
+            Protocol::Constrained,
+            &catalog,
+            &catalog,
+            &examples_for(&catalog, examples_of),
+        );
+        let (_, shown) = prompt.split_once("Examples:\n").unwrap_or_default();
+        let (shown, _) = shown.split_once("\n\nTools:").unwrap_or_default();
+        let lines: Vec<&str> = shown.lines().collect();
+        // The answers that need no tool first, then the tools' examples as the model
+        // writes its calls.
+        assert_eq!(lines.len(), ANSWERS.len() + 3, "{shown}");
+        assert_eq!(
+            lines[0],
+            "User: hello → {\"answer\":\"Hello! What can I do for you?\"}"
+        );
+        assert_eq!(
+            &lines[ANSWERS.len()..],
+            [
+                r#"User: louder → {"calls":[{"name":"louder","arguments":{}}]}"#,
+                r#"User: what's 2+2? → {"calls":[{"name":"sum","arguments":{"expression":"2+2"}}]}"#,
+                r#"User: sum 1+1 and tell the time → {"calls":[{"name":"sum","arguments":{"expression":"1+1"}},{"name":"clock","arguments":{}}]}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn tool_sets_without_examples_differ_only_in_their_catalog() {
+        let tools = [tool("files.read_file"), tool("weather")];
+        let a = system_prompt(Protocol::Constrained, &tools, &tools, &[]);
+        assert_eq!(a, system_prompt(Protocol::Constrained, &tools, &tools, &[]));
+        assert!(a.contains("- weather(): Does a thing."), "{a}");
+        let other = [tool("lights")];
+        let b = system_prompt(Protocol::Constrained, &other, &other, &[]);
         let (head, _) = a.split_once("Tools:\n").unwrap_or_default();
         assert!(b.starts_with(&format!("{head}Tools:\n")), "{b}");
-        assert!(b.ends_with("- increase_volume(): Does a thing."), "{b}");
+        assert!(b.ends_with("- lights(): Does a thing."), "{b}");
     }
 
     #[test]
@@ -538,13 +621,15 @@ mod tests {
             tool("current_time"),
             tool("increase_volume"),
         ];
-        let full = system_prompt(Protocol::Constrained, &every_turn, &every_turn);
+        // The examples are the catalog every turn shows, whatever a turn may call.
+        let examples = [SUM, LOUDER];
+        let full = system_prompt(Protocol::Constrained, &every_turn, &every_turn, &examples);
         assert!(!full.contains("Only these tools"), "{full}");
         // A subset of the catalog: the same prompt, then the line naming what can be called.
         let callable = [tool("current_time")];
         let shown = masked_catalog(every_turn.clone(), &callable);
         assert_eq!(shown.len(), 3);
-        let limited = system_prompt(Protocol::Constrained, &shown, &callable);
+        let limited = system_prompt(Protocol::Constrained, &shown, &callable, &examples);
         let rest = limited
             .strip_prefix(&full)
             .unwrap_or_else(|| panic!("{limited}"));
@@ -560,7 +645,7 @@ mod tests {
             names,
             ["calculator", "current_time", "increase_volume", "set_timer"]
         );
-        let limited = system_prompt(Protocol::Constrained, &shown, &callable);
+        let limited = system_prompt(Protocol::Constrained, &shown, &callable, &examples);
         let (head, _) = full.split_once("- calculator()").unwrap_or_default();
         assert!(limited.starts_with(head), "{limited}");
         assert!(

@@ -200,9 +200,8 @@ mod tests {
         outcome(
             "calculator",
             CallStatus::Done,
-            ToolResult::success(
-                json!({"expression": "17% of 2,340", "result": 397.8, "text": "397.8"}),
-            ),
+            ToolResult::success(json!({"expression": "17% of 2,340", "result": 397.8,
+                "text": "397.8", "said": {"zh": "17% of 2,340 = 397.8", "en": "17% of 2,340 = 397.8"}})),
         )
     }
 
@@ -211,7 +210,9 @@ mod tests {
             "current_time",
             CallStatus::Done,
             ToolResult::success(json!({"date": "2026-12-02", "time": "14:05:09",
-                                       "timezone": "Etc/UTC", "weekday": "Wednesday"})),
+                "timezone": "Etc/UTC", "weekday": "Wednesday",
+                "said": {"zh": "Etc/UTC 现在是 2026-12-02 14:05:09",
+                         "en": "It is 14:05:09 on 2026-12-02 (Etc/UTC)"}})),
         )
     }
 
@@ -329,7 +330,8 @@ mod tests {
         let volume = outcome(
             "decrease_volume",
             CallStatus::Done,
-            ToolResult::success(json!({"before": 50, "after": 40})),
+            ToolResult::success(json!({"before": 50, "after": 40,
+                "said": {"zh": "音量 50% → 40%", "en": "Volume 50% → 40%"}})),
         );
         let twice = outcome("calculator", CallStatus::Repeated, sum().result);
         assert_eq!(

@@ -1,11 +1,11 @@
 //! Arguments that are the person's own words. A tool marks such a parameter in its
-//! schema with `"x-said": "time"` (the schedule's `when`): when the person's message
-//! holds time expressions (found by the schedule grammar, in any of its languages), the
-//! grammar of the turn's requests admits only those, as written, for that parameter. The
-//! model still decides whether to call the tool and which expression is meant; it cannot
-//! translate "每个工作日早上9点" into "9:00 AM" and lose the repetition on the way. A
-//! message without one leaves the parameter free (the tool's error then says what it
-//! takes).
+//! schema with `"x-said": "time"` (when a reminder fires): when the person's message
+//! holds time expressions (found by `deskmate_schedule`'s grammar, in any of its
+//! languages), the grammar of the turn's requests admits only those, as written, for that
+//! parameter. The model still decides whether to call the tool and which expression is
+//! meant; it cannot translate "每个工作日早上9点" into "9:00 AM" and lose the repetition
+//! on the way. A message without one leaves the parameter free (the tool's error then
+//! says what it takes).
 //!
 //! Only the grammar is narrowed: the prompt keeps the catalog every turn shares, so the
 //! model server's cached prefix stays valid.

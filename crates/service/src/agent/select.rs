@@ -8,26 +8,21 @@
 //! by the words they share with what describes the tool in either language — its id, its
 //! description, its display names and summaries, its parameters' descriptions (English
 //! and `x-description-zh`) — each word weighted by how rare it is among the candidates;
-//! Chinese by character pairs. A candidate that shares nothing is not offered. The chosen ones keep
-//! registration order and come last in the catalog, so the cached prefix is the same for
-//! every message and only the short tail differs.
+//! Chinese by character pairs (`words::terms`). A candidate that shares nothing is not
+//! offered. The chosen ones keep registration order and come last in the catalog, so the
+//! cached prefix is the same for every message and only the short tail differs.
 
 use std::collections::{HashMap, HashSet};
 
 use deskmate_llm::wire::ToolDef;
+
+use super::words::terms;
 
 /// Up to this many enabled tools, every one is offered.
 pub const OFFER_ALL_UP_TO: usize = 32;
 
 /// Above [`OFFER_ALL_UP_TO`], at most this many tools besides the built-in ones.
 pub const EXTRA: usize = 8;
-
-/// Words too common to tell tools apart.
-const STOP: [&str; 40] = [
-    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "get", "give",
-    "how", "i", "in", "is", "it", "me", "my", "of", "on", "or", "please", "show", "that", "the",
-    "this", "to", "tool", "use", "what", "when", "which", "with", "you", "your", "returns", "now",
-];
 
 /// The tools to offer for `said` (what the person said): all of `tools` when there are
 /// few; otherwise the ones in `core` plus the most relevant others. Each tool comes with
@@ -75,53 +70,6 @@ pub fn select(said: &str, tools: Vec<(ToolDef, String)>, core: &HashSet<String>)
     }
     fixed.extend(tail);
     fixed
-}
-
-/// Lower-case words (split at anything not a letter or digit, so `read_file` is two; a
-/// plural `s` dropped), without stop words; Chinese as overlapping character pairs.
-/// Whether a message has any word to choose tools by (an empty one chooses none: the
-/// built-in tools alone).
-pub(crate) fn has_terms(message: &str) -> bool {
-    !terms(message).is_empty()
-}
-
-fn terms(text: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
-    let mut word = String::new();
-    let mut han: Vec<char> = Vec::new();
-    let flush_word = |word: &mut String, out: &mut HashSet<String>| {
-        let mut w = std::mem::take(word).to_lowercase();
-        if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-            w.pop();
-        }
-        if w.len() > 1 && !STOP.contains(&w.as_str()) {
-            out.insert(w);
-        }
-    };
-    let flush_han = |han: &mut Vec<char>, out: &mut HashSet<String>| {
-        if han.len() == 1 {
-            out.insert(han[0].to_string());
-        }
-        for pair in han.windows(2) {
-            out.insert(pair.iter().collect());
-        }
-        han.clear();
-    };
-    for c in text.chars() {
-        if super::is_han(c) {
-            flush_word(&mut word, &mut out);
-            han.push(c);
-        } else if c.is_alphanumeric() {
-            flush_han(&mut han, &mut out);
-            word.push(c);
-        } else {
-            flush_word(&mut word, &mut out);
-            flush_han(&mut han, &mut out);
-        }
-    }
-    flush_word(&mut word, &mut out);
-    flush_han(&mut han, &mut out);
-    out
 }
 
 #[cfg(test)]
@@ -232,14 +180,5 @@ mod tests {
             names(&select("hi", tools, &core)),
             ["calculator", "current_time"]
         );
-    }
-
-    #[test]
-    fn words_are_split_and_singular() {
-        let t = terms("read_file Files 读取文件");
-        for w in ["read", "file", "读取", "取文", "文件"] {
-            assert!(t.contains(w), "{w} in {t:?}");
-        }
-        assert!(!t.contains("the"));
     }
 }

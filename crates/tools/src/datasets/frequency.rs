@@ -10,9 +10,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
+use super::lines::{colon, counted, join, rows};
 use super::{Column, DatasetDir, MISSING_LABEL, group_rows};
 use crate::numfmt::percent_text;
+use crate::said::field;
 use crate::{FnTool, Verdict};
+
+/// Up to this many rows of a frequency table are written out in its line.
+const LINE_ROWS: usize = 12;
 
 /// What to count.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -53,6 +58,7 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
             describe_dataset first. Read-only.",
         timeout_ms: 10_000,
         run: frequency,
+        line,
         sample: |data| {
             // A named variable with a few distinct values makes a readable table.
             let named = || data.columns.iter().filter(|c| !c.name.is_empty());
@@ -153,4 +159,113 @@ fn count(column: &Column, rows: &[usize]) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// "F 143 (56.3%)".
+fn count_text(row: &Value, zh: bool) -> Option<String> {
+    let value = field(row, "value")?;
+    let n = field(row, "n")?;
+    Some(match (field(row, "pct"), zh) {
+        (Some(pct), true) => format!("{value} {n}（{pct}%）"),
+        (Some(pct), false) => format!("{value} {n} ({pct}%)"),
+        (None, _) => format!("{value} {n}"),
+    })
+}
+
+/// The table in a line: each value's count and percent (per group), written out when
+/// there are a few ("adsl: SEX (of 254): F 143 (56.3%), M 111 (43.7%)"), else counted.
+fn line(data: &Value, zh: bool) -> Option<(String, bool)> {
+    let dataset = field(data, "dataset")?;
+    let variable = field(data, "variable")?;
+    let by = field(data, "by");
+    let rows = rows(data);
+    let head = match (&by, zh) {
+        (Some(by), true) => format!("{dataset} 按 {by} 的 {variable} 频数"),
+        (Some(by), false) => format!("{dataset}: {variable} by {by}"),
+        (None, true) => format!("{dataset} 的 {variable} 频数"),
+        (None, false) => format!("{dataset}: {variable}"),
+    };
+    let head = match (field(data, "total"), zh) {
+        (Some(total), true) => format!("{head}（共 {total}）"),
+        (Some(total), false) => format!("{head} (of {total})"),
+        (None, _) => head,
+    };
+    if rows.is_empty() || rows.len() > LINE_ROWS {
+        return Some(counted(head, rows.len(), zh));
+    }
+    let body = if by.is_some() {
+        // Rows come grouped: one part per group, its counts after it.
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for row in rows {
+            let group = field(row, "group").unwrap_or_default();
+            let count = count_text(row, zh)?;
+            match groups.last_mut() {
+                Some((name, counts)) if *name == group => counts.push(count),
+                _ => groups.push((group, vec![count])),
+            }
+        }
+        let parts: Vec<String> = groups
+            .into_iter()
+            .map(|(group, counts)| colon(group, &join(&counts, zh, false), zh))
+            .collect();
+        join(&parts, zh, true)
+    } else {
+        let counts: Option<Vec<String>> = rows.iter().map(|r| count_text(r, zh)).collect();
+        join(&counts?, zh, false)
+    };
+    Some((colon(head, &body, zh), true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(value: &str, n: u32, pct: f64, group: Option<&str>) -> Value {
+        let mut row = json!({"value": value, "n": n, "pct": pct, "n (%)": format!("{n} ({pct})")});
+        if let Some(group) = group {
+            row["group"] = json!(group);
+        }
+        row
+    }
+
+    #[test]
+    fn a_small_frequency_table_is_written_out_and_answers() {
+        let data = json!({"dataset": "adsl", "variable": "SEX", "by": null, "total": 254,
+            "rows": [count("F", 143, 56.3, None), count("M", 111, 43.7, None)]});
+        assert_eq!(
+            line(&data, false),
+            Some((
+                "adsl: SEX (of 254): F 143 (56.3%), M 111 (43.7%)".to_string(),
+                true
+            ))
+        );
+        let data = json!({"dataset": "adsl", "variable": "SEX", "by": "TRT01P", "total": 170,
+            "rows": [count("F", 53, 61.6, Some("Placebo")), count("M", 33, 38.4, Some("Placebo")),
+                     count("F", 40, 47.6, Some("High")), count("M", 44, 52.4, Some("High"))]});
+        assert_eq!(
+            line(&data, true).map(|(l, _)| l).as_deref(),
+            Some(
+                "adsl 按 TRT01P 的 SEX 频数（共 170）：Placebo：F 53（61.6%），M 33（38.4%）；\
+                 High：F 40（47.6%），M 44（52.4%）"
+            )
+        );
+    }
+
+    #[test]
+    fn a_large_table_is_counted_and_left_to_the_model() {
+        let rows: Vec<Value> = (0..40)
+            .map(|i| count(&i.to_string(), 1, 2.5, None))
+            .collect();
+        let data =
+            json!({"dataset": "adsl", "variable": "AGE", "by": null, "total": 40, "rows": rows});
+        assert_eq!(
+            line(&data, false),
+            Some(("adsl: AGE (of 40), 40 rows".to_string(), false))
+        );
+    }
+
+    #[test]
+    fn odd_data_has_no_line() {
+        assert_eq!(line(&json!({"rows": []}), false), None);
+    }
 }

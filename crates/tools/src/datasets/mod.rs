@@ -9,6 +9,7 @@ mod concepts;
 pub mod describe_dataset;
 pub mod frequency;
 mod grouping;
+mod lines;
 pub mod run_qc_checks;
 pub mod summarize_by_group;
 
@@ -27,8 +28,8 @@ use crate::self_check::{Judge, SelfCheck, Verdict};
 
 /// A dataset tool: a read-only query over the dataset folder, run on the blocking pool
 /// (it reads files), that checks itself with a sample call on the first dataset. Each
-/// tool's file says only what differs: its words, what it computes, its sample call and
-/// how its answer is judged.
+/// tool's file says only what differs: its words, what it computes, how it says its
+/// answer in a line, its sample call and how its answer is judged.
 struct Query<A> {
     id: &'static str,
     name: Localized,
@@ -37,6 +38,8 @@ struct Query<A> {
     description: &'static str,
     timeout_ms: u64,
     run: fn(&DatasetDir, A) -> Result<Value, ToolError>,
+    /// The answer in a line for a person (`said` in the answer).
+    line: lines::Line,
     /// The self-check's arguments, picked from the first dataset.
     sample: fn(&Dataset) -> Result<Value, Verdict>,
     judge: Judge,
@@ -56,10 +59,12 @@ impl<A: DeserializeOwned + JsonSchema + 'static> Query<A> {
             timeout_ms: self.timeout_ms,
             compensation: None,
         };
-        let (run, sample, judge) = (self.run, self.sample, self.judge);
+        let (run, line, sample, judge) = (self.run, self.line, self.sample, self.judge);
         let checked = datasets.clone();
-        FnTool::blocking(spec, move |args| run(&datasets, args))
-            .with_self_check(move || check_on_first_dataset(checked.clone(), sample, judge))
+        FnTool::blocking(spec, move |args| {
+            run(&datasets, args).map(|data| lines::with_line(data, line))
+        })
+        .with_self_check(move || check_on_first_dataset(checked.clone(), sample, judge))
     }
 }
 
@@ -546,6 +551,48 @@ mod tests {
             std::fs::write(dir.path().join(name), body).unwrap_or_else(|e| panic!("{e}"));
         }
         dir
+    }
+
+    /// Each dataset tool says its answer in a line, in both languages, and whether the
+    /// line holds all of it.
+    #[tokio::test]
+    async fn every_dataset_tool_says_its_answer() {
+        use crate::{Tool, ToolContext};
+        let dir = dir_with(&[("dm.csv", "USUBJID,SEX,AGE\n1,F,70\n2,M,64\n3,F,71\n")]);
+        let datasets = Arc::new(DatasetDir::scan(dir.path()));
+        let tools: [(FnTool, Value, &str); 4] = [
+            (
+                frequency::tool(datasets.clone()),
+                json!({"dataset": "dm", "variable": "SEX"}),
+                "dm: SEX (of 3): F 2 (66.7%), M 1 (33.3%)",
+            ),
+            (
+                summarize_by_group::tool(datasets.clone()),
+                json!({"dataset": "dm", "variable": "AGE", "group_by": "SEX"}),
+                "dm: AGE by SEX: F: n 2, Mean (SD) 70.50 (0.71), Median 70.5, Min, Max 70.0, 71.0; \
+                 M: n 1, Mean (SD) 64.00 (NA), Median 64.0, Min, Max 64.0, 64.0; \
+                 Total: n 3, Mean (SD) 68.33 (3.79), Median 70.0, Min, Max 64.0, 71.0",
+            ),
+            (
+                describe_dataset::tool(datasets.clone()),
+                json!({"dataset": "dm", "variables": ["AGE"]}),
+                "dm: 3 rows, 3 columns: AGE: integer, 0 missing, e.g. 70, 64, 71",
+            ),
+            (
+                run_qc_checks::tool(datasets),
+                json!({"dataset": "dm", "checks": ["key_unique"], "key": ["USUBJID"]}),
+                "QC of dm: 0 errors, 0 warnings",
+            ),
+        ];
+        for (tool, args, want) in tools {
+            let data = tool
+                .run(args, ToolContext::new("t"))
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(crate::said::line(&data, false), Some(want), "{data}");
+            assert!(crate::said::line(&data, true).is_some(), "{data}");
+            assert_eq!(crate::said::whole(&data), Some(true), "{data}");
+        }
     }
 
     #[test]

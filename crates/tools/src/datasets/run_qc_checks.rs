@@ -10,9 +10,14 @@ use super::Query;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::lines::{colon, join};
 use super::{Dataset, DatasetDir};
 use crate::FnTool;
 use crate::numfmt::percent_text;
+use crate::said::field;
+
+/// Up to this many findings are written out in the line.
+const LINE_FINDINGS: usize = 8;
 
 // A check the tool runs (a doc comment here would join the schema of the items of `checks`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -128,6 +133,7 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
             Call describe_dataset first to learn variable names. Read-only: it never changes data.",
         timeout_ms: 15_000,
         run: run_checks,
+        line,
         sample: |data| Ok(json!({"dataset": data.name})),
         judge: |answer| match answer["checks_run"].as_array() {
             Some(checks) if !checks.is_empty() => {
@@ -546,4 +552,59 @@ fn codelists(
         }
     }
     Ok(())
+}
+
+/// The checks in a line: errors and warnings counted, then the findings when there are
+/// a few.
+fn line(data: &Value, zh: bool) -> Option<(String, bool)> {
+    let dataset = field(data, "dataset")?;
+    let errors = field(&data["summary"], "errors")?;
+    let warnings = field(&data["summary"], "warnings")?;
+    let head = if zh {
+        format!("{dataset} 质控：{errors} 个错误，{warnings} 个警告")
+    } else {
+        format!("QC of {dataset}: {errors} errors, {warnings} warnings")
+    };
+    let findings: Vec<String> = data
+        .get("findings")
+        .and_then(Value::as_array)
+        .map(|f| f.iter().filter_map(|f| field(f, "message")).collect())
+        .unwrap_or_default();
+    if findings.is_empty() {
+        return Some((head, true));
+    }
+    let complete = findings.len() <= LINE_FINDINGS;
+    let shown: Vec<String> = findings.into_iter().take(LINE_FINDINGS).collect();
+    Some((colon(head, &join(&shown, zh, true), zh), complete))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qc_findings_are_written_out_up_to_a_few() {
+        let finding =
+            |m: &str| json!({"check": "missing_rate", "severity": "warning", "message": m});
+        let data = json!({"dataset": "adsl", "summary": {"errors": 0, "warnings": 1},
+            "findings": [finding("DTHFL is missing in 251 of 254 rows (98.8%), above 10%")]});
+        assert_eq!(
+            line(&data, false),
+            Some((
+                "QC of adsl: 0 errors, 1 warnings: DTHFL is missing in 251 of 254 rows (98.8%), above 10%"
+                    .to_string(),
+                true
+            ))
+        );
+        let many: Vec<Value> = (0..20).map(|i| finding(&format!("finding {i}"))).collect();
+        let data = json!({"dataset": "adsl", "summary": {"errors": 20, "warnings": 0},
+            "findings": many});
+        assert_eq!(line(&data, false).map(|(_, w)| w), Some(false));
+        let clean =
+            json!({"dataset": "adsl", "summary": {"errors": 0, "warnings": 0}, "findings": []});
+        assert_eq!(
+            line(&clean, true),
+            Some(("adsl 质控：0 个错误，0 个警告".to_string(), true))
+        );
+    }
 }

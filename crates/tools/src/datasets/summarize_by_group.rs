@@ -10,9 +10,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
+use super::lines::{colon, counted, join, rows};
 use super::{Column, DatasetDir, group_rows};
 use crate::numfmt::round_half_away_text;
+use crate::said::{field, text};
 use crate::{FnTool, Verdict};
+
+/// Up to this many groups of a summary are written out in its line.
+const LINE_GROUPS: usize = 8;
 
 /// What to summarize, by what.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -53,6 +58,7 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
             describe_dataset first. Read-only.",
         timeout_ms: 10_000,
         run: summarize,
+        line,
         sample,
         judge: |answer| {
         match answer["rows"].as_array() {
@@ -197,9 +203,99 @@ fn stats_row(group: &str, variable: &Column, members: &[usize]) -> Value {
     }
 }
 
+/// A summary row's statistics after its group's name, keys in the line's language.
+fn statistics(row: &serde_json::Map<String, Value>, zh: bool) -> String {
+    let parts: Vec<String> = row
+        .iter()
+        .filter(|(key, value)| {
+            key.as_str() != "group" && !(key.as_str() == "missing" && value.as_u64() == Some(0))
+        })
+        .filter_map(|(key, value)| {
+            let value = text(value)?;
+            let key = if zh { chinese_key(key) } else { key.as_str() };
+            Some(format!("{key} {value}"))
+        })
+        .collect();
+    join(&parts, zh, false)
+}
+
+/// The Chinese header of a summary statistic the tool writes in English.
+fn chinese_key(key: &str) -> &str {
+    match key {
+        "Mean (SD)" => "均值 (SD)",
+        "Mean" => "均值",
+        "SD" => "标准差",
+        "Median" => "中位数",
+        "Min, Max" => "最小值, 最大值",
+        "missing" => "缺失",
+        other => other,
+    }
+}
+
+/// The summary in a line: each group with its statistics when there are a few, else
+/// the groups counted.
+fn line(data: &Value, zh: bool) -> Option<(String, bool)> {
+    let dataset = field(data, "dataset")?;
+    let variable = field(data, "variable")?;
+    let by = field(data, "group_by").or_else(|| field(data, "by"));
+    let rows = rows(data);
+    let head = match (&by, zh) {
+        (Some(by), true) => format!("{dataset}：按 {by} 汇总 {variable}"),
+        (Some(by), false) => format!("{dataset}: {variable} by {by}"),
+        (None, true) => format!("{dataset}：{variable} 的汇总"),
+        (None, false) => format!("{dataset}: {variable}"),
+    };
+    if rows.is_empty() || rows.len() > LINE_GROUPS {
+        return Some(counted(head, rows.len(), zh));
+    }
+    let parts: Option<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            let row = row.as_object()?;
+            let group = row.get("group").and_then(text).unwrap_or_default();
+            Some(colon(group, &statistics(row, zh), zh))
+        })
+        .collect();
+    Some((colon(head, &join(&parts?, zh, true), zh), true))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_summary_lists_each_group_with_its_statistics() {
+        let row = |group: &str, n: u32, mean: &str| {
+            json!({"group": group, "n": n, "Mean (SD)": mean, "Median": 76.0,
+                   "Min, Max": "52.0, 89.0", "missing": 0})
+        };
+        let data = json!({"dataset": "adsl", "variable": "AGE", "group_by": "TRT01P",
+            "rows": [row("Placebo", 86, "75.21 (8.59)"), row("Total", 254, "75.09 (8.25)")],
+            "missing": 0});
+        let (en, whole) = line(&data, false).unwrap_or_default();
+        assert!(whole);
+        assert_eq!(
+            en,
+            "adsl: AGE by TRT01P: Placebo: n 86, Mean (SD) 75.21 (8.59), Median 76.0, \
+             Min, Max 52.0, 89.0; Total: n 254, Mean (SD) 75.09 (8.25), Median 76.0, Min, Max 52.0, 89.0"
+        );
+        let (zh, _) = line(&data, true).unwrap_or_default();
+        assert!(
+            zh.starts_with(
+                "adsl：按 TRT01P 汇总 AGE：Placebo：n 86，均值 (SD) 75.21 (8.59)，中位数 76.0"
+            ),
+            "{zh}"
+        );
+        let many: Vec<Value> = (0..9)
+            .map(|i| row(&i.to_string(), 1, "1.00 (NA)"))
+            .collect();
+        let data =
+            json!({"dataset": "adsl", "variable": "AGE", "group_by": "SITEID", "rows": many});
+        assert_eq!(
+            line(&data, false),
+            Some(("adsl: AGE by SITEID, 9 rows".to_string(), false))
+        );
+    }
 
     #[test]
     fn known_statistics() {

@@ -1,0 +1,42 @@
+//! Worked examples a tool gives the model: a request a person makes and the calls that
+//! answer it. The chat's constrained prompt shows the examples of the tools it offers
+//! ("User: turn it up a bit → {"calls":[{"name":"increase_volume","arguments":{}}]}"), so
+//! a tool says how it is asked for next to its schema, and an HTTP or MCP tool could too.
+
+/// What a worked example teaches the model. The prompt shows the examples in this order
+/// (the order they were tuned in: the simplest call first), and examples that teach the
+/// same thing in the order of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Teaches {
+    /// A call whose arguments the request leaves to their defaults ("turn it up a bit").
+    Defaults,
+    /// An argument whose value the request states ("what's 3% of 1,250?").
+    StatedValue,
+    /// One tool called once for each of several things asked, all in one list.
+    OneToolTwice,
+    /// Several tools called in one list, one per action asked.
+    SeveralTools,
+    /// A tool called because the person asks for exactly what it does (code run in
+    /// Python, a message read out loud), never as a stand-in for an answer.
+    AskedFor,
+}
+
+/// One worked example: a request and the calls that answer it, as the model writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Example {
+    /// What the example teaches (where the prompt shows it).
+    pub teaches: Teaches,
+    /// What the person says, in the language they would say it in.
+    pub request: &'static str,
+    /// The calls that answer it, in order: each a tool id and its arguments as compact
+    /// JSON text. An example that calls another tool is shown only when that tool is
+    /// offered too.
+    pub calls: &'static [(&'static str, &'static str)],
+}
+
+impl Example {
+    /// The ids of the tools the example calls, in order (a tool called twice twice).
+    pub fn tools(&self) -> impl Iterator<Item = &'static str> {
+        self.calls.iter().map(|(tool, _)| *tool)
+    }
+}
