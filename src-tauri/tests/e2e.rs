@@ -608,7 +608,10 @@ fn dialogs_are_answered_with_a_click_and_always_allow_lasts_until_taken_back() {
             app.wd.text_of("#prompt-dialog .question"),
             app.wd.text_of("#prompt-dialog .fields dd:last-of-type")
         ),
-        ("运行“计算器”吗？".to_string(), "这个工具的策略是“先询问”".to_string())
+        (
+            "运行“计算器”吗？".to_string(),
+            "这个工具的策略是“先询问”".to_string()
+        )
     );
     app.screenshot("asked-again-zh");
     app.wd.click_on("#prompt-deny");
