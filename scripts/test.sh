@@ -57,17 +57,7 @@ phase "local models (waited for)"
 # Hermetic: tests never write to the keyring of the person running them; the keyring
 # test starts its own Secret Service and asks for it explicitly.
 export DESKMATE_SECRET_STORE="${DESKMATE_SECRET_STORE:-file}"
-# The desktop app's journeys wait on the webview most of their time: they run beside the
-# other crates' tests (their output is kept and shown after), not after them.
-desktop_log="$(mktemp)"
-cargo test -p deskmate-app --locked >"$desktop_log" 2>&1 &
-desktop_pid=$!
-cargo test --workspace --locked --exclude deskmate-app || { kill "$desktop_pid" 2>/dev/null; exit 1; }
-desktop_ok=0
-wait "$desktop_pid" || desktop_ok=$?
-cat "$desktop_log"
-rm -f "$desktop_log"
-[ "$desktop_ok" -eq 0 ] || { echo "the desktop app's tests failed" >&2; exit 1; }
+cargo test --workspace --locked
 phase "cargo test"
 # A short fuzzing smoke run of each target (nightly + cargo-fuzz, installed on first use);
 # scripts/fuzz.sh 600 is the long run whose figures are in docs/BENCHMARKS.md.

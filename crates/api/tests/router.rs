@@ -1879,6 +1879,151 @@ async fn schedules_are_made_changed_and_deleted_and_bad_input_changes_nothing() 
 
 /// The prompt of the call of `tool` now waiting, answered with `answer`; the call's
 /// result.
+/// The first question waiting for the person, polled for up to 3 s; `None` when none
+/// came.
+async fn first_prompt(f: &Fixture) -> Option<Value> {
+    for _ in 0..300 {
+        let (_, prompts) = call(&f.app, "GET", "/api/v1/prompts", None).await;
+        if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
+            return Some(p.clone());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    None
+}
+
+/// One chat turn over the API: its events, read to the end.
+async fn chat_turn(app: &Router, body: Value) -> Vec<(String, Value)> {
+    let req = request("POST", "/api/v1/chat", Some(json!({})))
+        .body(Body::from(body.to_string()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let response = app
+        .clone()
+        .oneshot(req)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
+    sse_events(&String::from_utf8_lossy(&bytes))
+}
+
+/// "Allow in this conversation", answered to the chat's question: the tool's next call in
+/// that conversation runs without asking; in another conversation it asks again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allow_in_this_conversation_reaches_that_conversation_only() {
+    let f = fixture();
+    let (status, _) = call(
+        &f.app,
+        "PUT",
+        "/api/v1/tools/resources/calculator",
+        Some(json!({"policy": "ask"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let server = deskmate_testkit::ScriptedServer::start(&["scripted"]).await;
+    let (status, _) = call(
+        &f.app,
+        "POST",
+        "/api/v1/models/llm",
+        Some(json!({"name": "S", "base_url": server.base_url(), "model": "scripted", "streaming": false})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    // Each turn: the model calls the calculator, then says the result.
+    let script = |expression: &str, said: &str| {
+        server
+            .push(deskmate_testkit::Script::Json(
+                deskmate_testkit::completion(
+                    None,
+                    &[("calculator", &json!({"expression": expression}).to_string())],
+                ),
+            ))
+            .push(deskmate_testkit::Script::Json(
+                deskmate_testkit::completion(Some(said), &[]),
+            ));
+    };
+    let result_of = |events: &[(String, Value)]| {
+        events
+            .iter()
+            .find(|(name, _)| name == "tool_result")
+            .map(|(_, e)| e["status"].clone())
+            .unwrap_or_else(|| panic!("no result: {events:?}"))
+    };
+
+    // Asked in the first conversation; "in this conversation" is offered and chosen.
+    script("2+2", "4.");
+    let app = f.app.clone();
+    let first =
+        tokio::spawn(async move { chat_turn(&app, json!({"message": "what is 2+2?"})).await });
+    let prompt = first_prompt(&f)
+        .await
+        .unwrap_or_else(|| panic!("no question"));
+    assert_eq!(
+        prompt["call"]["grants"],
+        json!(["once", "conversation", "always"]),
+        "{prompt}"
+    );
+    let id = prompt["id"].as_str().unwrap_or_default();
+    let (status, _) = call(
+        &f.app,
+        "POST",
+        &format!("/api/v1/prompts/{id}/answer"),
+        Some(json!({"approve": true, "remember": "conversation"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let events = first.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(result_of(&events), "done");
+    let conversation = events
+        .last()
+        .map(|(_, done)| done["conversation_id"].clone())
+        .unwrap_or_default();
+    let (_, listed) = call(&f.app, "GET", "/api/v1/approvals?tool=calculator", None).await;
+    assert_eq!(
+        (
+            listed["list"][0]["scope"].clone(),
+            listed["list"][0]["conversation_id"].clone()
+        ),
+        (json!("conversation"), conversation.clone()),
+        "{listed}"
+    );
+
+    // The same conversation: no question.
+    script("3+3", "6.");
+    let events = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        chat_turn(
+            &f.app,
+            json!({"message": "and 3+3?", "conversation_id": conversation}),
+        ),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("the conversation's second call asked"));
+    assert_eq!(result_of(&events), "done", "{events:?}");
+
+    // Another conversation: asked again; a no there refuses the call.
+    script("4+4", "8.");
+    let app = f.app.clone();
+    let other =
+        tokio::spawn(async move { chat_turn(&app, json!({"message": "what is 4+4?"})).await });
+    let prompt = first_prompt(&f)
+        .await
+        .unwrap_or_else(|| panic!("another conversation did not ask"));
+    let id = prompt["id"].as_str().unwrap_or_default();
+    let (status, _) = call(
+        &f.app,
+        "POST",
+        &format!("/api/v1/prompts/{id}/answer"),
+        Some(json!({"approve": false})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let events = other.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(result_of(&events), "done", "{events:?}");
+}
+
 async fn asked_and_answered(
     f: &Fixture,
     tool: &str,
@@ -1889,16 +2034,9 @@ async fn asked_and_answered(
     let body = json!({"tool": tool, "arguments": arguments});
     let waiting =
         tokio::spawn(async move { call(&app, "POST", "/api/v1/tools/call", Some(body)).await });
-    let mut prompt = None;
-    for _ in 0..300 {
-        let (_, prompts) = call(&f.app, "GET", "/api/v1/prompts", None).await;
-        if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
-            prompt = Some(p.clone());
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
-    let prompt = prompt.unwrap_or_else(|| panic!("{tool} did not ask"));
+    let prompt = first_prompt(f)
+        .await
+        .unwrap_or_else(|| panic!("{tool} did not ask"));
     let id = prompt["id"].as_str().unwrap_or_default().to_string();
     let (status, answered) = call(
         &f.app,
@@ -1958,15 +2096,7 @@ async fn always_allow_holds_until_revoked_or_the_tool_changes() {
             )
             .await
         });
-        let mut prompt = Value::Null;
-        for _ in 0..300 {
-            let (_, prompts) = call(&f2.app, "GET", "/api/v1/prompts", None).await;
-            if let Some(p) = prompts["list"].as_array().and_then(|l| l.first()) {
-                prompt = p.clone();
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
+        let prompt = first_prompt(f2).await.unwrap_or_default();
         let id = prompt["id"].as_str().unwrap_or_default().to_string();
         let (status, refused) = call(
             &f.app,
