@@ -289,6 +289,67 @@ async fn deskmate_mcp_headless_over_stdio_in_both_eras() {
     }
 }
 
+/// "Always allow", answered to the client's elicitation, stops the next call of that tool
+/// from asking; an irreversible tool is never offered "always" by elicitation, so it asks
+/// each time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn always_allow_answered_by_elicitation_holds_for_the_next_call() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let notes = notes_service().await;
+    let server = Server::start(dir.path());
+    let client = Server::client();
+    configure(&server, &client, &notes.url).await;
+    let (status, changed) = server
+        .send(
+            &client,
+            Method::PUT,
+            "/tools/resources/save_note",
+            Some(json!({"policy": "ask"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{changed}");
+    assert!(server.terminate().success());
+    let mut args: Vec<String> = [
+        "--mode",
+        "legacy",
+        "--always",
+        "save_note",
+        r#"{"text": "kept"}"#,
+        "--always",
+        "send_note",
+        r#"{"text": "sent"}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(stdio_command(dir.path()));
+    let seen = tokio::task::spawn_blocking(move || python_client(&args))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let always = seen["always"].as_array().cloned().unwrap_or_default();
+    assert_eq!(always.len(), 4, "{seen}");
+    assert!(always.iter().all(|r| r["is_error"] == false), "{seen}");
+    assert_eq!(notes.posted.load(Ordering::SeqCst), 4, "every call ran");
+    // Asked: save_note once (then remembered), send_note both times, without "always".
+    assert_eq!(
+        seen["elicited_remember"],
+        json!([["once", "always"], null, null]),
+        "{seen}"
+    );
+    let server = Server::start(dir.path());
+    let (_, approvals) = server.send(&client, Method::GET, "/approvals", None).await;
+    let scopes: Vec<(Value, Value)> = approvals["list"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|a| (a["tool"].clone(), a["scope"].clone()))
+        .collect();
+    assert_eq!(
+        scopes,
+        [(json!("save_note"), json!("always"))],
+        "{approvals}"
+    );
+}
+
 fn stdio_command(data_dir: &Path) -> Vec<String> {
     vec![
         "--stdio".into(),

@@ -7,6 +7,8 @@ contract and prints what it saw as one JSON object; `crates/cli/tests/mcp.rs` ju
 --ask: called twice; the client's elicitation answers approve the first time and
 decline the second (a server that confirms through its own dialog ignores them).
 --replay: called twice with the same `deskmate/idem_key` in `_meta`.
+--always: each tool called twice; every elicitation is approved, with "remember":
+"always" where the question offers it (`elicited_remember` lists whether it did).
 """
 
 import argparse
@@ -38,9 +40,20 @@ async def call(client, seen, key, name, arguments, meta=None):
 async def walk(target, args):
     answers = iter([True, False])
     elicited = []
+    offered_remember = []
 
     async def on_elicit(context, params):
         elicited.append(params.message)
+        remember = params.requested_schema.get("properties", {}).get("remember")
+        # An enum's values: plain (`enum`) or titled (`oneOf` of `const`s).
+        values = None if remember is None else remember.get("enum") or [
+            choice["const"] for choice in remember.get("oneOf", [])]
+        offered_remember.append(values)
+        if args.always:
+            content = {"approve": True}
+            if values and "always" in values:
+                content["remember"] = "always"
+            return types.ElicitResult(action="accept", content=content)
         return types.ElicitResult(action="accept", content={"approve": next(answers, False)})
 
     seen = {}
@@ -61,11 +74,15 @@ async def walk(target, args):
         if args.ask:
             for _ in range(2):
                 await call(client, seen, "ask", args.ask[0], json.loads(args.ask[1]))
+        for name, arguments in args.always or []:
+            for _ in range(2):
+                await call(client, seen, "always", name, json.loads(arguments))
         if args.replay:
             for _ in range(2):
                 await call(client, seen, "replay", args.replay[0], json.loads(args.replay[1]),
                            meta={"deskmate/idem_key": "mcp-replay-1"})
     seen["elicited"] = elicited
+    seen["elicited_remember"] = offered_remember
     return seen
 
 
@@ -77,6 +94,7 @@ async def main():
     parser.add_argument("--ask", nargs=2)
     parser.add_argument("--never", nargs=2)
     parser.add_argument("--replay", nargs=2)
+    parser.add_argument("--always", nargs=2, action="append")
     parser.add_argument("--stdio", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     if args.stdio:
