@@ -6,41 +6,11 @@ what the reminder says), never with Deskmate's own parser, and deleted again.
 
 Usage: schedules.py DESKMATE_BIN MANIFEST WORKDIR [--only en|zh] [--limit N]
 """
-import argparse, datetime, json, os, statistics, subprocess, sys, time, urllib.request
+import argparse, datetime, json, os, statistics
 
-TOKEN = "bench-token"
+from serve_client import api, chat, serve
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def api(port, method, path, body=None):
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/v1{path}", method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
-    with urllib.request.urlopen(request, timeout=600) as answer:
-        return json.loads(answer.read() or b"null")
-
-
-def chat(port, message, locale):
-    body = json.dumps({"message": message, "locale": locale}).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/v1/chat", data=body,
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}",
-                 "Accept": "text/event-stream"})
-    started = time.time()
-    event, reply, calls = None, "", []
-    with urllib.request.urlopen(request, timeout=600) as answer:
-        for raw in answer:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            if line.startswith("event:"):
-                event = line[6:].strip()
-            elif line.startswith("data:"):
-                data = json.loads(line[5:])
-                if event == "tool_result":
-                    calls.append((data.get("name"), data.get("status")))
-                elif event == "done":
-                    reply = data.get("reply", "")
-    return time.time() - started, calls, reply
 
 
 def parse_time(text):
@@ -92,29 +62,13 @@ def main():
         cases = [c for c in cases if c["lang"] == args.only]
     if args.limit:
         cases = cases[: args.limit]
-    port = 18000 + os.getpid() % 1000
-    data = os.path.join(args.workdir, "data")
-    env = dict(os.environ, DESKMATE_API_TOKEN=TOKEN)
-    server = subprocess.Popen(
-        [args.binary, "--data-dir", data, "serve", "--addr", f"127.0.0.1:{port}", "--local-models", args.manifest],
-        stdout=subprocess.DEVNULL, stderr=open(os.path.join(args.workdir, "serve.log"), "w"), env=env)
-    try:
-        deadline = time.time() + 300
-        while True:
-            try:
-                models = api(port, "GET", "/models/llm")
-                if models["list"] and models["list"][0]["state"] == "ready":
-                    break
-            except Exception:
-                pass
-            if time.time() > deadline:
-                sys.exit("the model never got ready")
-            time.sleep(0.5)
+    with serve(args.binary, args.manifest, args.workdir, 18000 + os.getpid() % 1000) as port:
         chat(port, "hi", "en")  # the prefix is evaluated once, outside the figures
         results = {}
         for case in cases:
             before = {s["id"] for s in api(port, "GET", "/schedules?limit=1000")["list"]}
-            seconds, calls, reply = chat(port, case["message"], "zh-CN" if case["lang"] == "zh" else "en")
+            turn = chat(port, case["message"], "zh-CN" if case["lang"] == "zh" else "en", timeout=600)
+            seconds, calls, reply = turn.seconds, turn.calls, turn.reply
             made = [s for s in api(port, "GET", "/schedules?limit=1000")["list"] if s["id"] not in before]
             if len(made) != 1:
                 wrong = f"{len(made)} schedules made (calls {calls})"
@@ -129,9 +83,6 @@ def main():
             right = sum(1 for ok, _ in rows if ok)
             median = statistics.median(s for _, s in rows)
             print(f"{lang}: {right}/{len(rows)} right, median turn {median:.1f} s")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

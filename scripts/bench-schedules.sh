@@ -3,21 +3,4 @@
 # language (bench/schedule_phrasings.jsonl, judged by bench/schedules.py with the facts
 # written in each case). Only the Qwen server runs.
 # Usage: scripts/bench-schedules.sh [--only en|zh] [--limit N]   (DESKMATE_BIN overrides the release build)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. scripts/common.sh
-./scripts/setup-models.sh all
-if [ -z "${DESKMATE_BIN:-}" ]; then
-  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
-  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
-fi
-work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-schedules.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
-python3 - "$DESKMATE_CACHE/local-models.json" "$work" <<'PY'
-import json, os, sys
-manifest = json.load(open(sys.argv[1]))
-llm = [s for s in manifest["llm"] if s.get("default")][:1]
-json.dump({"version": 1, "llm": llm, "asr": []}, open(os.path.join(sys.argv[2], "manifest.json"), "w"))
-PY
-mkdir -p "$work/data"
-python3 bench/schedules.py "$DESKMATE_BIN" "$work/manifest.json" "$work" "$@"
+exec "$(dirname "$0")/bench-serve.sh" bench/schedules.py "$@"
