@@ -8,7 +8,7 @@
 //! one wins, the other sees the row and skips.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, Row, ToSql, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -153,30 +153,41 @@ fn read_run(row: &Row<'_>) -> rusqlite::Result<(ScheduleRun, Option<String>)> {
     ))
 }
 
+/// The action and rule of a schedule as the text their columns hold.
+fn definition_texts(s: &StoredSchedule) -> (String, String) {
+    (s.action.to_string(), s.rule.to_string())
+}
+
+/// A schedule's definition as the parameters ?1 to ?8 of the statements that write it:
+/// id, action, rule, rule_text, time_zone, next_at, enabled, consent.
+fn definition<'a>(s: &'a StoredSchedule, texts: &'a (String, String)) -> [&'a dyn ToSql; 8] {
+    [
+        &s.id,
+        &texts.0,
+        &texts.1,
+        &s.rule_text,
+        &s.time_zone,
+        &s.next_at,
+        &s.enabled,
+        &s.consent,
+    ]
+}
+
 impl Store {
     /// Adds a schedule (timestamps and counters set here). Fails with
     /// [`Error::Taken`] on a used id.
     pub fn create_schedule(&self, s: &StoredSchedule) -> Result<StoredSchedule, Error> {
         let sql = format!(
-            "INSERT INTO schedules (id, action, rule, rule_text, time_zone, next_at, enabled, created_by, \
-             conversation_id, consent, created_at, updated_at) \
+            "INSERT INTO schedules (id, action, rule, rule_text, time_zone, next_at, enabled, consent, \
+             created_by, conversation_id, created_at, updated_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, {NOW}, {NOW})"
         );
-        let result = self.conn()?.execute(
-            &sql,
-            params![
-                s.id,
-                s.action.to_string(),
-                s.rule.to_string(),
-                s.rule_text,
-                s.time_zone,
-                s.next_at,
-                s.enabled,
-                s.created_by,
-                s.conversation_id,
-                s.consent
-            ],
-        );
+        let texts = definition_texts(s);
+        let mut values = definition(s, &texts).to_vec();
+        values.extend([&s.created_by as &dyn ToSql, &s.conversation_id]);
+        let result = self
+            .conn()?
+            .execute(&sql, rusqlite::params_from_iter(values));
         match result {
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
@@ -264,21 +275,10 @@ impl Store {
             "UPDATE schedules SET action = ?2, rule = ?3, rule_text = ?4, time_zone = ?5, \
              next_at = ?6, enabled = ?7, consent = ?8, updated_at = {NOW} WHERE id = ?1"
         );
+        let texts = definition_texts(s);
         let changed = self
             .conn()?
-            .execute(
-                &sql,
-                params![
-                    s.id,
-                    s.action.to_string(),
-                    s.rule.to_string(),
-                    s.rule_text,
-                    s.time_zone,
-                    s.next_at,
-                    s.enabled,
-                    s.consent
-                ],
-            )
+            .execute(&sql, definition(s, &texts).as_slice())
             .sql(&sql)?;
         if changed == 0 {
             return Ok(None);
