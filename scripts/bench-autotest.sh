@@ -8,12 +8,7 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 runs="${1:-5}"
 ./scripts/setup-models.sh all
-if [ -z "${DESKMATE_BIN:-}" ]; then
-  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
-  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
-fi
-work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-autotest.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_setup autotest
 # SmolLM2 as the only (default) LLM, whisper-base as the ASR model.
 python3 - "$DESKMATE_CACHE/local-models.json" "$work" <<'PY'
 import json, os, sys

@@ -11,12 +11,7 @@ rounds="${1:-1}"
 many=0
 if [ "$rounds" = "--many-tools" ]; then many=1; rounds=1; fi
 ./scripts/setup-models.sh all
-if [ -z "${DESKMATE_BIN:-}" ]; then
-  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
-  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
-fi
-work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-chat.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_setup chat
 # The manifest with only the default LLM, and its own prompt-cache folder (so the first
 # launch evaluates the prefix and the second restores it).
 python3 - "$DESKMATE_CACHE/local-models.json" "$work" <<'PY'

@@ -9,12 +9,7 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 calls="${1:-200}"
 setup_mcp_peers
-if [ -z "${DESKMATE_BIN:-}" ]; then
-  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
-  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
-fi
-work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-mcp.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_setup mcp
 "$MCP_PEERS/venv/bin/python" bench/mcp_overhead.py "$DESKMATE_BIN" "$work" --calls "$calls"
 # Deskmate start → the tools of server-everything (stdio) offered.
 import="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-mcp-import.XXXXXX")"

@@ -5,10 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
-if [ -z "${DESKMATE_BIN:-}" ]; then
-  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
-  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
-fi
-work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-scheduler.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_setup scheduler
 python3 bench/scheduler.py "$DESKMATE_BIN" "$work" "$@"

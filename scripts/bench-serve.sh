@@ -10,12 +10,7 @@ cd "$(dirname "$0")/.."
 script="$1"
 shift
 ./scripts/setup-models.sh all
-if [ -z "${DESKMATE_BIN:-}" ]; then
-  cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
-  DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
-fi
-work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+bench_setup serve
 python3 - "$DESKMATE_CACHE/local-models.json" "$work" <<'PY'
 import json, os, sys
 manifest = json.load(open(sys.argv[1]))

@@ -120,3 +120,15 @@ if freed:
     print(f"prune_target: {freed / 2**30:.1f} GiB of replaced build outputs deleted")
 PY
 }
+
+# For a benchmark: DESKMATE_BIN, the release build of the CLI and the sandbox (made here
+# unless DESKMATE_BIN names a binary), and `work`, a temporary folder named after the
+# benchmark ($1) and removed when the script exits.
+bench_setup() {
+  if [ -z "${DESKMATE_BIN:-}" ]; then
+    cargo build --release --locked -p deskmate-cli -p deskmate-sandbox
+    DESKMATE_BIN="$CARGO_TARGET_DIR/release/deskmate"
+  fi
+  work="$(mktemp -d "${TMPDIR:-/tmp}/deskmate-bench-$1.XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+}
