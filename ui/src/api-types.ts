@@ -1113,7 +1113,10 @@ export interface components {
         CallBody: {
             /** @description Object or JSON text. */
             arguments?: unknown;
-            /** @description The conversation the call belongs to. */
+            /**
+             * @description The conversation the call belongs to: an id as Deskmate makes them (letters,
+             *     digits, `-`, `_`; at most 64), so it can be named in a path again.
+             */
             conversation_id?: string | null;
             /** @description Run at most once per key: 1 to 200 characters. */
             idem_key?: string | null;

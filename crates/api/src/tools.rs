@@ -7,6 +7,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use deskmate_core::ToolResult;
 use deskmate_service::CallRequest;
+use deskmate_service::error::FieldError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -118,12 +119,23 @@ pub struct CallBody {
     /// Run at most once per key: 1 to 200 characters.
     #[schema(min_length = 1, max_length = 200)]
     pub idem_key: Option<String>,
-    /// The conversation the call belongs to.
+    /// The conversation the call belongs to: an id as Deskmate makes them (letters,
+    /// digits, `-`, `_`; at most 64), so it can be named in a path again.
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$")]
     pub conversation_id: Option<String>,
     /// Who asks, for the audit log: `gui` when the person tries a tool in the app's
     /// window, `api` (the default) for any other client.
     #[serde(default)]
     pub origin: CallOrigin,
+}
+
+/// Whether `id` is shaped like the ids Deskmate gives conversations (the pattern
+/// `CallBody.conversation_id` declares).
+fn is_conversation_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// Who made a call over the API, as the audit log records it.
@@ -152,6 +164,15 @@ pub async fn call(
         return Err(AppError::BadRequest(
             "idem_key must have 1 to 200 characters".into(),
         ));
+    }
+    if let Some(id) = &body.conversation_id
+        && !is_conversation_id(id)
+    {
+        return Err(AppError::Invalid(vec![FieldError {
+            path: "/conversation_id".into(),
+            message: "a conversation id has 1 to 64 letters, digits, '-' or '_'".into(),
+            hint: "send the id a conversation was given, or leave it out".into(),
+        }]));
     }
     let request = CallRequest {
         tool: body.tool,

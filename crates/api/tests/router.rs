@@ -270,6 +270,22 @@ async fn calls_and_the_audit_log() {
     )
     .await;
     assert_eq!(result["error_type"], "not_found");
+    // A conversation id that could not be named in a path again ("." is folded away by
+    // clients) is refused before anything runs or is audited.
+    for id in [".", "..", "a/b", "", &"x".repeat(65)] {
+        let (status, refused) = call(
+            &f.app,
+            "POST",
+            "/api/v1/tools/call",
+            Some(json!({"tool": "calculator", "arguments": {"expression": "1+1"}, "conversation_id": id})),
+        )
+        .await;
+        assert_eq!(
+            (status, refused["errors"][0]["path"].clone()),
+            (StatusCode::UNPROCESSABLE_ENTITY, json!("/conversation_id")),
+            "{id:?}: {refused}"
+        );
+    }
     let (status, log) = call(&f.app, "GET", "/api/v1/audit", None).await;
     assert_eq!((status, log["total"].clone()), (StatusCode::OK, json!(3)));
     let (_, errors) = call(&f.app, "GET", "/api/v1/audit?outcome=error&limit=1", None).await;
