@@ -210,11 +210,12 @@ pub struct Timings {
     pub predicted_ms: f64,
 }
 
-/// A non-streaming response (only what is used).
+/// A response as a whole or one streamed chunk of it (only what is used): the two differ
+/// only in their choices.
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct CompletionResponse {
-    #[serde(default)]
-    pub choices: Vec<Choice>,
+pub(crate) struct Answer<C> {
+    #[serde(default = "Vec::new")]
+    pub choices: Vec<C>,
     #[serde(default)]
     pub usage: Option<Usage>,
     #[serde(default)]
@@ -222,6 +223,12 @@ pub(crate) struct CompletionResponse {
     #[serde(default)]
     pub model: Option<String>,
 }
+
+/// A non-streaming response.
+pub(crate) type CompletionResponse = Answer<Choice>;
+
+/// One streamed chunk.
+pub(crate) type StreamChunk = Answer<StreamChoice>;
 
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct Choice {
@@ -236,19 +243,6 @@ pub(crate) struct ResponseMessage {
     pub content: Option<String>,
     #[serde(default)]
     pub tool_calls: Option<Vec<ToolCall>>,
-}
-
-/// One streamed chunk (only what is used).
-#[derive(Debug, Clone, Deserialize)]
-pub(crate) struct StreamChunk {
-    #[serde(default)]
-    pub choices: Vec<StreamChoice>,
-    #[serde(default)]
-    pub usage: Option<Usage>,
-    #[serde(default)]
-    pub timings: Option<Timings>,
-    #[serde(default)]
-    pub model: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
