@@ -74,17 +74,15 @@ pub(crate) fn explain(error: &LlmError) -> Localized {
 /// A client for the model; a managed model's server that is still starting is waited for.
 pub(crate) async fn client(
     deskmate: &Deskmate,
-    model_id: &str,
-    base_url: &str,
-    managed: Option<&str>,
-    api_key_ref: Option<&str>,
+    model: &LlmModel,
     limits: Limits,
 ) -> Result<ChatClient, Localized> {
+    let managed = model.managed.as_deref();
     deskmate
-        .wait_managed(model_id, managed, deskmate_service::MANAGED_START_WAIT)
+        .wait_managed(&model.id, managed, deskmate_service::MANAGED_START_WAIT)
         .await;
-    let base = deskmate.base_url_for(model_id, base_url, managed);
-    Endpoint::new(&base, deskmate.model_api_key(api_key_ref))
+    let base = deskmate.base_url_for(&model.id, &model.base_url, managed);
+    Endpoint::new(&base, deskmate.model_api_key(model.api_key_ref.as_deref()))
         .map(|e| e.with_timeouts(limits.connect, limits.response, limits.response))
         .and_then(ChatClient::new)
         .map_err(|e| explain(&e))
@@ -111,16 +109,7 @@ pub(crate) async fn check(
     let Some(model) = checks.existence("LLM", model_id, found, |m| m.name.clone()) else {
         return;
     };
-    let client = match client(
-        deskmate,
-        &model.id,
-        &model.base_url,
-        model.managed.as_deref(),
-        model.api_key_ref.as_deref(),
-        limits,
-    )
-    .await
-    {
+    let client = match client(deskmate, &model, limits).await {
         Ok(client) => client,
         Err(why) => {
             for name in &CHECKS[1..] {
@@ -238,16 +227,7 @@ pub(crate) async fn test_message(
         usage: None,
         error: Some(error.en),
     };
-    let client = match client(
-        deskmate,
-        &model.id,
-        &model.base_url,
-        model.managed.as_deref(),
-        model.api_key_ref.as_deref(),
-        limits,
-    )
-    .await
-    {
+    let client = match client(deskmate, &model, limits).await {
         Ok(client) => client,
         Err(why) => return Ok(failed(why)),
     };
