@@ -119,7 +119,7 @@ pub async fn run(
         .devices
         .clone()
         .filter(|_| query.test_devices.unwrap_or(true));
-    let autotest = Autotest::new(state.deskmate.clone()).with_devices(devices);
+    let autotest = Autotest::new(state.agent.clone()).with_devices(devices);
     let request = RunRequest {
         llm_model_id: query.llm_model_id,
         asr_model_id: query.asr_model_id,
@@ -161,7 +161,7 @@ async fn model(
     kind: ModelUnderTest,
     model_id: String,
 ) -> Result<Response, AppError> {
-    let autotest = Autotest::new(state.deskmate.clone());
+    let autotest = Autotest::new(state.agent.clone());
     answer(headers, "check", move |tx| async move {
         let result = autotest
             .model(kind, Some(&model_id), &mut reporter(&tx))
@@ -196,7 +196,7 @@ pub async fn test_message(
             "message is limited to 4000 characters".into(),
         ));
     }
-    let reply = Autotest::new(state.deskmate.clone())
+    let reply = Autotest::new(state.agent.clone())
         .test_message(&query.llm_model_id, &message)
         .await?;
     Ok(Json(reply))

@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use deskmate_service::agent::{AgentEvent, Branch, ChatTurn};
+use deskmate_agent::{AgentEvent, Branch, ChatTurn};
 use deskmate_service::error::FieldError;
 use serde::Deserialize;
 use tokio::sync::mpsc;
@@ -82,10 +82,10 @@ pub async fn chat(
         locale: body.locale,
         branch,
     };
-    state.deskmate.check_turn(&turn)?;
+    state.agent.check_turn(&turn)?;
     let (tx, rx) = mpsc::unbounded_channel::<AgentEvent>();
     let cancel = CancellationToken::new();
-    let deskmate = state.deskmate.clone();
+    let agent = state.agent.clone();
     let mut prompts = state.prompts.subscribe();
     let turn_cancel = cancel.clone();
     tokio::spawn(async move {
@@ -102,7 +102,7 @@ pub async fn chat(
                 }
             }
         });
-        if let Err(error) = deskmate.chat(turn, &tx, &turn_cancel).await {
+        if let Err(error) = agent.chat(turn, &tx, &turn_cancel).await {
             let _ = tx.send(AgentEvent::Error {
                 message: error.to_string(),
                 error_type: deskmate_core::ErrorType::Internal,

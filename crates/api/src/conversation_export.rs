@@ -4,8 +4,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use deskmate_service::conversation_export::{Branches, ConversationExport};
-use deskmate_service::conversations::ConversationDetail;
+use deskmate_agent::ConversationDetail;
+use deskmate_agent::conversation_export::{Branches, ConversationExport};
 use serde::Deserialize;
 
 use crate::AppState;
@@ -48,13 +48,13 @@ pub async fn export(
 ) -> Result<Response, AppError> {
     let branches = q.branches.unwrap_or_default();
     Ok(match q.format.unwrap_or_default() {
-        ExportFormat::Json => Json(state.deskmate.export_json(&id, branches)?).into_response(),
+        ExportFormat::Json => Json(state.agent.export_json(&id, branches)?).into_response(),
         ExportFormat::Markdown => {
             let zh = q
                 .lang
                 .as_deref()
                 .is_some_and(|l| l.to_ascii_lowercase().starts_with("zh"));
-            let text = state.deskmate.export_markdown(&id, branches, zh)?;
+            let text = state.agent.export_markdown(&id, branches, zh)?;
             (
                 [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
                 text,
@@ -72,6 +72,6 @@ pub async fn import(
 ) -> Result<(StatusCode, Json<ConversationDetail>), AppError> {
     Ok((
         StatusCode::CREATED,
-        Json(state.deskmate.import_conversation(&body)?),
+        Json(state.agent.import_conversation(&body)?),
     ))
 }

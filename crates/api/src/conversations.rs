@@ -3,7 +3,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use deskmate_service::conversations::ConversationDetail;
+use deskmate_agent::ConversationDetail;
 use deskmate_store::conversation_search::ConversationHit;
 use deskmate_store::conversations::Conversation;
 use serde::{Deserialize, Serialize};
@@ -79,12 +79,12 @@ pub async fn list(
     let (page, limit) = crate::paging::paging(q.page, q.limit, default_limit)?;
     let offset = u64::from(page - 1) * u64::from(limit);
     let Some(query) = q.q else {
-        let list = state.deskmate.list_conversations(limit, offset)?;
+        let list = state.agent.list_conversations(limit, offset)?;
         return Ok(Json(ConversationListing::Conversations(Items { list })));
     };
-    let deskmate = state.deskmate.clone();
+    let agent = state.agent.clone();
     let (total, list) =
-        tokio::task::spawn_blocking(move || deskmate.search_conversations(&query, limit, offset))
+        tokio::task::spawn_blocking(move || agent.search_conversations(&query, limit, offset))
             .await
             .map_err(|e| AppError::Internal(e.to_string()))??;
     Ok(Json(ConversationListing::Hits(Page {
@@ -102,7 +102,7 @@ pub async fn detail(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<ConversationDetail>, AppError> {
-    Ok(Json(state.deskmate.conversation(&id)?))
+    Ok(Json(state.agent.conversation(&id)?))
 }
 
 /// A new title.
@@ -121,7 +121,7 @@ pub async fn rename(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<Rename>,
 ) -> Result<Json<Conversation>, AppError> {
-    Ok(Json(state.deskmate.rename_conversation(&id, &body.title)?))
+    Ok(Json(state.agent.rename_conversation(&id, &body.title)?))
 }
 
 /// Which branch to show.
@@ -140,7 +140,7 @@ pub async fn show_branch(
     Path(id): Path<String>,
     ApiJson(body): ApiJson<ShowBranch>,
 ) -> Result<Json<ConversationDetail>, AppError> {
-    Ok(Json(state.deskmate.show_branch(&id, body.seq)?))
+    Ok(Json(state.agent.show_branch(&id, body.seq)?))
 }
 
 /// `DELETE /api/v1/conversations/{id}`: the conversation and its messages.
@@ -149,6 +149,6 @@ pub async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<Deleted>, AppError> {
-    state.deskmate.delete_conversation(&id)?;
+    state.agent.delete_conversation(&id)?;
     Ok(Json(Deleted::new(id)))
 }

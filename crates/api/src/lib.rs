@@ -1,5 +1,6 @@
 //! Deskmate's REST API: [`app`] builds the axum `Router` for `/api/v1` over one
-//! [`deskmate_service::Deskmate`]. Handlers only translate HTTP to service calls.
+//! [`deskmate_service::Deskmate`] and its [`deskmate_agent::Agent`] (chat and
+//! conversations). Handlers only translate HTTP to service and agent calls.
 //!
 //! Safety, in order: a body limit, a loopback-only check (Host and Origin), CORS for
 //! loopback origins (the desktop app's webview), the bearer
@@ -40,6 +41,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{delete, get, post, put};
+use deskmate_agent::Agent;
 use deskmate_service::Deskmate;
 use deskmate_service::prompts::PromptBroker;
 use deskmate_tools::Registry;
@@ -58,6 +60,8 @@ type CachedList = (Arc<Registry>, Bytes);
 pub struct AppState {
     /// The service.
     pub deskmate: Arc<Deskmate>,
+    /// The agent over that service: chat turns and the conversations they keep.
+    pub agent: Arc<Agent>,
     /// The bearer token.
     pub token: Arc<str>,
     /// Pending confirmations and choices.
@@ -103,14 +107,12 @@ impl std::fmt::Debug for AppState {
 }
 
 impl AppState {
-    /// The state for a service, its token and its prompt broker.
-    pub fn new(
-        deskmate: Arc<Deskmate>,
-        token: impl Into<Arc<str>>,
-        prompts: Arc<PromptBroker>,
-    ) -> Self {
+    /// The state for an agent (and the service it holds), its token and its prompt
+    /// broker.
+    pub fn new(agent: Arc<Agent>, token: impl Into<Arc<str>>, prompts: Arc<PromptBroker>) -> Self {
         Self {
-            deskmate,
+            deskmate: agent.deskmate().clone(),
+            agent,
             token: token.into(),
             prompts,
             list_cache: Arc::new(Mutex::new(None)),

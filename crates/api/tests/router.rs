@@ -6,6 +6,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use deskmate_agent::Agent;
 use deskmate_api::{AppState, app};
 use deskmate_service::Deskmate;
 use deskmate_service::prompts::PromptBroker;
@@ -18,6 +19,7 @@ struct Fixture {
     _dir: tempfile::TempDir,
     app: Router,
     deskmate: Arc<Deskmate>,
+    agent: Arc<Agent>,
 }
 
 fn fixture() -> Fixture {
@@ -34,11 +36,13 @@ fn fixture() -> Fixture {
     let deskmate = Arc::new(
         Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
     );
-    let app = app(AppState::new(deskmate.clone(), TOKEN, prompts));
+    let agent = Agent::new(deskmate.clone());
+    let app = app(AppState::new(agent.clone(), TOKEN, prompts));
     Fixture {
         _dir: dir,
         app,
         deskmate,
+        agent,
     }
 }
 
@@ -1268,7 +1272,7 @@ async fn events_stream_new_prompts_and_in_app_messages() {
     let deskmate = Arc::new(
         Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
     );
-    let mut state = AppState::new(deskmate, TOKEN, prompts.clone());
+    let mut state = AppState::new(Agent::new(deskmate), TOKEN, prompts.clone());
     let messages = tokio::sync::broadcast::channel::<Value>(8).0;
     let feed = messages.clone();
     state.messages = Some(Arc::new(move || {
@@ -1398,7 +1402,7 @@ async fn push_to_talk_records_streams_levels_and_answers_the_transcript() {
     let deskmate = Arc::new(
         Deskmate::open_with(dir.path(), prompts.clone()).unwrap_or_else(|e| panic!("{e}")),
     );
-    let mut state = AppState::new(deskmate, TOKEN, prompts);
+    let mut state = AppState::new(Agent::new(deskmate), TOKEN, prompts);
     let voice = Arc::new(FakeVoice {
         recording: std::sync::Mutex::new(false),
         levels: tokio::sync::broadcast::channel(8).0,
@@ -2578,7 +2582,7 @@ async fn conversations_export_and_import_whole_or_not_at_all() {
     assert_ne!(imported["id"], "c1");
 
     let count = |f: &Fixture| {
-        f.deskmate
+        f.agent
             .list_conversations(1000, 0)
             .map(|l| l.len())
             .unwrap_or(0)

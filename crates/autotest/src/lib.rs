@@ -20,6 +20,7 @@ pub use junit::junit;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use deskmate_agent::Agent;
 use deskmate_core::{Localized, said};
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::autotest::AutotestRun;
@@ -200,6 +201,8 @@ impl std::fmt::Debug for DeviceProbe {
 #[derive(Clone)]
 pub struct Autotest {
     deskmate: Arc<Deskmate>,
+    /// The agent over that service (the LLM's Tool Calling check sends a turn's request).
+    agent: Arc<Agent>,
     limits: Limits,
     devices: Option<DeviceProbe>,
 }
@@ -509,10 +512,11 @@ impl Group<'_, '_> {
 }
 
 impl Autotest {
-    /// Checks for a service with the default limits.
-    pub fn new(deskmate: Arc<Deskmate>) -> Self {
+    /// Checks for an agent's service with the default limits.
+    pub fn new(agent: Arc<Agent>) -> Self {
         Self {
-            deskmate,
+            deskmate: agent.deskmate().clone(),
+            agent,
             limits: Limits::default(),
             devices: None,
         }
@@ -574,7 +578,7 @@ impl Autotest {
         let name = match kind {
             ModelUnderTest::Llm => {
                 let group = checks.group(0, llm::CHECKS);
-                llm::check(&self.deskmate, model_id, self.limits, &group).await;
+                llm::check(&self.agent, model_id, self.limits, &group).await;
                 scope.llm = true;
                 "llm"
             }
@@ -605,7 +609,7 @@ impl Autotest {
         let llm = async {
             if request.test_llm {
                 let id = request.llm_model_id.as_deref();
-                llm::check(&self.deskmate, id, self.limits, &llm_group).await;
+                llm::check(&self.agent, id, self.limits, &llm_group).await;
             }
         };
         let asr_group = checks.group(1, asr::CHECKS);

@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
+use deskmate_agent::{Agent, ProbeRequest};
 use deskmate_llm::wire::{ChatRequest, Message, Usage};
 use deskmate_llm::{ChatClient, Endpoint, LlmError};
-use deskmate_service::agent::ProbeRequest;
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::models::LlmModel;
 use serde::Serialize;
@@ -100,11 +100,12 @@ fn probe(model: &LlmModel, temperature: f64, stream: bool, max_tokens: u32) -> C
 }
 
 pub(crate) async fn check(
-    deskmate: &Deskmate,
+    agent: &Agent,
     model_id: Option<&str>,
     limits: Limits,
     checks: &Group<'_, '_>,
 ) {
+    let deskmate = agent.deskmate();
     let found = deskmate.model_record::<deskmate_service::models::LlmModel>(model_id);
     let Some(model) = checks.existence("LLM", model_id, found, |m| m.name.clone()) else {
         return;
@@ -198,7 +199,7 @@ pub(crate) async fn check(
     let calling = async {
         let started = Instant::now();
         let outcome = if connected {
-            let probe = deskmate
+            let probe = agent
                 .probe_tool_calling(&client, &model, TOOL_CALLING)
                 .await;
             if probe.passed {

@@ -10,12 +10,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use deskmate_agent::{Agent, AgentEvent, CallStatus, ChatTurn};
 use deskmate_devices::Backends;
 use deskmate_llm::sidecar::Sidecar;
 use deskmate_llm::wire::{ChatRequest, Message};
 use deskmate_llm::{ChatClient, Endpoint};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::local::{Found, default_manifest_path, load_manifest};
 use serde_json::Value;
@@ -26,6 +26,7 @@ const ADSL: &[u8] = include_bytes!("../../../testdata/cdisc/adsl.csv");
 struct Running {
     _dir: tempfile::TempDir,
     deskmate: Arc<Deskmate>,
+    agent: Arc<Agent>,
     sidecar: Sidecar,
     backends: Backends,
 }
@@ -61,6 +62,8 @@ async fn start() -> Running {
     deskmate
         .register_local_models(&manifest)
         .unwrap_or_else(|e| panic!("{e}"));
+    // The agent before the server, so it warms the prefix once the server is ready.
+    let agent = Agent::new(deskmate.clone());
     let service = deskmate.clone();
     let sidecar = Sidecar::start(
         server.sidecar("llama-server", None),
@@ -73,6 +76,7 @@ async fn start() -> Running {
     Running {
         _dir: dir,
         deskmate,
+        agent,
         sidecar,
         backends,
     }
@@ -80,11 +84,11 @@ async fn start() -> Running {
 
 /// One turn: the calls' (tool, status, data) and the reply.
 async fn ask(
-    deskmate: &Deskmate,
+    agent: &Agent,
     message: &str,
     conversation: Option<String>,
 ) -> (Vec<(String, CallStatus, Value)>, String, String) {
-    let (events, outcome) = deskmate
+    let (events, outcome) = agent
         .chat_collected(ChatTurn {
             message: message.into(),
             model_id: Some(QWEN.into()),
@@ -131,6 +135,7 @@ fn digits(text: &str) -> String {
 async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result() {
     let running = start().await;
     let deskmate = &running.deskmate;
+    let agent = &running.agent;
 
     // The warm prefix, measured with the server's own counts. The warm-up started when
     // the server became ready may still run: the first request waits behind it and then
@@ -141,7 +146,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     let base = deskmate.base_url_for(QWEN, "", Some("llama-server"));
     let client = ChatClient::new(Endpoint::new(&base, None).unwrap_or_else(|e| panic!("{e}")))
         .unwrap_or_else(|e| panic!("{e}"));
-    let prompt = deskmate.prefix_prompt(&deskmate.offered_tools(None));
+    let prompt = agent.prefix_prompt(&agent.offered_tools(None));
     let send = |text: &'static str| {
         let mut request = ChatRequest::new(
             model.model.as_str(),
@@ -172,7 +177,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     );
 
     // A conversation of several turns, follow-ups in the same conversation.
-    let (calls, reply, conversation) = ask(deskmate, "What is 17% of 2,340?", None).await;
+    let (calls, reply, conversation) = ask(agent, "What is 17% of 2,340?", None).await;
     let sum =
         ran(&calls, "calculator").unwrap_or_else(|| panic!("no calculator: {calls:?} {reply}"));
     let value = sum["text"].as_str().unwrap_or_default().to_string();
@@ -188,7 +193,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
         .volume()
         .map(|v| v.percent)
         .unwrap_or(0);
-    let (calls, reply, _) = ask(deskmate, "请把音量调低一点", Some(conversation.clone())).await;
+    let (calls, reply, _) = ask(agent, "请把音量调低一点", Some(conversation.clone())).await;
     let volume = ran(&calls, "decrease_volume")
         .unwrap_or_else(|| panic!("no decrease_volume: {calls:?} {reply}"));
     let after = running
@@ -212,7 +217,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     answered(&reply, &calls);
 
     let (calls, reply, _) = ask(
-        deskmate,
+        agent,
         "What time is it in Tokyo right now?",
         Some(conversation.clone()),
     )
@@ -234,7 +239,7 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
     answered(&reply, &calls);
 
     let (calls, reply, _) = ask(
-        deskmate,
+        agent,
         "Summarize AGE by TRT01A in the adsl dataset",
         Some(conversation.clone()),
     )

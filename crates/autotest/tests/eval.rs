@@ -255,7 +255,7 @@ async fn every_metric_on_known_outputs() {
     assert_eq!(outcome("irrelevant-call"), (true, false, true));
     assert_eq!(
         by_id("irrelevant-call").calls[0].status,
-        Some(deskmate_service::agent::CallStatus::NotAsked)
+        Some(deskmate_agent::CallStatus::NotAsked)
     );
     assert_eq!(outcome("irrelevant-ok"), (true, true, false));
     assert_eq!(outcome("phantom"), (false, false, true));
@@ -272,7 +272,7 @@ async fn every_metric_on_known_outputs() {
     assert!(retried.passed, "{:?}", retried.reason);
     assert_eq!(
         retried.calls[1].status,
-        Some(deskmate_service::agent::CallStatus::Skipped)
+        Some(deskmate_agent::CallStatus::Skipped)
     );
     assert_eq!(
         (retried.atomic, retried.atomic_raw),

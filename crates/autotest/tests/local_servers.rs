@@ -6,10 +6,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use deskmate_agent::{Agent, AgentEvent, ChatTurn, StopReason};
 use deskmate_autotest::{Autotest, Limits};
 use deskmate_llm::sidecar::{Sidecar, SidecarState};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::{AgentEvent, ChatTurn, StopReason};
 use deskmate_service::local::{Found, Manifest, default_manifest_path, load_manifest};
 
 const SMOLLM2: &str = "local-smollm2-135m";
@@ -69,6 +69,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
             .is_empty()
     );
 
+    let agent = Agent::new(deskmate.clone());
     let sidecars = start(&deskmate, &manifest);
     for sidecar in &sidecars {
         sidecar
@@ -76,7 +77,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
             .await
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let autotest = Autotest::new(deskmate.clone()).with_limits(Limits {
+    let autotest = Autotest::new(agent.clone()).with_limits(Limits {
         connect: Duration::from_secs(3),
         response: Duration::from_secs(120),
     });
@@ -105,7 +106,7 @@ async fn the_local_servers_pass_the_autotest_chat_and_come_back_after_a_kill() {
     assert_eq!(asr.summary.failed, 0, "{:#?}", asr.tests);
 
     // A chat turn with the real model streams tokens and ends.
-    let (events, outcome) = deskmate
+    let (events, outcome) = agent
         .chat_collected(ChatTurn {
             message: "Say hello in five words.".into(),
             model_id: Some(SMOLLM2.into()),

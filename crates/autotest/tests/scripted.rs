@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use deskmate_agent::Agent;
 use deskmate_autotest::{Autotest, Limits, RunRequest, TestCase};
 use deskmate_service::Deskmate;
 use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
@@ -38,7 +39,7 @@ fn llm(f: &Fixture, base_url: &str) -> String {
 }
 
 fn autotest(f: &Fixture) -> Autotest {
-    Autotest::new(f.deskmate.clone()).with_limits(Limits {
+    Autotest::new(Agent::new(f.deskmate.clone())).with_limits(Limits {
         connect: Duration::from_secs(1),
         response: Duration::from_millis(600),
     })

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use deskmate_agent::Agent;
 use deskmate_autotest::{
     Autotest, AutotestResult, DeviceCheck, DeviceProbe, RunRequest, Status, TestCase,
 };
@@ -77,7 +78,7 @@ async fn run(f: &Fixture, devices: bool) -> (AutotestResult, Vec<String>) {
         }),
     };
     let mut reported = Vec::new();
-    let result = Autotest::new(f.deskmate.clone())
+    let result = Autotest::new(Agent::new(f.deskmate.clone()))
         .with_devices(devices.then_some(probe))
         .run(&request, &mut |case| reported.push(case.name.clone()))
         .await

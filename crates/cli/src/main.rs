@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use deskmate_agent::Agent;
 use deskmate_host::{
     device_probe, local, open_service, open_service_on, start_local_for, system_backends,
 };
@@ -246,6 +247,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let backends = system_backends(None);
             let deskmate = open_service_on(&data_dir, Arc::new(NoConfirmer), &backends)?;
+            // The agent before the local models, which it warms as they become ready.
+            let agent = Agent::new(deskmate.clone());
             let local = start_local_for(
                 &deskmate,
                 &data_dir,
@@ -272,7 +275,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     );
                 }
             };
-            let result = deskmate_autotest::Autotest::new(deskmate)
+            let result = deskmate_autotest::Autotest::new(agent)
                 .with_devices((!no_devices).then(|| device_probe(backends)))
                 .run(&request, &mut show)
                 .await;
@@ -421,13 +424,15 @@ async fn chat(
     json: bool,
     yes: bool,
 ) -> anyhow::Result<ExitCode> {
-    use deskmate_service::agent::{AgentEvent, ChatTurn, StopReason};
+    use deskmate_agent::{AgentEvent, ChatTurn, StopReason};
     let confirmer: Arc<dyn Confirmer> = if yes {
         Arc::new(PreApproved)
     } else {
         Arc::new(NoConfirmer)
     };
     let deskmate = open_service(data_dir, confirmer)?;
+    // The agent before the local model, which it warms once it is ready.
+    let agent = Agent::new(deskmate.clone());
     let local = start_local_for(&deskmate, data_dir, Some(model_id.as_deref()), None).await;
     let turn = ChatTurn {
         message,
@@ -448,7 +453,7 @@ async fn chat(
             }),
         branch: None,
     };
-    if let Err(err) = deskmate.check_turn(&turn) {
+    if let Err(err) = agent.check_turn(&turn) {
         eprintln!("deskmate: {err}");
         if deskmate
             .models::<deskmate_service::models::LlmModel>()
@@ -509,7 +514,7 @@ async fn chat(
         }
         stop
     });
-    let outcome = deskmate.chat(turn, &tx, &cancel).await;
+    let outcome = agent.chat(turn, &tx, &cancel).await;
     drop(tx);
     local::stop(local).await;
     let stop = printer.await.ok().flatten();

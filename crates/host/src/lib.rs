@@ -1,5 +1,5 @@
-//! Wires the service to this computer: its devices, the local model servers, and the
-//! REST API served in-process on loopback. Shared by the `deskmate` CLI (`serve` and the
+//! Wires the service to this computer: its devices, the local model servers, the agent
+//! over the service, and the REST API served in-process on loopback. Shared by the `deskmate` CLI (`serve` and the
 //! other commands) and the desktop shell, so both run exactly the same service. No GUI
 //! code here.
 
@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use deskmate_agent::Agent;
 use deskmate_service::Deskmate;
 use deskmate_service::hooks::Confirmer;
 use deskmate_service::prompts::PromptBroker;
@@ -20,6 +21,7 @@ pub const PROMPT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1
 #[derive(Debug)]
 pub struct Server {
     deskmate: Arc<Deskmate>,
+    agent: Arc<Agent>,
     addr: SocketAddr,
     token: String,
     data_dir: PathBuf,
@@ -47,6 +49,9 @@ impl Server {
         let prompts = PromptBroker::new(PROMPT_TIMEOUT);
         let backends = system_backends(Some(prompts.clone()));
         let deskmate = open_service_on(data_dir, prompts.clone(), &backends)?;
+        // The agent before the model servers: it warms each one's prompt prefix as it
+        // becomes ready, and runs the schedules' prompts.
+        let agent = Agent::new(deskmate.clone());
         let sidecars = match local::manifest(local_models) {
             Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
             None => Vec::new(),
@@ -63,7 +68,7 @@ impl Server {
         let scheduler = deskmate.clone();
         let stopping = imports.clone();
         tokio::spawn(async move { scheduler.run_schedules(stopping).await });
-        let mut state = deskmate_api::AppState::new(deskmate.clone(), token.clone(), prompts);
+        let mut state = deskmate_api::AppState::new(agent.clone(), token.clone(), prompts);
         state.camera_frame = Some(camera_frame(backends.camera.clone()));
         state.messages = Some(message_feed(backends.in_app.clone()));
         state.voice = Some(Arc::new(Voice(Arc::new(
@@ -95,6 +100,7 @@ impl Server {
         }
         Ok(Self {
             deskmate,
+            agent,
             addr,
             token,
             data_dir: data_dir.to_path_buf(),
@@ -123,6 +129,11 @@ impl Server {
     /// The service.
     pub fn deskmate(&self) -> &Arc<Deskmate> {
         &self.deskmate
+    }
+
+    /// The agent over the service (chat turns, conversations).
+    pub fn agent(&self) -> &Arc<Agent> {
+        &self.agent
     }
 
     /// The data dir in use.

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use deskmate_agent::{Agent, AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::hooks::PreApproved;
 use deskmate_testkit::{Script, ScriptedServer, completion};
 use serde_json::json;
@@ -69,7 +69,7 @@ async fn a_model_calls_an_imported_tool_through_the_agent_loop() {
             "model": "scripted", "streaming": false, "is_default": true}),
         ))
         .unwrap_or_else(|e| panic!("{e}"));
-    let (events, _) = deskmate
+    let (events, _) = Agent::new(deskmate.clone())
         .chat_collected(ChatTurn {
             message: "Echo 'hello from the loop' with the everything server".into(),
             model_id: None,

@@ -1,5 +1,6 @@
-//! The Deskmate service: the one object every front end (CLI, REST API, GUI, agent loop)
-//! calls. [`Deskmate::call`] runs a tool call through every guard step:
+//! The Deskmate service: the one object every front end (CLI, REST API, GUI, the agent
+//! loop of `deskmate-agent`) calls. [`Deskmate::call`] runs a tool call through every
+//! guard step:
 //!
 //! 1–4. resolve, read, normalize, validate ([`deskmate_core::Guard`]);
 //! 5. plausibility ([`deskmate_tools::Tool::check`]);
@@ -18,15 +19,12 @@
 //! # Ok(()) }
 //! ```
 
-pub mod agent;
 pub mod approvals;
 pub mod body;
-pub mod conversation_branches;
-pub mod conversation_export;
-pub mod conversations;
 pub mod error;
 pub mod hooks;
 pub mod knowledge;
+pub mod language;
 pub mod local;
 pub mod mcp_input;
 pub mod mcp_servers;
@@ -42,10 +40,10 @@ pub mod schedules;
 pub mod secrets;
 pub mod settings;
 pub mod stored;
-pub mod warm;
+pub mod turn_runner;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use deskmate_core::mask::mask_secrets;
@@ -61,6 +59,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use error::{Error, ServiceError};
 use secrets::Secrets;
+use turn_runner::TurnRunner;
 
 /// The database file in the data dir.
 pub const DATABASE_FILE: &str = "deskmate.db";
@@ -117,6 +116,10 @@ impl CallRequest {
 /// How long a call to a managed model waits for its server to finish starting.
 pub const MANAGED_START_WAIT: Duration = Duration::from_secs(120);
 
+/// How many managed-ready notices a slow listener may fall behind before it is told it
+/// lagged.
+const MANAGED_READY_BACKLOG: usize = 16;
+
 /// The service.
 #[derive(Debug)]
 pub struct Deskmate {
@@ -129,10 +132,14 @@ pub struct Deskmate {
     managed_starting: RwLock<std::collections::HashSet<String>>,
     /// Woken when a managed server's URL changes.
     managed_changed: tokio::sync::Notify,
+    /// Told the id of each managed model whose server became ready (the agent warms its
+    /// prompt prefix there).
+    managed_ready: tokio::sync::broadcast::Sender<String>,
     /// Where each local model's server saves prompt caches (`--slot-save-path`).
     slot_dirs: RwLock<std::collections::HashMap<String, PathBuf>>,
-    /// Whether the model server at a base URL constrains decoding (llama.cpp), as probed.
-    constrains: RwLock<std::collections::HashMap<String, bool>>,
+    /// Who runs a chat turn for a schedule's prompt (the agent), held weakly: it holds
+    /// the service.
+    turn_runner: RwLock<Option<Weak<dyn TurnRunner>>>,
     hooks: Hooks,
     limits: CapLimits,
     stored: Option<Stored>,
@@ -238,10 +245,11 @@ impl Deskmate {
             limits: CapLimits::default(),
             stored: None,
             managed_urls: RwLock::default(),
-            constrains: RwLock::default(),
             slot_dirs: RwLock::default(),
+            turn_runner: RwLock::default(),
             managed_starting: RwLock::default(),
             managed_changed: tokio::sync::Notify::new(),
+            managed_ready: tokio::sync::broadcast::channel(MANAGED_READY_BACKLOG).0,
             tools_changed: tokio::sync::watch::Sender::new(0),
             mcp_changed: tokio::sync::watch::Sender::new(0),
             mcp_statuses: RwLock::default(),
@@ -266,9 +274,58 @@ impl Deskmate {
                 .write()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .remove(model_id);
-            self.warm_prefix(model_id);
+            // Nobody listening (no agent in this process) is no error.
+            let _ = self.managed_ready.send(model_id.to_string());
         }
         self.managed_changed.notify_waiters();
+    }
+
+    /// Wakes with a managed model's id each time its server becomes ready (its URL is
+    /// set): the agent keeps the model's prompt prefix warm from it. A receiver that
+    /// falls behind by more than 16 learns it (`Lagged`) and should treat every running
+    /// model as ready.
+    pub fn managed_ready(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.managed_ready.subscribe()
+    }
+
+    /// The managed models whose server runs now.
+    pub fn managed_models(&self) -> Vec<String> {
+        self.managed_urls
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// Where a local model's server saves prompt caches (its `--slot-save-path`), as
+    /// the manifest of local servers says.
+    pub fn slot_dir(&self, model_id: &str) -> Option<PathBuf> {
+        self.slot_dirs
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(model_id)
+            .cloned()
+    }
+
+    /// Sets who runs a chat turn for the service (a schedule's prompt): the agent, which
+    /// depends on the service (never the reverse) and sets itself when it is made. Held
+    /// weakly, since the runner holds the service; a prompt that fires when there is none
+    /// fails, visibly in the schedule's runs.
+    pub fn set_turn_runner(&self, runner: Weak<dyn TurnRunner>) {
+        *self
+            .turn_runner
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(runner);
+    }
+
+    /// Who runs a chat turn now, if anyone.
+    pub(crate) fn turn_runner(&self) -> Option<Arc<dyn TurnRunner>> {
+        self.turn_runner
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .and_then(Weak::upgrade)
     }
 
     /// Records that a managed model's server is starting: calls to the model wait for it
@@ -385,8 +442,9 @@ impl Deskmate {
     }
 
     /// Puts a new registry in force; a call in flight keeps the one it started with.
+    /// Whoever follows [`Deskmate::tool_changes`] learns it (MCP clients; the agent,
+    /// which warms the local models' prompt prefix again when it changed).
     fn swap_registry(&self, registry: Registry) {
-        let before = self.prefix_prompt(&self.chat_tools(""));
         let mut current = self
             .registry
             .write()
@@ -395,14 +453,11 @@ impl Deskmate {
         drop(current);
         self.tools_changed
             .send_modify(|generation| *generation += 1);
-        // A changed tool set is a new prompt prefix: have the local model ready for it.
-        if self.prefix_prompt(&self.chat_tools("")) != before {
-            self.warm_all_prefixes();
-        }
     }
 
     /// Wakes when the tools change (a resource or setting change swapped the registry):
-    /// what MCP clients are told as `notifications/tools/list_changed`.
+    /// what MCP clients are told as `notifications/tools/list_changed`, and when the agent
+    /// looks whether its prompt prefix changed.
     pub fn tool_changes(&self) -> tokio::sync::watch::Receiver<u64> {
         self.tools_changed.subscribe()
     }
@@ -608,7 +663,7 @@ impl Deskmate {
     }
 
     /// The ids of the built-in tools; `None` without a store (then every tool is one).
-    pub(crate) fn system_tool_ids(&self) -> Option<Arc<std::collections::HashSet<String>>> {
+    pub fn system_tool_ids(&self) -> Option<Arc<std::collections::HashSet<String>>> {
         self.stored.as_ref().map(|s| {
             s.system_ids
                 .read()
@@ -738,7 +793,7 @@ impl Deskmate {
     }
 
     /// Asks the person once for a batch of calls; true when approved.
-    pub(crate) async fn confirm_batch(&self, request: hooks::ConfirmRequest) -> bool {
+    pub async fn confirm_batch(&self, request: hooks::ConfirmRequest) -> bool {
         self.hooks.confirmer.confirm(request).await.approved()
     }
 

@@ -7,6 +7,12 @@ use serde_json::Value;
 
 use crate::error::FieldError;
 
+/// The setting with the context size of a model whose server does not tell it (the
+/// agent reads it; llama.cpp tells its own).
+pub const CONTEXT_SETTING: &str = "chat.context_tokens";
+/// Its default.
+pub const DEFAULT_CONTEXT_TOKENS: i64 = 8192;
+
 /// A setting Deskmate knows.
 #[derive(Debug, Clone, Copy)]
 pub struct Known {
@@ -35,8 +41,8 @@ pub const KNOWN: &[Known] = &[
         en: "How many minutes late a reminder missed while Deskmate was not running still fires at start, saying when it was due (0–1440); older reminders and scheduled actions are recorded as missed, never run late.",
     },
     Known {
-        key: crate::agent::tokens::CONTEXT_SETTING,
-        default: || Value::from(crate::agent::tokens::DEFAULT_CONTEXT_TOKENS),
+        key: CONTEXT_SETTING,
+        default: || Value::from(DEFAULT_CONTEXT_TOKENS),
         zh: "模型上下文的大小（token 数，512–2000000），用于不报告上下文大小的模型服务（llama.cpp 会自己报告）。对话装不下时，最早的几轮会由模型折叠成一段摘要。",
         en: "The model's context size in tokens (512–2,000,000), for model servers that do not tell it (llama.cpp does). When a conversation no longer fits, its oldest turns are folded into a summary the model writes.",
     },

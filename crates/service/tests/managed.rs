@@ -50,3 +50,18 @@ async fn calls_wait_for_a_starting_managed_server_and_no_longer() {
         "{waited:?}"
     );
 }
+
+/// A managed server that becomes ready is announced to whoever listens (the agent warms
+/// its prompt prefix from it); one that goes down is not.
+#[test]
+fn a_server_that_becomes_ready_is_announced() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let deskmate = Deskmate::open(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let mut ready = deskmate.managed_ready();
+    deskmate.set_managed_url("m", None);
+    assert!(ready.try_recv().is_err());
+    deskmate.set_managed_url("m", Some("http://127.0.0.1:2/v1".into()));
+    assert_eq!(ready.try_recv().ok().as_deref(), Some("m"));
+    assert!(ready.try_recv().is_err());
+    assert_eq!(deskmate.managed_models(), ["m"]);
+}

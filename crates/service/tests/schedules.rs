@@ -597,92 +597,26 @@ async fn the_ten_thousand_and_first_schedule_is_refused() {
     assert_eq!(book.list(1, 0).map(|(_, n)| n).ok(), Some(10_000));
 }
 
-/// A reminder made in a conversation becomes a line of it when it fires; a scheduled
-/// prompt runs as a turn of that conversation (with the reminder in its history), and the
-/// answer comes to the person as a notification.
+/// A prompt runs as a turn of the agent, which the service knows only as its turn runner
+/// (`deskmate-agent` has the test of a prompt that runs): with no agent in the process it
+/// fails, visibly in the run, and nothing is shown.
 #[tokio::test]
-async fn a_prompt_runs_as_a_turn_of_its_conversation_and_reminders_are_lines_of_it() {
-    use deskmate_service::agent::ChatTurn;
-    use deskmate_service::conversations::ChatEntry;
-    use deskmate_testkit::{Script, ScriptedServer, completion};
-
+async fn a_prompt_without_an_agent_fails_visibly() {
     let f = fixture(true);
-    let server = ScriptedServer::start(&["scripted"]).await;
-    f.deskmate
-        .create_model::<deskmate_service::models::LlmModel>(body(json!({
-            "name": "Scripted", "base_url": server.base_url(), "model": "scripted",
-            "streaming": false, "is_default": true
-        })))
-        .unwrap_or_else(|e| panic!("{e}"));
-    server.push(Script::Json(completion(Some("Hello."), &[])));
-    let (_, first) = f
-        .deskmate
-        .chat_collected(ChatTurn {
-            message: "hi".into(),
-            ..ChatTurn::default()
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let conversation = first.conversation_id;
-
-    let book = f.deskmate.schedule_book().unwrap_or_else(|e| panic!("{e}"));
-    for (when, action) in [
-        ("in 10 minutes", json!({"message": "stretch"})),
-        ("in 20 minutes", json!({"prompt": "what time is it?"})),
-    ] {
-        let mut json = action;
-        json["when"] = json!(when);
-        book.create(input(json), "llm", Some(conversation.clone()), t0())
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-
+    create(
+        &f.deskmate,
+        json!({"when": "in 10 minutes", "prompt": "what time is it?"}),
+        t0(),
+    )
+    .await;
     let fired = fire(&f.deskmate, t0() + TimeDelta::minutes(10)).await;
     assert_eq!(fired.len(), 1, "{fired:?}");
-    let entries = |d: &Deskmate| {
-        d.conversation(&conversation)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .entries
-    };
+    assert_eq!(fired[0].status, RunStatus::Failed, "{fired:?}");
     assert_eq!(
-        entries(&f.deskmate).last(),
-        Some(&ChatEntry::Reminder {
-            seq: 3,
-            text: "stretch".into()
-        })
+        fired[0].result["error"],
+        json!("no agent runs chat turns in this process")
     );
-
-    server.push(Script::Json(completion(Some("It is 10:20."), &[])));
-    let fired = fire(&f.deskmate, t0() + TimeDelta::minutes(20)).await;
-    assert_eq!(fired.len(), 1, "{fired:?}");
-    assert_eq!(fired[0].status, RunStatus::Succeeded, "{fired:?}");
-    assert_eq!(fired[0].result["conversation_id"], json!(conversation));
-    let shown = f.notifier.shown();
-    assert_eq!(
-        shown.last().map(|n| (n.title.as_str(), n.body.as_str())),
-        Some(("Deskmate", "It is 10:20."))
-    );
-    let got = entries(&f.deskmate);
-    assert_eq!(
-        got[got.len() - 2..],
-        [
-            ChatEntry::User {
-                seq: 4,
-                text: "what time is it?".into()
-            },
-            ChatEntry::Assistant {
-                seq: 5,
-                text: "It is 10:20.".into()
-            }
-        ]
-    );
-    // The model read the reminder in the conversation's history.
-    let asked = server.requests();
-    let history = asked
-        .last()
-        .map(|r| r["messages"].to_string())
-        .unwrap_or_default();
-    assert!(history.contains("stretch"), "{history}");
+    assert!(f.notifier.shown().is_empty());
 }
 
 /// A change keeps what it leaves out: a new message keeps the time as it was understood

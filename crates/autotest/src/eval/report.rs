@@ -281,7 +281,7 @@ impl EvalReport {
 mod tests {
     use super::super::run::CallRecord;
     use super::*;
-    use deskmate_service::agent::CallStatus;
+    use deskmate_agent::CallStatus;
 
     fn call(tool: Option<&str>, valid: bool) -> CallRecord {
         CallRecord {

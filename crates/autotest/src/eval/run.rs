@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use deskmate_agent::{Agent, AgentEvent, CallStatus, ChatTurn};
 use deskmate_core::{
     Category, ErrorType, Localized, RepairRule, SideEffect, ToolError, ToolSpec, guard::Guard,
 };
 use deskmate_devices::Backends;
-use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn};
 use deskmate_service::body::Body;
 use deskmate_service::hooks::{ConfirmRequest, Confirmation, Confirmer};
 use deskmate_service::model_input::NewLlmModel;
@@ -255,7 +255,7 @@ fn device_state(backends: &Backends) -> (Option<u32>, bool) {
 
 /// A case's service and what the judge needs from it.
 struct Bench {
-    deskmate: Deskmate,
+    agent: Arc<Agent>,
     backends: Backends,
     fired: Arc<AtomicBool>,
     model_id: String,
@@ -341,7 +341,7 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
     let model_id = created.id;
     Ok(Bench {
         _dir: dir,
-        deskmate,
+        agent: Agent::new(Arc::new(deskmate)),
         backends,
         fired,
         model_id,
@@ -512,7 +512,8 @@ pub async fn run_case(
     let every_tool = every_tool || case.offers_all();
     let offered: Vec<String> = if every_tool {
         bench
-            .deskmate
+            .agent
+            .deskmate()
             .enabled_specs()
             .into_iter()
             .map(|s| s.id)
@@ -533,7 +534,7 @@ pub async fn run_case(
         branch: None,
     };
     let started = Instant::now();
-    let outcome = tokio::time::timeout(timeout, bench.deskmate.chat(turn, &tx, &cancel)).await;
+    let outcome = tokio::time::timeout(timeout, bench.agent.chat(turn, &tx, &cancel)).await;
     result.latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let timed_out = outcome.is_err();
     if timed_out {
@@ -546,7 +547,7 @@ pub async fn run_case(
     }
     let turn = collect(events);
     let mut calls = turn.calls;
-    judge_calls(&mut calls, &offered, &bench.deskmate.specs());
+    judge_calls(&mut calls, &offered, &bench.agent.deskmate().specs());
     result.reply = turn.reply;
     result.failure_fired = bench.fired.load(Ordering::SeqCst);
     // A call Deskmate did not run because the person's message does not name what its

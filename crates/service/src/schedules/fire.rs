@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{Action, Schedules, definition_fingerprint, parts};
-use crate::agent::ChatTurn;
+use crate::language::Language;
 use crate::{CallRequest, Deskmate, ServiceError};
 
 /// How late an occurrence may fire and still be on time.
@@ -208,7 +208,7 @@ impl Deskmate {
         };
         match action {
             Action::Reminder { message, speak } => {
-                let zh = crate::agent::language::Language::of(&message, None).zh();
+                let zh = Language::of(&message, None).zh();
                 let due = local_time(schedule, occurrence);
                 let body = match (late, zh) {
                     (false, _) => message.clone(),
@@ -257,13 +257,15 @@ impl Deskmate {
                         Ok(Ok(Some(_)))
                     )
                 });
-                let turn = ChatTurn {
-                    message: prompt,
-                    conversation_id,
-                    ..ChatTurn::default()
+                // The agent runs the turn; the service only knows it as a runner.
+                let Some(runner) = self.turn_runner() else {
+                    return (
+                        RunStatus::Failed,
+                        json!({"error": "no agent runs chat turns in this process"}),
+                    );
                 };
-                match self.chat_collected(turn).await {
-                    Ok((_, outcome)) => {
+                match runner.run_turn(prompt, conversation_id).await {
+                    Ok(outcome) => {
                         // The answer is shown as a notification, as a reminder is: the
                         // person asked for it to come to them.
                         let shown: String = outcome.reply.chars().take(1000).collect();

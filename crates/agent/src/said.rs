@@ -58,7 +58,7 @@ pub(crate) fn narrowed(
                     deskmate_schedule::time_spans(
                         message,
                         Utc::now(),
-                        crate::schedules::local_zone(),
+                        deskmate_service::schedules::local_zone(),
                     )
                 });
                 if !found.is_empty() {

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use deskmate_llm::wire::ToolDef;
 
-use super::words::terms;
+use crate::words::terms;
 
 /// Up to this many enabled tools, every one is offered.
 pub const OFFER_ALL_UP_TO: usize = 32;

@@ -17,14 +17,14 @@
 
 use deskmate_llm::ChatClient;
 use deskmate_llm::wire::{ChatRequest, Message, ToolDef};
+use deskmate_service::language::Language;
+use deskmate_service::models::LlmModel;
 use deskmate_store::conversation_context::{ContextUse, ConversationSummary};
 use serde_json::Value;
 
-use super::context::{self, Folded, MESSAGE_OVERHEAD, Plan, Stored, Turn};
-use super::language::Language;
-use super::tokens::Counter;
-use crate::Deskmate;
-use crate::models::LlmModel;
+use crate::Agent;
+use crate::context::{self, Folded, MESSAGE_OVERHEAD, Plan, Stored, Turn};
+use crate::tokens::Counter;
 
 /// Most tokens of one summary request's answer (the facts of the turns it folds).
 const SUMMARY_MAX_TOKENS: u32 = 320;
@@ -69,15 +69,13 @@ pub(crate) struct Fitted {
     pub used: ContextUse,
 }
 
-impl Deskmate {
+impl Agent {
     /// The conversation so far as it fits the model's context (see the module); how full
     /// the context is is noted with the conversation for the chat's meter.
     pub(crate) async fn fit_history(&self, fitting: Fitting<'_>) -> Fitted {
         let fitted = self.fit(&fitting).await;
-        if let Ok(stored) = self.stored()
-            && let Err(error) = stored
-                .store
-                .set_context_use(fitting.conversation_id, &fitted.used)
+        if let Ok(store) = self.store()
+            && let Err(error) = store.set_context_use(fitting.conversation_id, &fitted.used)
         {
             tracing::warn!(%error, "the context's use could not be noted");
         }
@@ -108,9 +106,8 @@ impl Deskmate {
         let reserve = answer + n_ctx / 8;
         let budget = n_ctx.saturating_sub(catalog + new_message + reserve);
 
-        let summaries: Vec<ConversationSummary> = match self.stored() {
-            Ok(stored) => stored
-                .store
+        let summaries: Vec<ConversationSummary> = match self.store() {
+            Ok(store) => store
                 .conversation_summaries(f.conversation_id)
                 .unwrap_or_else(|error| {
                     tracing::warn!(%error, "summaries could not be read");
@@ -239,8 +236,8 @@ impl Deskmate {
                     tokens = shorter_tokens;
                 }
             }
-            if let Ok(stored) = self.stored()
-                && let Err(error) = stored.store.save_summary(
+            if let Ok(store) = self.store()
+                && let Err(error) = store.save_summary(
                     f.conversation_id,
                     until_seq,
                     &text,

@@ -13,13 +13,10 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use deskmate_llm::ChatClient;
+use deskmate_service::settings::{CONTEXT_SETTING, DEFAULT_CONTEXT_TOKENS};
 
-use crate::Deskmate;
+use crate::Agent;
 
-/// The setting with the context size of a model whose server does not tell it.
-pub const CONTEXT_SETTING: &str = "chat.context_tokens";
-/// Its default.
-pub const DEFAULT_CONTEXT_TOKENS: i64 = 8192;
 /// The smallest and largest context size the setting takes.
 const CONTEXT_RANGE: (i64, i64) = (512, 2_000_000);
 /// How long a server's context size is believed.
@@ -106,7 +103,7 @@ fn clamp(count: usize) -> u32 {
     u32::try_from(count).unwrap_or(u32::MAX)
 }
 
-impl Deskmate {
+impl Agent {
     /// The context size of the model on `client`'s server: llama.cpp's `n_ctx` when it is
     /// llama.cpp and tells, else the `chat.context_tokens` setting.
     pub(crate) async fn context_size(&self, client: &ChatClient, llama_cpp: bool) -> u32 {
@@ -130,9 +127,9 @@ impl Deskmate {
             }
         }
         let set = self
-            .stored()
+            .store()
             .ok()
-            .and_then(|s| s.store.setting(CONTEXT_SETTING).ok().flatten())
+            .and_then(|s| s.setting(CONTEXT_SETTING).ok().flatten())
             .and_then(|v| v.as_i64())
             .unwrap_or(DEFAULT_CONTEXT_TOKENS)
             .clamp(CONTEXT_RANGE.0, CONTEXT_RANGE.1);

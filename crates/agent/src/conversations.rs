@@ -2,13 +2,14 @@
 //! a search of all of them, one conversation read back as the chat shows it, rename,
 //! delete.
 
+use deskmate_service::ServiceError;
+use deskmate_service::error::FieldError;
 use deskmate_store::conversation_search::ConversationHit;
 use deskmate_store::conversations::Conversation;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::error::FieldError;
-use crate::{Deskmate, ServiceError};
+use crate::Agent;
 
 /// Longest title, in characters.
 const MAX_TITLE: usize = 200;
@@ -89,14 +90,14 @@ pub struct ConversationDetail {
     pub context: Option<deskmate_store::conversation_context::ContextUse>,
 }
 
-impl Deskmate {
+impl Agent {
     /// Conversations, most recently used first: at most `limit`, after the first `offset`.
     pub fn list_conversations(
         &self,
         limit: u32,
         offset: u64,
     ) -> Result<Vec<Conversation>, ServiceError> {
-        Ok(self.stored()?.store.list_conversations(limit, offset)?)
+        Ok(self.store()?.list_conversations(limit, offset)?)
     }
 
     /// Searches all conversations' titles and entries for `query` (1 to 200 characters,
@@ -116,15 +117,12 @@ impl Deskmate {
                 hint: "search for a word or a few words of the conversation".into(),
             }]));
         }
-        Ok(self
-            .stored()?
-            .store
-            .search_conversations(query, limit, offset)?)
+        Ok(self.store()?.search_conversations(query, limit, offset)?)
     }
 
     /// One conversation as the chat shows it.
     pub fn conversation(&self, id: &str) -> Result<ConversationDetail, ServiceError> {
-        let store = &self.stored()?.store;
+        let store = self.store()?;
         let conversation = store.conversation(id)?.ok_or_else(|| not_found(id))?;
         let messages = store.numbered_messages(id, MAX_MESSAGES)?;
         let path: Vec<i64> = messages.iter().map(|(seq, _)| *seq).collect();
@@ -148,15 +146,14 @@ impl Deskmate {
                 hint: "give the conversation a short title".into(),
             }]));
         }
-        self.stored()?
-            .store
+        self.store()?
             .rename_conversation(id, title)?
             .ok_or_else(|| not_found(id))
     }
 
     /// Deletes a conversation and its messages (its audit records stay).
     pub fn delete_conversation(&self, id: &str) -> Result<(), ServiceError> {
-        if self.stored()?.store.delete_conversation(id)? {
+        if self.store()?.delete_conversation(id)? {
             Ok(())
         } else {
             Err(not_found(id))

@@ -1,11 +1,12 @@
 //! How the agent reads words, in one place: the one tokenizer of the crate ([`terms`]:
 //! lower-case words, and Chinese as character pairs), which the tool selection matches
-//! messages and tool texts with, and the classes of characters it and the language rule
-//! read scripts by (`language.rs` counts the letters of each script with them: there the
-//! words' boundaries are where the script changes, since it asks which script a message
-//! is in, not what it says).
+//! messages and tool texts with. It tells Chinese characters by the service's classes of
+//! characters ([`deskmate_service::language`], which the language rule counts the letters
+//! of each script with).
 
 use std::collections::HashSet;
+
+use deskmate_service::language::is_han;
 
 /// Words too common to tell tools apart.
 const STOP: [&str; 40] = [
@@ -62,21 +63,6 @@ pub(crate) fn terms(text: &str) -> HashSet<String> {
     out
 }
 
-/// Whether `c` is a Chinese character (a CJK unified ideograph, extension A included).
-pub(crate) fn is_han(c: char) -> bool {
-    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3400}'..='\u{4dbf}' | '\u{f900}'..='\u{faff}')
-}
-
-/// Whether `c` is hiragana or katakana (only Japanese has them).
-pub(crate) fn is_kana(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' | '\u{ff66}'..='\u{ff9d}')
-}
-
-/// Latin letters: ASCII and the accented ones of Western European languages.
-pub(crate) fn is_latin(c: char) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, '\u{c0}'..='\u{24f}')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,12 +76,5 @@ mod tests {
         assert!(!t.contains("the"));
         assert_eq!(terms("开"), HashSet::from(["开".to_string()]));
         assert!(!has_terms("the, and: a!"));
-    }
-
-    #[test]
-    fn characters_are_told_apart_by_script() {
-        assert!(is_han('东') && !is_han('カ') && !is_han('a'));
-        assert!(is_kana('カ') && is_kana('の') && !is_kana('东'));
-        assert!(is_latin('é') && is_latin('Z') && !is_latin('ж') && !is_latin('1'));
     }
 }

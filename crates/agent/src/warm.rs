@@ -1,10 +1,11 @@
 //! Keeping a local model's prompt prefix ready, so a new conversation does not pay for
 //! the system prompt and tool catalog again.
 //!
-//! When a managed llama.cpp server becomes ready (and when the offered tools change),
-//! the prefix the next chat turn will start with is put into the server's cache: restored
-//! from a file saved earlier (`/slots/0?action=restore`, a second or so) or, when there is
-//! none, evaluated once and saved. Files are named after the model and a hash of the
+//! When a managed llama.cpp server becomes ready (and when the offered tools change; the
+//! agent follows both, see [`crate::Agent::new`]), the prefix the next chat turn will
+//! start with is put into the server's cache: restored from a file saved earlier
+//! (`/slots/0?action=restore`, a second or so) or, when there is none, evaluated once and
+//! saved. Files are named after the model and a hash of the
 //! prefix and of what the cache's layout depends on (the model file, the server's build
 //! and its context size), so a changed tool set, model or server never restores a stale
 //! cache; older files of the same model are deleted when a new one is saved. All of it
@@ -16,12 +17,13 @@
 //! still take the server down, the file is deleted, so the restarted server evaluates
 //! the prefix instead of crashing on the same file again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use deskmate_llm::wire::{ChatRequest, Message};
 use deskmate_llm::{ChatClient, Endpoint};
+use deskmate_service::models::LlmModel;
 
-use crate::Deskmate;
+use crate::Agent;
 
 /// FNV-1a, 64 bits: stable across builds and platforms (the file name must be).
 fn fnv1a(parts: &[&str]) -> u64 {
@@ -119,7 +121,7 @@ fn drop_stale(dir: &Path, model_id: &str, keep: &str) {
     }
 }
 
-impl Deskmate {
+impl Agent {
     /// Puts the prefix of the next chat turn into a managed model's server cache, in the
     /// background (see the module docs). Does nothing outside a Tokio runtime or for a
     /// model whose server is not running.
@@ -127,21 +129,15 @@ impl Deskmate {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let Ok(model) = self.model_record::<crate::models::LlmModel>(Some(model_id)) else {
+        let Ok(model) = self.deskmate.model_record::<LlmModel>(Some(model_id)) else {
             return;
         };
-        let Some(base_url) = self
-            .managed_urls
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(model_id)
-            .cloned()
-        else {
+        let Some(base_url) = self.deskmate.managed_url(model_id) else {
             return;
         };
         let tools = self.chat_tools("");
         let prompt = self.prefix_prompt(&tools);
-        let slot_dir = self.slot_dir(model_id);
+        let slot_dir = self.deskmate.slot_dir(model_id);
         let model_id = model_id.to_string();
         runtime.spawn(async move {
             let started = std::time::Instant::now();
@@ -164,30 +160,12 @@ impl Deskmate {
     }
 
     /// Warms every running managed model (the offered tools changed).
-    pub(crate) fn warm_all_prefixes(&self) {
-        let ids: Vec<String> = self
-            .managed_urls
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect();
-        for id in ids {
-            if self
-                .model_record::<crate::models::LlmModel>(Some(&id))
-                .is_ok()
-            {
+    pub fn warm_all_prefixes(&self) {
+        for id in self.deskmate.managed_models() {
+            if self.deskmate.model_record::<LlmModel>(Some(&id)).is_ok() {
                 self.warm_prefix(&id);
             }
         }
-    }
-
-    fn slot_dir(&self, model_id: &str) -> Option<PathBuf> {
-        self.slot_dirs
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(model_id)
-            .cloned()
     }
 }
 

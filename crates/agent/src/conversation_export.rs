@@ -3,14 +3,15 @@
 //! store's own shape (every message with its seq and its parent, so all branches survive)
 //! that imports back whole or not at all.
 
+use deskmate_service::ServiceError;
+use deskmate_service::body::Body;
+use deskmate_service::error::FieldError;
 use deskmate_store::conversation_tree::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::body::Body;
+use crate::Agent;
 use crate::conversations::{ChatEntry, ConversationDetail, entries};
-use crate::error::FieldError;
-use crate::{Deskmate, ServiceError};
 
 /// What names the JSON export's format.
 pub const FORMAT: &str = "deskmate.conversation";
@@ -203,14 +204,14 @@ pub enum Branches {
     All,
 }
 
-impl Deskmate {
+impl Agent {
     /// A conversation as JSON: the branch shown, or all of them.
     pub fn export_json(
         &self,
         id: &str,
         branches: Branches,
     ) -> Result<ConversationExport, ServiceError> {
-        let store = &self.stored()?.store;
+        let store = self.store()?;
         let conversation = store.conversation(id)?.ok_or_else(|| not_found(id))?;
         let limit = u32::try_from(MAX_MESSAGES).unwrap_or(u32::MAX);
         let (messages, head): (Vec<ExportedMessage>, Option<i64>) = match branches {
@@ -255,7 +256,7 @@ impl Deskmate {
         branches: Branches,
         zh: bool,
     ) -> Result<String, ServiceError> {
-        let store = &self.stored()?.store;
+        let store = self.store()?;
         let conversation = store.conversation(id)?.ok_or_else(|| not_found(id))?;
         let limit = u32::try_from(MAX_MESSAGES).unwrap_or(u32::MAX);
         let mut text = format!("# {}\n\n", conversation.title.trim());
@@ -297,7 +298,7 @@ impl Deskmate {
     ) -> Result<ConversationDetail, ServiceError> {
         let (messages, head) = export.checked().map_err(ServiceError::Invalid)?;
         let id = uuid::Uuid::new_v4().simple().to_string();
-        self.stored()?.store.import_tree(
+        self.store()?.import_tree(
             &id,
             export.title.trim(),
             export.model_id.as_deref(),
@@ -324,10 +325,10 @@ fn not_found(id: &str) -> ServiceError {
     }
 }
 
-impl Deskmate {
+impl Agent {
     /// A tool's name as people read it (its id when it is gone).
     fn tool_name(&self, tool: &str, zh: bool) -> String {
-        self.registry().guard().spec(tool).map_or_else(
+        self.deskmate.registry().guard().spec(tool).map_or_else(
             || tool.to_string(),
             |spec| {
                 if zh {

@@ -19,12 +19,12 @@ use deskmate_llm::envelope::{self, Parsed};
 use deskmate_llm::extract::{Extracted, extract_calls};
 use deskmate_llm::wire::{ChatRequest, FunctionCall, Message, ToolCall, ToolDef};
 use deskmate_llm::{Reply, StreamEvent};
+use deskmate_service::language::Language;
 use deskmate_tools::Example;
 use serde_json::json;
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::language::Language;
-use super::{AgentEvent, emit};
+use crate::chat::{AgentEvent, emit};
 
 /// The system prompt of a native turn.
 const NATIVE_PROMPT: &str = "You are Deskmate, a desktop assistant. Call a tool only when the \

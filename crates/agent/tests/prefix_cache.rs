@@ -7,9 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use deskmate_agent::warm::warm;
 use deskmate_llm::sidecar::{Sidecar, SidecarState};
 use deskmate_service::local::{Found, LocalServer, default_manifest_path, load_manifest};
-use deskmate_service::warm::warm;
 
 const SMOLLM2: &str = "local-smollm2-135m";
 

@@ -8,9 +8,9 @@
 //! every call that did not succeed, so a "Done." after a refused or failed call is never
 //! the whole story, and every success whose figures it does not mention.
 
-use super::CallStatus;
-use super::calls::Outcome;
-use super::summary::line;
+use crate::calls::Outcome;
+use crate::chat::CallStatus;
+use crate::summary::line;
 
 /// Why a model's reply after the turn's calls cannot be an answer; `None` when it can.
 pub(crate) fn ungrounded(reply: &str, offered: &[String]) -> Option<&'static str> {

@@ -10,8 +10,8 @@ use deskmate_llm::ChatClient;
 use deskmate_llm::wire::ToolDef;
 use deskmate_store::models::LlmModel;
 
-use super::protocol::{self, Protocol};
-use crate::Deskmate;
+use crate::Agent;
+use crate::protocol::{self, Protocol};
 
 /// The canned request of a probe: a message, the tool that should answer it, and a
 /// harmless read-only tool offered beside it (a model that calls it cannot drive tools).
@@ -43,7 +43,7 @@ impl ToolCallingProbe {
     }
 }
 
-impl Deskmate {
+impl Agent {
     /// Sends the canned `probe` request with its two tools offered and says what the
     /// model did: a valid call of the expected tool passes; an answer in text, another or
     /// an unknown tool, arguments the guard rejects, or a failing server do not.
@@ -58,7 +58,7 @@ impl Deskmate {
             expected,
             beside,
         } = probe;
-        let registry = self.registry();
+        let registry = self.deskmate.registry();
         let specs: Vec<_> = [expected, beside]
             .iter()
             .filter_map(|id| registry.guard().spec(id).cloned())
@@ -88,7 +88,7 @@ impl Deskmate {
             &model.model,
             &messages,
             &tools,
-            protocol::Followup::new(super::language::Language::of(request, None)),
+            protocol::Followup::new(deskmate_service::language::Language::of(request, None)),
         );
         chat.temperature = Some(model.temperature);
         chat.top_p = Some(model.top_p);

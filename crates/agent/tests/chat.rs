@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
+use deskmate_agent::{Agent, AgentEvent, CallStatus, ChatTurn, StopReason};
 use deskmate_core::{Category, Compensation, Localized, SideEffect, ToolError, ToolSpec};
-use deskmate_service::agent::{AgentEvent, CallStatus, ChatTurn, StopReason};
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
@@ -44,6 +44,7 @@ fn write_spec(id: &str, compensation: Option<&str>) -> ToolSpec {
 struct Fixture {
     _dir: tempfile::TempDir,
     deskmate: Arc<Deskmate>,
+    agent: Arc<Agent>,
     server: ScriptedServer,
     counter: Arc<AtomicI64>,
     model_id: String,
@@ -105,6 +106,7 @@ async fn fixture_on(
         .unwrap_or_else(|e| panic!("{e}"));
     Fixture {
         _dir: dir,
+        agent: Agent::new(deskmate.clone()),
         deskmate,
         server,
         counter,
@@ -116,8 +118,8 @@ async fn turn(
     f: &Fixture,
     message: &str,
     conversation: Option<String>,
-) -> (Vec<AgentEvent>, deskmate_service::agent::ChatOutcome) {
-    f.deskmate
+) -> (Vec<AgentEvent>, deskmate_agent::ChatOutcome) {
+    f.agent
         .chat_collected(ChatTurn {
             message: message.into(),
             model_id: None,
@@ -369,7 +371,7 @@ async fn a_model_error_and_the_step_limit_end_the_turn_with_a_message() {
 
     let f = fixture(false).await;
     // Each step asks something new, so no repeat ends the turn early.
-    for i in 0..deskmate_service::agent::MAX_STEPS {
+    for i in 0..deskmate_agent::MAX_STEPS {
         let arguments = format!(r#"{{"expression": "1+{i}"}}"#);
         f.server.push(Script::Json(completion(
             None,
@@ -378,7 +380,7 @@ async fn a_model_error_and_the_step_limit_end_the_turn_with_a_message() {
     }
     let (_, outcome) = turn(&f, "keep adding, then tell me the total", None).await;
     assert_eq!(outcome.stop, StopReason::StepLimit);
-    assert_eq!(outcome.steps, deskmate_service::agent::MAX_STEPS);
+    assert_eq!(outcome.steps, deskmate_agent::MAX_STEPS);
 }
 
 #[tokio::test]
@@ -387,7 +389,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
     let (tx, _rx) = mpsc::unbounded_channel();
     let cancel = CancellationToken::new();
     let empty = f
-        .deskmate
+        .agent
         .chat(
             ChatTurn {
                 message: "  ".into(),
@@ -400,7 +402,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
     assert!(matches!(empty, Err(ServiceError::Invalid(_))));
     for locale in ["", "zh CN", "<script>", &"x".repeat(36)] {
         let bad = f
-            .deskmate
+            .agent
             .chat(
                 ChatTurn {
                     message: "hi".into(),
@@ -417,7 +419,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
         }
     }
     let unknown = f
-        .deskmate
+        .agent
         .chat(
             ChatTurn {
                 message: "hi".into(),
@@ -439,7 +441,7 @@ async fn bad_turns_are_refused_before_anything_runs() {
         })
     ));
     let conversation = f
-        .deskmate
+        .agent
         .chat(
             ChatTurn {
                 message: "hi".into(),
@@ -572,7 +574,7 @@ async fn a_turn_limited_to_some_tools_runs_no_other() {
         )))
         .push(Script::Json(completion(Some("Only the sum."), &[])));
     let (events, _) = f
-        .deskmate
+        .agent
         .chat_collected(ChatTurn {
             message: "add 5 and compute 2+2".into(),
             tools: Some(vec!["calculator".into()]),
@@ -875,7 +877,7 @@ async fn a_constrained_turn_limited_to_some_tools_masks_the_others() {
         ))
         .push(content(r#"{"answer": "2+2 is 4."}"#));
     let (events, _) = f
-        .deskmate
+        .agent
         .chat_collected(ChatTurn {
             message: "add 5 and compute 2+2".into(),
             tools: Some(vec!["calculator".into()]),
@@ -1046,9 +1048,9 @@ async fn many_user_tools_are_preselected_by_relevance() {
             })))
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let all = f.deskmate.offered_tools(None).len();
+    let all = f.agent.offered_tools(None).len();
     let core: Vec<String> = f
-        .deskmate
+        .agent
         .chat_tools("")
         .into_iter()
         .map(|t| t.function.name)
@@ -1387,7 +1389,7 @@ async fn a_turn_stopped_during_a_write_saves_every_result_and_undoes_the_write()
         stop.cancel();
     });
     let outcome = f
-        .deskmate
+        .agent
         .chat(
             ChatTurn {
                 message: "add 5 slowly and 1 to the counter".into(),
@@ -1582,9 +1584,9 @@ async fn branched(
     f: &Fixture,
     message: &str,
     conversation: &str,
-    branch: deskmate_service::agent::Branch,
-) -> Result<deskmate_service::agent::ChatOutcome, ServiceError> {
-    f.deskmate
+    branch: deskmate_agent::Branch,
+) -> Result<deskmate_agent::ChatOutcome, ServiceError> {
+    f.agent
         .chat_collected(ChatTurn {
             message: message.into(),
             model_id: None,
@@ -1599,8 +1601,8 @@ async fn branched(
 
 /// The texts the chat shows, and the seq of the entry with `text`.
 fn shown(f: &Fixture, conversation: &str) -> Vec<(i64, String)> {
-    use deskmate_service::conversations::ChatEntry;
-    f.deskmate
+    use deskmate_agent::ChatEntry;
+    f.agent
         .conversation(conversation)
         .unwrap_or_else(|e| panic!("{e}"))
         .entries
@@ -1621,7 +1623,7 @@ fn shown(f: &Fixture, conversation: &str) -> Vec<(i64, String)> {
 /// a message that is not the person's, or of another conversation, is refused.
 #[tokio::test]
 async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
-    use deskmate_service::agent::Branch;
+    use deskmate_agent::Branch;
     let f = fixture(false).await;
     f.server
         .push(content("2"))
@@ -1648,10 +1650,7 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
         "{sent}"
     );
     assert_eq!(texts(&f), ["what is 1+1", "2", "what is 3+3", "6"]);
-    let detail = f
-        .deskmate
-        .conversation(&c)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let detail = f.agent.conversation(&c).unwrap_or_else(|e| panic!("{e}"));
     let edited = shown(&f, &c)[2].0;
     assert_eq!(detail.branches.len(), 1, "{:?}", detail.branches);
     assert_eq!(
@@ -1665,7 +1664,7 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
     assert_eq!(detail.branches[0].siblings, [asked, edited]);
 
     // Back to the first branch, then a new reply to its question.
-    f.deskmate
+    f.agent
         .show_branch(&c, asked)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(texts(&f), ["what is 1+1", "2", "what is 2+2", "4"]);
@@ -1693,10 +1692,7 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
             "added 2"
         ]
     );
-    let detail = f
-        .deskmate
-        .conversation(&c)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let detail = f.agent.conversation(&c).unwrap_or_else(|e| panic!("{e}"));
     let reply = shown(&f, &c)[3].0;
     assert!(
         detail
@@ -1737,7 +1733,7 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
         );
     }
     let refused = f
-        .deskmate
+        .agent
         .chat_collected(ChatTurn {
             message: "x".into(),
             model_id: None,
@@ -1749,7 +1745,7 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
         .await;
     assert!(matches!(refused, Err(ServiceError::Invalid(_))));
     assert!(matches!(
-        f.deskmate.show_branch(&c, foreign),
+        f.agent.show_branch(&c, foreign),
         Err(ServiceError::NotFound { .. })
     ));
     assert_eq!(

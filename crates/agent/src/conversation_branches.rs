@@ -4,11 +4,12 @@
 
 use std::collections::HashMap;
 
+use deskmate_service::ServiceError;
 use deskmate_store::conversation_tree::Node;
 use serde::Serialize;
 
+use crate::Agent;
 use crate::conversations::ConversationDetail;
-use crate::{Deskmate, ServiceError};
 
 /// A message of the path shown that has siblings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -45,7 +46,7 @@ pub(crate) fn branch_points(tree: &[Node], path: &[i64]) -> Vec<BranchPoint> {
         .collect()
 }
 
-impl Deskmate {
+impl Agent {
     /// Shows the branch through message `seq` (its latest continuation) and answers the
     /// conversation as the chat now shows it.
     ///
@@ -53,7 +54,7 @@ impl Deskmate {
     /// `NotFound` when the conversation or its message `seq` is not there (a message of
     /// another conversation is not).
     pub fn show_branch(&self, id: &str, seq: i64) -> Result<ConversationDetail, ServiceError> {
-        let store = &self.stored()?.store;
+        let store = self.store()?;
         if store.conversation(id)?.is_none() {
             return Err(ServiceError::NotFound {
                 what: "Conversation",

@@ -5,35 +5,23 @@
 //! write fails, earlier writes that declare a compensation are undone and later writes
 //! are skipped; every call's status goes back to the model.
 
-mod branch;
-mod calls;
-mod context;
-mod fold;
-pub(crate) mod language;
-mod probe;
-mod protocol;
-mod reply;
-mod said;
-mod select;
-pub mod summary;
-pub(crate) mod tokens;
-mod words;
-
 use std::collections::{HashMap, HashSet};
 
 use deskmate_core::{ErrorType, ToolResult};
 use deskmate_llm::wire::{Message, ToolDef};
 use deskmate_llm::{ChatClient, Endpoint};
+use deskmate_service::ServiceError;
+use deskmate_service::error::FieldError;
+use deskmate_service::language::Language;
+use deskmate_service::prompts::Prompt;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use crate::error::FieldError;
-use crate::prompts::Prompt;
-use crate::{Deskmate, ServiceError};
-use calls::{Outcome, Succeeded, TurnContext};
-use protocol::{Protocol, TokenGate};
+use crate::calls::{self, Outcome, Succeeded, TurnContext};
+use crate::protocol::{self, Protocol, TokenGate};
+use crate::{Agent, branch, fold, reply, said, select, summary, words};
 
 /// One user turn.
 #[derive(Debug, Clone, Default)]
@@ -221,15 +209,14 @@ const MAX_MESSAGE_CHARS: usize = 16_000;
 /// Longest locale accepted (a BCP 47 tag, or a POSIX one such as `zh_CN.UTF-8`).
 const MAX_LOCALE_CHARS: usize = 35;
 
-pub use branch::Branch;
-pub use probe::{ProbeRequest, ToolCallingProbe};
+pub use crate::branch::Branch;
 
 /// Sends to the event channel; a closed channel (client gone) is not an error here.
-fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
+pub(crate) fn emit(events: &UnboundedSender<AgentEvent>, event: AgentEvent) {
     let _ = events.send(event);
 }
 
-impl Deskmate {
+impl Agent {
     /// The system prompt a constrained turn offering `tools` starts with (what the local
     /// model's server keeps warm): the instructions, the worked examples of these tools
     /// and their catalog.
@@ -239,8 +226,8 @@ impl Deskmate {
 
     /// The worked examples of the tools of a catalog, as its prompt shows them: each
     /// registered tool's own ([`deskmate_tools::Tool::examples`]).
-    fn examples(&self, catalog: &[ToolDef]) -> Vec<deskmate_tools::Example> {
-        let registry = self.registry();
+    pub(crate) fn examples(&self, catalog: &[ToolDef]) -> Vec<deskmate_tools::Example> {
+        let registry = self.deskmate.registry();
         protocol::examples_for(catalog, |id| {
             registry
                 .tool(id)
@@ -258,7 +245,7 @@ impl Deskmate {
         cancel: &CancellationToken,
     ) -> Result<ChatOutcome, ServiceError> {
         self.check_turn(&turn)?;
-        let store = self.stored()?.store.clone();
+        let store = self.store()?.clone();
         let place = branch::place(&store, turn.conversation_id.as_deref(), turn.branch)?;
         let message = place
             .stored_message
@@ -266,7 +253,9 @@ impl Deskmate {
             .unwrap_or_else(|| turn.message.clone())
             .trim()
             .to_string();
-        let model = self.model_record::<crate::models::LlmModel>(turn.model_id.as_deref())?;
+        let model = self
+            .deskmate
+            .model_record::<deskmate_service::models::LlmModel>(turn.model_id.as_deref())?;
         let conversation_id = match &turn.conversation_id {
             Some(id) => id.clone(),
             None => {
@@ -285,7 +274,7 @@ impl Deskmate {
             Some(None) => Vec::new(),
         };
 
-        let language = language::Language::of(&message, turn.locale.as_deref());
+        let language = Language::of(&message, turn.locale.as_deref());
         let zh = language.zh();
         let mut messages = vec![Message::system(String::new())];
         let user = Message::user(message.clone());
@@ -313,14 +302,17 @@ impl Deskmate {
             Some(_) => self.offered_tools(offered),
             None => self.chat_tools(&asked.join("\n")),
         };
-        self.wait_managed(
-            &model.id,
-            model.managed.as_deref(),
-            crate::MANAGED_START_WAIT,
-        )
-        .await;
-        let base_url = self.base_url_for(&model.id, &model.base_url, model.managed.as_deref());
-        let api_key = self.model_api_key(model.api_key_ref.as_deref());
+        self.deskmate
+            .wait_managed(
+                &model.id,
+                model.managed.as_deref(),
+                deskmate_service::MANAGED_START_WAIT,
+            )
+            .await;
+        let base_url =
+            self.deskmate
+                .base_url_for(&model.id, &model.base_url, model.managed.as_deref());
+        let api_key = self.deskmate.model_api_key(model.api_key_ref.as_deref());
 
         let offered_ids: Vec<String> = tools.iter().map(|t| t.function.name.clone()).collect();
         let mut used_ids: HashSet<String> = so_far
@@ -400,7 +392,7 @@ impl Deskmate {
             let grammar_tools = match protocol {
                 Protocol::Constrained => said::narrowed(
                     &tools,
-                    &said::said_times(self.registry().specs()),
+                    &said::said_times(self.deskmate.registry().specs()),
                     asked.first().map_or("", String::as_str),
                 ),
                 Protocol::Native => tools.clone(),
@@ -565,7 +557,7 @@ impl Deskmate {
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
-                let registry = self.registry();
+                let registry = self.deskmate.registry();
                 followup.passing = outcomes
                     .iter()
                     .filter(|o| o.status == CallStatus::Failed)
@@ -669,7 +661,8 @@ impl Deskmate {
     /// The tools a turn offers: the enabled ones, or those of them named in `only`, in
     /// registration order (so the prompt built from them is the same every time).
     pub fn offered_tools(&self, only: Option<&[String]>) -> Vec<ToolDef> {
-        self.enabled_specs()
+        self.deskmate
+            .enabled_specs()
             .iter()
             .filter(|s| only.is_none_or(|ids| ids.contains(&s.id)))
             .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
@@ -681,7 +674,7 @@ impl Deskmate {
     /// the built-in ones and the most relevant others (`select`, which reads each tool's
     /// texts in both languages). With nothing said, the set every turn's prompt starts with.
     pub fn chat_tools(&self, said: &str) -> Vec<ToolDef> {
-        let registry = self.registry();
+        let registry = self.deskmate.registry();
         let enabled: Vec<&deskmate_core::ToolSpec> = registry
             .specs()
             .filter(|s| registry.guard().is_enabled(&s.id))
@@ -694,7 +687,7 @@ impl Deskmate {
         }
         // Known without asking the database (this runs on every registry change); without
         // a store every tool is a built-in one.
-        let builtin = self.system_tool_ids();
+        let builtin = self.deskmate.system_tool_ids();
         let is_builtin =
             |s: &&&deskmate_core::ToolSpec| builtin.as_ref().is_none_or(|ids| ids.contains(&s.id));
         if !words::has_terms(said) {
@@ -711,7 +704,7 @@ impl Deskmate {
     }
 
     /// Whether the model server constrains decoding (probed once per base URL).
-    async fn constrains(&self, client: &ChatClient) -> bool {
+    pub(crate) async fn constrains(&self, client: &ChatClient) -> bool {
         let base = client.endpoint().base().to_string();
         if let Some(&known) = self
             .constrains
@@ -762,9 +755,10 @@ impl Deskmate {
                     .into(),
             }]));
         }
-        self.model_record::<crate::models::LlmModel>(turn.model_id.as_deref())?;
+        self.deskmate
+            .model_record::<deskmate_service::models::LlmModel>(turn.model_id.as_deref())?;
         if let Some(id) = &turn.conversation_id
-            && self.stored()?.store.conversation(id)?.is_none()
+            && self.store()?.conversation(id)?.is_none()
         {
             return Err(ServiceError::NotFound {
                 what: "Conversation",

@@ -18,12 +18,13 @@ use deskmate_core::{
 };
 use deskmate_llm::extract::Extracted;
 use deskmate_llm::wire::ToolCall;
+use deskmate_service::CallRequest;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use super::{AgentEvent, CallStatus, emit};
-use crate::{CallRequest, Deskmate};
+use crate::Agent;
+use crate::chat::{AgentEvent, CallStatus, emit};
 
 /// What every call of a turn shares.
 #[derive(Clone, Copy)]
@@ -173,7 +174,7 @@ enum Reuse {
     Twin(usize),
 }
 
-impl Deskmate {
+impl Agent {
     /// Runs one reply's calls and reports each as it starts and ends.
     pub(crate) async fn run_calls(
         &self,
@@ -191,7 +192,7 @@ impl Deskmate {
             events,
             cancel,
         } = *turn;
-        let registry = self.registry();
+        let registry = self.deskmate.registry();
         let guard = registry.guard();
         // A tool the turn did not offer is not run, whatever the registry has.
         let mut refused: Vec<Option<(CallStatus, ToolError)>> = calls
@@ -269,7 +270,8 @@ impl Deskmate {
             }
             let named: Vec<&str> = subjects.iter().take(4).copied().collect();
             let approved = self
-                .confirm_batch(crate::hooks::ConfirmRequest {
+                .deskmate
+                .confirm_batch(deskmate_service::hooks::ConfirmRequest {
                     call_id: calls[i].id.clone(),
                     tool: p.tool.clone(),
                     tool_name: p.spec.as_ref().map_or_else(
@@ -293,7 +295,7 @@ impl Deskmate {
                     ),
                     side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
                     // About this message's words: a yes does not carry over.
-                    grants: vec![crate::hooks::Grant::Once],
+                    grants: vec![deskmate_service::hooks::Grant::Once],
                 })
                 .await;
             if approved {
@@ -344,7 +346,8 @@ impl Deskmate {
                 .map(|c| json!({"tool": c.function.name, "arguments": c.function.arguments}))
                 .collect();
             let approved = self
-                .confirm_batch(crate::hooks::ConfirmRequest {
+                .deskmate
+                .confirm_batch(deskmate_service::hooks::ConfirmRequest {
                     call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
                     tool: "batch".into(),
                     tool_name: Localized::new(
@@ -361,7 +364,7 @@ impl Deskmate {
                         ),
                     ),
                     side_effect: SideEffect::Irreversible,
-                    grants: vec![crate::hooks::Grant::Once],
+                    grants: vec![deskmate_service::hooks::Grant::Once],
                 })
                 .await;
             if !approved {
@@ -426,7 +429,7 @@ impl Deskmate {
                     let request = planned[i].request.clone();
                     async move {
                         tokio::select! {
-                            result = self.call(request) => (i, Some(result)),
+                            result = self.deskmate.call(request) => (i, Some(result)),
                             () = cancel.cancelled() => (i, None),
                         }
                     }
@@ -451,7 +454,7 @@ impl Deskmate {
             }
             // A write in flight is not abandoned (it may be half done): it ends, and is
             // undone below when the turn was stopped meanwhile.
-            let result = self.call(planned[i].request.clone()).await;
+            let result = self.deskmate.call(planned[i].request.clone()).await;
             if result.ok {
                 done.push(i);
                 outcomes[i] = Some((CallStatus::Done, result));
@@ -548,7 +551,7 @@ impl Deskmate {
         let mut request = CallRequest::new(compensation.tool, undo.clone());
         request.conversation_id = Some(conversation_id.to_string());
         request.origin = "compensation".into();
-        self.call(request).await.ok
+        self.deskmate.call(request).await.ok
     }
 }
 
@@ -592,7 +595,7 @@ fn finish(
             id: call.id.clone(),
             name: call.function.name.clone(),
             status,
-            summary: super::summary::line(tool, status, &result, zh),
+            summary: crate::summary::line(tool, status, &result, zh),
             result: Box::new(result.clone()),
         },
     );

@@ -3,12 +3,11 @@
 //! old one, which stays), or as a new reply to a message of the person (a regeneration:
 //! a sibling of the reply it had). The history the model reads is the path to the place.
 
+use deskmate_service::ServiceError;
+use deskmate_service::error::FieldError;
 use deskmate_store::Store;
 use deskmate_store::conversation_tree::After;
 use serde_json::Value;
-
-use crate::ServiceError;
-use crate::error::FieldError;
 
 /// A turn that does not simply go on from the head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

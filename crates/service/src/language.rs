@@ -2,13 +2,13 @@
 //! (what they quote or name in another script does not count), then the window's locale
 //! when the message does not tell (a sum, a single name). Deskmate's own lines (result
 //! summaries, its messages) are in Chinese or English; the model is told to answer in the
-//! language it is named here, or in another one the person asks for.
-
-use super::words::{is_han, is_kana, is_latin};
+//! language it is named here, or in another one the person asks for. The agent's turns
+//! and the schedules' reminders read it; the classes of characters by script it counts
+//! with ([`is_han`], [`is_kana`], [`is_latin`]) are the agent's tokenizer's too.
 
 /// The language of a person's message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Language {
+pub enum Language {
     /// Written mainly in Chinese characters, with no kana (that is Japanese).
     Chinese,
     /// Written mainly in Latin letters.
@@ -24,7 +24,7 @@ pub(crate) enum Language {
 impl Language {
     /// Reads `message`; `locale` (a BCP 47 tag such as `zh-CN` or `en`, from the window or
     /// the API) decides when the message does not.
-    pub(crate) fn of(message: &str, locale: Option<&str>) -> Self {
+    pub fn of(message: &str, locale: Option<&str>) -> Self {
         let zh_locale =
             locale.is_some_and(|l| l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("zh")));
         let counts = Counts::of(&unquoted(message));
@@ -53,7 +53,7 @@ impl Language {
     }
 
     /// Whether Deskmate's own lines are in Chinese.
-    pub(crate) fn zh(self) -> bool {
+    pub fn zh(self) -> bool {
         match self {
             Self::Chinese => true,
             Self::English => false,
@@ -62,7 +62,7 @@ impl Language {
     }
 
     /// The language as the model is told to answer in it.
-    pub(crate) fn named(self) -> &'static str {
+    pub fn named(self) -> &'static str {
         match self {
             Self::Chinese => "Chinese",
             Self::English => "English",
@@ -159,6 +159,21 @@ fn unquoted(text: &str) -> String {
     out
 }
 
+/// Whether `c` is a Chinese character (a CJK unified ideograph, extension A included).
+pub fn is_han(c: char) -> bool {
+    matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3400}'..='\u{4dbf}' | '\u{f900}'..='\u{faff}')
+}
+
+/// Whether `c` is hiragana or katakana (only Japanese has them).
+pub fn is_kana(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{31f0}'..='\u{31ff}' | '\u{ff66}'..='\u{ff9d}')
+}
+
+/// Latin letters: ASCII and the accented ones of Western European languages.
+pub fn is_latin(c: char) -> bool {
+    c.is_ascii_alphabetic() || matches!(c, '\u{c0}'..='\u{24f}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +218,12 @@ mod tests {
         );
         assert_eq!(Language::of("现在几点", Some("en")), Language::Chinese);
         assert!(Language::of("今何時ですか", Some("zh-CN")).zh());
+    }
+
+    #[test]
+    fn characters_are_told_apart_by_script() {
+        assert!(is_han('东') && !is_han('カ') && !is_han('a'));
+        assert!(is_kana('カ') && is_kana('の') && !is_kana('东'));
+        assert!(is_latin('é') && is_latin('Z') && !is_latin('ж') && !is_latin('1'));
     }
 }

@@ -7,25 +7,24 @@
 
 use std::sync::Arc;
 
+use deskmate_agent::{Agent, ChatEntry, ChatTurn};
 use deskmate_service::Deskmate;
-use deskmate_service::agent::ChatTurn;
-use deskmate_service::conversations::ChatEntry;
 use deskmate_service::hooks::PreApproved;
 use deskmate_testkit::{Script, ScriptedServer, completion, scripted_tokens};
 use serde_json::{Value, json};
 
 mod common;
 
-/// How a summary request's instruction starts (`agent/fold.rs`).
+/// How a summary request's instruction starts (`src/fold.rs`).
 const SUMMARIZE: &str = "You summarize a conversation";
-/// How a summary is introduced to the model (`agent/fold.rs`).
+/// How a summary is introduced to the model (`src/fold.rs`).
 const LEAD_IN: &str = "Summary of our earlier conversation";
-/// Tokens a template adds per message, as the service counts them.
+/// Tokens a template adds per message, as the agent counts them.
 const MESSAGE_OVERHEAD: usize = 8;
 
 struct Fixture {
     _dir: tempfile::TempDir,
-    deskmate: Arc<Deskmate>,
+    agent: Arc<Agent>,
     server: ScriptedServer,
 }
 
@@ -39,8 +38,9 @@ async fn fixture(extra: Option<u32>) -> Fixture {
         Deskmate::open_with_tools(dir.path(), Arc::new(PreApproved), Vec::new())
             .unwrap_or_else(|e| panic!("{e}")),
     );
+    let agent = Agent::new(deskmate.clone());
     if let Some(extra) = extra {
-        let catalog = scripted_tokens(&deskmate.prefix_prompt(&deskmate.chat_tools("")));
+        let catalog = scripted_tokens(&agent.prefix_prompt(&agent.chat_tools("")));
         server.set_n_ctx(u32::try_from(catalog).unwrap_or_default() + extra);
     }
     let body = json!({"name": "Scripted", "base_url": server.base_url(), "model": "scripted",
@@ -53,7 +53,7 @@ async fn fixture(extra: Option<u32>) -> Fixture {
     server.respond_with(model);
     Fixture {
         _dir: dir,
-        deskmate,
+        agent,
         server,
     }
 }
@@ -109,7 +109,7 @@ fn model(request: &Value) -> Script {
 
 async fn say(f: &Fixture, message: &str, conversation: Option<String>) -> String {
     let (_, outcome) = f
-        .deskmate
+        .agent
         .chat_collected(ChatTurn {
             message: message.into(),
             conversation_id: conversation,
@@ -155,7 +155,7 @@ async fn a_long_conversation_folds_into_a_summary_that_keeps_its_facts() {
         .iter()
         .partition(|r| text(&r["messages"][0]).starts_with(SUMMARIZE));
     let n_ctx = usize::try_from(
-        f.deskmate
+        f.agent
             .conversation(conversation.as_deref().unwrap_or_default())
             .ok()
             .and_then(|d| d.context)
@@ -213,7 +213,7 @@ async fn a_long_conversation_folds_into_a_summary_that_keeps_its_facts() {
     }
     // The chat shows the summary after the turns it covers.
     let detail = f
-        .deskmate
+        .agent
         .conversation(conversation.as_deref().unwrap_or_default())
         .unwrap_or_else(|e| panic!("{e}"));
     let shown: Vec<&ChatEntry> = detail
@@ -259,7 +259,7 @@ async fn a_conversation_that_fits_is_sent_whole() {
     }
     assert!(!last.contains(LEAD_IN));
     let detail = f
-        .deskmate
+        .agent
         .conversation(conversation.as_deref().unwrap_or_default())
         .unwrap_or_else(|e| panic!("{e}"));
     let context = detail.context.unwrap_or_else(|| panic!("no context use"));

@@ -1,0 +1,166 @@
+//! Deskmate's agent: a person's message becomes a turn of the chat loop — the model picks
+//! tools, every call goes through the service's guard ([`Deskmate::call`]), the results
+//! go back to the model until it answers — and the turn is kept as a conversation.
+//!
+//! [`Agent`] holds the service ([`deskmate_service::Deskmate`]): [`Agent::chat`] runs a
+//! turn and streams its [`AgentEvent`]s (the loop is [`chat`]; one reply's calls, the
+//! protocol per model server and the context that never overflows are modules beside
+//! it); [`conversations`], [`conversation_branches`] and [`conversation_export`] read,
+//! branch, export and import what turns saved; [`warm`] keeps a local model's prompt
+//! prefix in its server's cache.
+//!
+//! The agent depends on the service, never the reverse. What the service needs of it, it
+//! learns without naming it: [`Agent::new`] sets the agent as the service's
+//! [`TurnRunner`] (a schedule's prompt runs as a turn) and follows two of its
+//! subscriptions — [`Deskmate::tool_changes`] (a new tool set may be a new prompt prefix)
+//! and [`Deskmate::managed_ready`] (a local model's server became ready) — to warm the
+//! prefix.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use deskmate_agent::{Agent, ChatTurn};
+//! use deskmate_service::Deskmate;
+//! let deskmate = Arc::new(Deskmate::open(std::path::Path::new("/tmp/deskmate-demo"))?);
+//! let agent = Agent::new(deskmate);
+//! let turn = ChatTurn { message: "what's 17% of 2,340?".into(), ..ChatTurn::default() };
+//! let (_events, outcome) = agent.chat_collected(turn).await?;
+//! println!("{}", outcome.reply);
+//! # Ok(()) }
+//! ```
+
+mod branch;
+mod calls;
+pub mod chat;
+mod context;
+pub mod conversation_branches;
+pub mod conversation_export;
+pub mod conversations;
+mod fold;
+mod probe;
+mod protocol;
+mod reply;
+mod said;
+mod select;
+pub mod summary;
+mod tokens;
+pub mod warm;
+mod words;
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock, Weak};
+
+use async_trait::async_trait;
+use deskmate_service::turn_runner::{TurnReply, TurnRunner};
+use deskmate_service::{Deskmate, ServiceError};
+use deskmate_store::Store;
+use tokio::sync::broadcast::error::RecvError;
+
+pub use chat::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, MAX_STEPS, StopReason};
+pub use conversations::{ChatEntry, ConversationDetail};
+pub use probe::{ProbeRequest, ToolCallingProbe};
+
+/// The agent of one service: runs chat turns over it and keeps what they say.
+#[derive(Debug)]
+pub struct Agent {
+    /// The service every call goes through.
+    deskmate: Arc<Deskmate>,
+    /// Whether the model server at a base URL constrains decoding (llama.cpp), as probed.
+    constrains: RwLock<HashMap<String, bool>>,
+}
+
+impl Agent {
+    /// The agent of `deskmate`. It sets itself as the service's turn runner (a schedule's
+    /// prompt runs as its turn; the service holds it weakly) and, inside a Tokio runtime,
+    /// follows the service to keep the local models' prompt prefix warm: a managed model
+    /// whose server became ready is warmed, and every running one when a tool change
+    /// changed the prefix. Make one per service (the front end that builds the app does).
+    pub fn new(deskmate: Arc<Deskmate>) -> Arc<Self> {
+        let agent = Arc::new(Self {
+            deskmate,
+            constrains: RwLock::default(),
+        });
+        let runner: Weak<Self> = Arc::downgrade(&agent);
+        agent.deskmate.set_turn_runner(runner);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            // Subscribed before the prefix is read, so no change falls between.
+            let tools = agent.deskmate.tool_changes();
+            let ready = agent.deskmate.managed_ready();
+            let prefix = agent.every_turn_prefix();
+            runtime.spawn(follow(Arc::downgrade(&agent), tools, ready, prefix));
+        }
+        agent
+    }
+
+    /// The service.
+    pub fn deskmate(&self) -> &Arc<Deskmate> {
+        &self.deskmate
+    }
+
+    /// The database, when the service was opened on a data dir.
+    fn store(&self) -> Result<&Arc<Store>, ServiceError> {
+        self.deskmate.store().ok_or(ServiceError::NoStore)
+    }
+
+    /// The prompt prefix every turn starts with (what the local models keep warm).
+    fn every_turn_prefix(&self) -> String {
+        self.prefix_prompt(&self.chat_tools(""))
+    }
+}
+
+/// Warms the local models' prompt prefix as the service changes, until the agent or the
+/// service is gone: a model whose server became ready (every running one when this fell
+/// behind), and every running one when the tools changed the prefix.
+async fn follow(
+    agent: Weak<Agent>,
+    mut tools: tokio::sync::watch::Receiver<u64>,
+    mut ready: tokio::sync::broadcast::Receiver<String>,
+    mut prefix: String,
+) {
+    loop {
+        tokio::select! {
+            changed = tools.changed() => {
+                let (Ok(()), Some(agent)) = (changed, agent.upgrade()) else {
+                    return;
+                };
+                // A changed tool set is a new prompt prefix only when the tools every
+                // turn offers changed.
+                let now = agent.every_turn_prefix();
+                if now != prefix {
+                    prefix = now;
+                    agent.warm_all_prefixes();
+                }
+            }
+            model = ready.recv() => {
+                let Some(agent) = agent.upgrade() else {
+                    return;
+                };
+                match model {
+                    Ok(id) => agent.warm_prefix(&id),
+                    Err(RecvError::Lagged(_)) => agent.warm_all_prefixes(),
+                    Err(RecvError::Closed) => return,
+                }
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl TurnRunner for Agent {
+    async fn run_turn(
+        &self,
+        message: String,
+        conversation_id: Option<String>,
+    ) -> Result<TurnReply, ServiceError> {
+        let turn = ChatTurn {
+            message,
+            conversation_id,
+            ..ChatTurn::default()
+        };
+        let (_, outcome) = self.chat_collected(turn).await?;
+        Ok(TurnReply {
+            conversation_id: outcome.conversation_id,
+            reply: outcome.reply,
+        })
+    }
+}
