@@ -96,13 +96,14 @@ impl Outcome {
     }
 
     /// A failure that calling again as it was may get past: the tool said it was
-    /// passing (busy, restarting), or a read timed out (a write that timed out may have
-    /// happened, so it is not called again unasked).
-    pub(crate) fn passing(&self, read: bool) -> bool {
+    /// passing (busy, restarting), or a call that may be made again (`retriable`) timed
+    /// out. A write that timed out may have happened, and a question that timed out was
+    /// put to a person who did not answer: neither is made again unasked.
+    pub(crate) fn passing(&self, retriable: bool) -> bool {
         self.status == CallStatus::Failed
             && match self.result.error_type {
                 Some(ErrorType::Transient) => true,
-                Some(ErrorType::Timeout) => read,
+                Some(ErrorType::Timeout) => retriable,
                 _ => false,
             }
     }
@@ -164,6 +165,13 @@ impl Planned {
 /// runs nothing, so it counts as a read.
 pub(crate) fn reads(spec: Option<&ToolSpec>) -> bool {
     spec.is_none_or(|s| s.side_effect == SideEffect::Read)
+}
+
+/// Whether a call of the tool with `spec` may simply be made again after a timeout: it
+/// only reads and a second call has no effect of its own. A question put to the person
+/// reads, but is not idempotent: asking again puts it to them again.
+pub(crate) fn retriable(spec: Option<&ToolSpec>) -> bool {
+    spec.is_none_or(|s| s.side_effect == SideEffect::Read && s.idempotent)
 }
 
 /// Where a call's result comes from when it is not run.
@@ -687,6 +695,32 @@ mod tests {
             "a write that timed out may have happened"
         );
         assert!(!failed(ToolError::validation("bad")).passing(true));
+    }
+
+    #[test]
+    fn a_question_nobody_answered_is_not_asked_again_unasked() {
+        let spec = |side_effect, idempotent| ToolSpec {
+            id: "ask".into(),
+            name: deskmate_core::Localized::new("问", "Ask"),
+            summary: None,
+            description: "Asks the person.".into(),
+            category: deskmate_core::Category::System,
+            parameters: json!({"type": "object", "additionalProperties": false}),
+            side_effect,
+            idempotent,
+            timeout_ms: 1000,
+            compensation: None,
+        };
+        let nobody_chose = Outcome::of(
+            "ask",
+            "{}",
+            CallStatus::Failed,
+            ToolResult::failure(ToolError::new(ErrorType::Timeout, "nobody chose")),
+        );
+        // A question (reads, not idempotent), a lookup (reads, idempotent), a write.
+        assert!(!nobody_chose.passing(retriable(Some(&spec(SideEffect::Read, false)))));
+        assert!(nobody_chose.passing(retriable(Some(&spec(SideEffect::Read, true)))));
+        assert!(!nobody_chose.passing(retriable(Some(&spec(SideEffect::Write, true)))));
     }
 
     #[test]

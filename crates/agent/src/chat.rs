@@ -561,7 +561,7 @@ impl Agent {
                 followup.passing = outcomes
                     .iter()
                     .filter(|o| o.status == CallStatus::Failed)
-                    .all(|o| o.passing(calls::reads(registry.tool(&o.tool).map(|t| t.spec()))));
+                    .all(|o| o.passing(calls::retriable(registry.tool(&o.tool).map(|t| t.spec()))));
                 followup.settled |= outcomes.iter().any(Outcome::settles);
                 followup.unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);
