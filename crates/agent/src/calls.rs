@@ -64,14 +64,17 @@ pub(crate) struct Outcome {
 
 impl Outcome {
     /// A failure no other call can fix in this turn: the device or service is not there
-    /// (not found, with no valid values to choose from instead) or a person or a policy
-    /// refused the call. After one, the model may only answer.
-    pub(crate) fn settles(&self) -> bool {
+    /// (not found, with no valid values to choose from instead), a person or a policy
+    /// refused the call, or a call that may not simply be made again (`retriable` false:
+    /// a question the person did not answer, a write that may have happened) timed out.
+    /// After one, the model may only answer.
+    pub(crate) fn settles(&self, retriable: bool) -> bool {
         self.status == CallStatus::NotAsked
             || self.status == CallStatus::Failed
                 && match self.result.error_type {
                     Some(ErrorType::Denied) => true,
                     Some(ErrorType::NotFound) => self.result.options.is_empty(),
+                    Some(ErrorType::Timeout) => !retriable,
                     _ => false,
                 }
     }
@@ -721,6 +724,10 @@ mod tests {
         assert!(!nobody_chose.passing(retriable(Some(&spec(SideEffect::Read, false)))));
         assert!(nobody_chose.passing(retriable(Some(&spec(SideEffect::Read, true)))));
         assert!(!nobody_chose.passing(retriable(Some(&spec(SideEffect::Write, true)))));
+        // And what may not be made again ends the model's calls: it may only answer.
+        assert!(nobody_chose.settles(retriable(Some(&spec(SideEffect::Read, false)))));
+        assert!(nobody_chose.settles(retriable(Some(&spec(SideEffect::Write, true)))));
+        assert!(!nobody_chose.settles(retriable(Some(&spec(SideEffect::Read, true)))));
     }
 
     #[test]

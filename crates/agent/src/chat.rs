@@ -558,11 +558,13 @@ impl Agent {
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.deskmate.registry();
+                let retriable =
+                    |o: &Outcome| calls::retriable(registry.tool(&o.tool).map(|t| t.spec()));
                 followup.passing = outcomes
                     .iter()
                     .filter(|o| o.status == CallStatus::Failed)
-                    .all(|o| o.passing(calls::retriable(registry.tool(&o.tool).map(|t| t.spec()))));
-                followup.settled |= outcomes.iter().any(Outcome::settles);
+                    .all(|o| o.passing(retriable(o)));
+                followup.settled |= outcomes.iter().any(|o| o.settles(retriable(o)));
                 followup.unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);
                 if cancel.is_cancelled() {

@@ -308,9 +308,9 @@ for), briefly (if they asked for something no tool does, say so)."
                 )
             } else if followup.settled {
                 format!(
-                    "\nA call could not be done on this computer or was refused: do not call \
-it again; tell the user in {language} (or the language they ask for), briefly, what was done \
-and what was not."
+                    "\nA call could not be done on this computer, was refused, or got no \
+answer in time: do not call it again; tell the user in {language} (or the language they ask \
+for), briefly, what was done and what was not."
                 )
             } else if followup.failed && followup.passing {
                 format!(

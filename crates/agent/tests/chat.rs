@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use deskmate_agent::{Agent, AgentEvent, CallStatus, ChatTurn, StopReason};
-use deskmate_core::{Category, Compensation, Localized, SideEffect, ToolError, ToolSpec};
+use deskmate_core::{
+    Category, Compensation, ErrorType, Localized, SideEffect, ToolError, ToolSpec,
+};
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::{Deskmate, ServiceError};
 use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
@@ -1020,6 +1022,52 @@ async fn after_a_missing_device_the_model_may_only_answer() {
     let last = messages.last().cloned().unwrap_or_default();
     let text = last["content"].as_str().unwrap_or_default();
     assert!(text.contains("do not call it again"), "{text}");
+}
+
+/// A question the person left unanswered is not put to them again in the same turn: the
+/// model's next step may only answer (its grammar offers no call), and says so.
+#[tokio::test]
+async fn a_question_nobody_answered_ends_the_calls_of_the_turn() {
+    let asked = Arc::new(AtomicI64::new(0));
+    let count = asked.clone();
+    let question: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        ToolSpec {
+            side_effect: SideEffect::Read,
+            ..write_spec("ask_person", None)
+        },
+        move |_: Value| {
+            count.fetch_add(1, Ordering::SeqCst);
+            Err(ToolError::new(
+                ErrorType::Timeout,
+                "nobody chose within 60 s",
+            ))
+        },
+    ));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![question]).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"ask_person","arguments":{}}]}"#,
+        ))
+        .push(content(r#"{"answer":"You did not choose, so I left it."}"#));
+    let (events, outcome) = turn(&f, "ask me which one", None).await;
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        statuses(&events),
+        [("ask_person".to_string(), CallStatus::Failed)]
+    );
+    assert!(
+        outcome.reply.starts_with("You did not choose"),
+        "{}",
+        outcome.reply
+    );
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 2);
+    let second = requests[1]["grammar"].as_str().unwrap_or_default();
+    assert!(
+        second.starts_with("root ::= answer") && !second.contains("ask_person"),
+        "{second}"
+    );
 }
 
 /// With many tools enabled, a turn offers the built-in ones and only the user tools that
