@@ -23,10 +23,6 @@ fn spawn(command: &mut Command, what: &str) -> Child {
         .unwrap_or_else(|e| panic!("{what} (apt install dbus xvfb dunst libnotify-bin): {e}"))
 }
 
-/// Display numbers this process has given to a session.
-static DISPLAYS_TAKEN: std::sync::Mutex<std::collections::BTreeSet<u32>> =
-    std::sync::Mutex::new(std::collections::BTreeSet::new());
-
 impl DesktopSession {
     /// Starts D-Bus, Xvfb (640×480) and dunst.
     pub fn start() -> Self {
@@ -43,36 +39,27 @@ impl DesktopSession {
                 .arg(format!("--address=unix:path={}", bus.display())),
             "dbus-daemon",
         )];
-        // Tests of one process start sessions at the same moment: a number is reserved
-        // in the process before Xvfb has made its lock file, so two never pick the same.
-        let number = {
-            let mut taken = DISPLAYS_TAKEN
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let number = (90..190)
-                .map(|n| n + std::process::id() % 50)
-                .find(|n| {
-                    !taken.contains(n)
-                        && !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-                        && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
-                })
-                .unwrap_or(239);
-            taken.insert(number);
-            number
-        };
-        let display = format!(":{number}");
+        // Xvfb picks a free display number itself and writes it to its stdout once it
+        // listens (`-displayfd`), so sessions started at the same moment — by tests of
+        // one process or of several — never share a display.
         let screen = format!("{width}x{height}x24");
-        children.push(spawn(
-            Command::new("Xvfb").args([
-                display.as_str(),
-                "-screen",
-                "0",
-                screen.as_str(),
-                "-nolisten",
-                "tcp",
-            ]),
-            "Xvfb",
-        ));
+        let mut xvfb = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", screen.as_str()])
+            .args(["-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("Xvfb (apt install xvfb): {e}"));
+        let mut line = String::new();
+        if let Some(stdout) = xvfb.stdout.take() {
+            let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
+        }
+        children.push(xvfb);
+        let number: u32 = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("Xvfb did not say its display: {line:?}"));
+        let display = format!(":{number}");
         let mut session = Self {
             children,
             runtime,
