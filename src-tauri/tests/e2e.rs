@@ -1213,7 +1213,9 @@ fn an_mcp_server_is_added_on_the_mcp_page_and_its_tools_join() {
 /// loopback server answering as an OpenAI-compatible one); "喝水" typed in the sidebar's
 /// search finds the Chinese message it stands inside of, and a click on the hit opens
 /// that conversation scrolled to that message, highlighted. The hits are shown in both
-/// languages.
+/// languages. Then the same conversations are edited, branched, regenerated, exported and
+/// imported, and a conversation longer than the model's context shows its summary line
+/// and the context meter.
 #[test]
 fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
     use deskmate_testkit::{Script, ScriptedServer, completion};
@@ -1231,7 +1233,7 @@ fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
         "/api/v1/models/llm",
         Some(
             &json!({"name": "Scripted", "base_url": server.base_url(), "model": "scripted",
-                     "streaming": false, "is_default": true}),
+                     "streaming": false, "is_default": true, "max_tokens": 100}),
         ),
     );
     assert_eq!(status, 201, "{created}");
@@ -1467,7 +1469,13 @@ fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
             "{\"format\": ".to_string(),
             "不是对话的 JSON 导出文件",
         ),
-        ("other.json", other.to_string(), "/format: format must be"),
+        // Said in the window's language, where the problem is; the API's own words
+        // are the detail one click away.
+        (
+            "other.json",
+            other.to_string(),
+            "文件中 /format 处的内容不符合对话导出文件的格式",
+        ),
     ] {
         app.wd.execute(
             "const data = new DataTransfer(); \
@@ -1485,13 +1493,139 @@ fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
         );
         assert!(said.as_str().is_some_and(|s| s.contains(shown)), "{said}");
     }
+    let detail = app.wd.execute(
+        "const d = document.querySelector('#import-status details'); \
+         d.open = true; return d.innerText;",
+        json!([]),
+    );
+    assert!(
+        detail
+            .as_str()
+            .is_some_and(|d| d.contains("详情") && d.contains("/format: format must be")),
+        "{detail}"
+    );
     assert_eq!(
         app.wd.find_all("#conversations li[data-id]").len(),
         3,
         "nothing was stored from the refused files"
     );
     app.screenshot("import-refused-zh");
+
+    // A conversation longer than the model's context: its oldest turns are folded into the
+    // summary the model writes, shown as one "此前：" line that opens to the whole text, and
+    // the meter by the composer tells, on hover, how full the context is and that turns
+    // were folded.
+    const SUMMARY: &str = "The person's first number was 4711; then notes about folders.";
+    server.respond_with(|request| {
+        let first = request["messages"][0]["content"]
+            .as_str()
+            .unwrap_or_default();
+        let text = if first.starts_with("You summarize a conversation") {
+            SUMMARY
+        } else {
+            "OK, noted."
+        };
+        Script::Json(completion(Some(text), &[]))
+    });
+    app.wd.click_on("#chat-new");
+    let say = |app: &mut App, message: &str, replies: usize| {
+        app.type_into("#chat-input", message);
+        app.wd.click_on("#chat-send");
+        app.wd.wait_until(
+            &format!(
+                "return document.querySelectorAll('.bubble.assistant').length === {replies} \
+                 && !!document.querySelector('#chat-send');"
+            ),
+            Duration::from_secs(30),
+        );
+    };
+    say(&mut app, "The first number is 4711.", 1);
+    let long = open_conversation(&mut app);
+    let (status, detail) = app
+        .api()
+        .request("GET", &format!("/api/v1/conversations/{long}"), None);
+    assert_eq!(status, 200, "{detail}");
+    let catalog = detail["context"]["catalog_tokens"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("the first turn's context use: {detail}"));
+    // Room for about two of the turns below besides the catalog, the new message and the
+    // answer's reserve (an eighth of the context): the third folds.
+    let n_ctx = (catalog + 500) * 8 / 7;
+    let (status, set) = app.api().request(
+        "PUT",
+        "/api/v1/settings/chat.context_tokens",
+        Some(&json!({"value": n_ctx})),
+    );
+    assert_eq!(status, 200, "{set}");
+    let note = "please keep in mind that the blue folders for the audit arrive on Tuesday \
+                morning and go to the second floor. "
+        .repeat(3);
+    for i in 2..=5 {
+        say(&mut app, &format!("Note {i}: {note}"), i);
+    }
+    app.wd
+        .wait_for("#messages .earlier-summary", Duration::from_secs(10));
+    let line = app.wd.text_of("#messages .earlier-summary summary");
+    assert!(
+        line.starts_with("此前：") && line.contains("4711"),
+        "the collapsed line: {line}"
+    );
+    app.wd.click_on("#messages .earlier-summary summary");
+    let whole = app.wd.execute(
+        "const d = document.querySelector('#messages .earlier-summary'); \
+         return d.open && d.querySelector('p').innerText;",
+        json!([]),
+    );
+    assert_eq!(whole, json!(SUMMARY), "opened, the summary is read whole");
+    let meter = |app: &mut App| {
+        app.wd.execute(
+            "const m = document.querySelector('#context-meter'); \
+             return m && {title: m.title, now: Number(m.getAttribute('aria-valuenow'))};",
+            json!([]),
+        )
+    };
+    let zh = meter(&mut app);
+    let title = zh["title"].as_str().unwrap_or_default();
+    assert!(
+        title.starts_with("模型上下文：已用")
+            && title.contains(&format!("/ {n_ctx} 个 token"))
+            && title.contains(&format!("工具目录和说明：{catalog}"))
+            && title.ends_with("最早的几轮已折叠成摘要。"),
+        "{zh}"
+    );
+    assert!(
+        zh["now"].as_u64().is_some_and(|n| (1..=100).contains(&n)),
+        "{zh}"
+    );
+    app.screenshot("folded-zh");
+    app.select("#language", "en");
+    app.wd.wait_until(
+        "const s = document.querySelector('#messages .earlier-summary summary'); \
+         return !!s && s.innerText.startsWith('Earlier:');",
+        Duration::from_secs(5),
+    );
+    let en = meter(&mut app);
+    assert!(
+        en["title"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Model context:")
+                && t.ends_with("The oldest turns are folded into a summary.")),
+        "{en}"
+    );
+    app.screenshot("folded-en");
     drop(runtime);
+}
+
+/// The conversation the chat page has open.
+fn open_conversation(app: &mut App) -> String {
+    app.wd
+        .execute(
+            "return localStorage.getItem('deskmate.conversation');",
+            json!([]),
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Answers the OS save dialog whose title has `title` in it (GTK's file chooser, a window of its own the

@@ -41,6 +41,9 @@ export const en = {
     import: "Import a conversation…", importHint: "or drop a JSON export here",
     imported: "Imported {{name}}", importNotJson: "{{name}} is not a JSON export of a conversation.",
     importFailed: "{{name}} was not imported (nothing was stored): {{error}}",
+    importRefused: "{{name}} was not imported (nothing was stored): it is not a conversation export Deskmate can read.",
+    importRefusedAt: "{{name}} was not imported (nothing was stored): what the file holds at {{where}} is not what a conversation export holds there.",
+    importDetail: "Details",
   },
   errorType: {
     validation: "The arguments were not right", not_found: "Not found", permission: "Not allowed",
@@ -205,6 +208,9 @@ export const zhCN: typeof en = {
     import: "导入对话…", importHint: "或把 JSON 导出文件拖到这里",
     imported: "已导入 {{name}}", importNotJson: "{{name}} 不是对话的 JSON 导出文件。",
     importFailed: "{{name}} 没有导入（什么都没有保存）：{{error}}",
+    importRefused: "{{name}} 没有导入（什么都没有保存）：它不是 Deskmate 能读取的对话导出文件。",
+    importRefusedAt: "{{name}} 没有导入（什么都没有保存）：文件中 {{where}} 处的内容不符合对话导出文件的格式。",
+    importDetail: "详情",
   },
   errorType: {
     validation: "参数不符合要求", not_found: "找不到对象", permission: "不允许执行",

@@ -5,6 +5,7 @@
 import { useRef, useState, type DragEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { api, apiText, ApiError } from "../api";
+import type { TFunction } from "i18next";
 import { fileName, saveText } from "../save";
 
 type Format = "markdown" | "json";
@@ -61,20 +62,25 @@ export function ExportMenu({ conversation, title, disabled }: { conversation?: s
   );
 }
 
-/** The first field error of a refused import, as a person reads it. */
-function refusal(e: unknown): string {
-  if (e instanceof ApiError) {
-    const first = e.errors[0];
-    return first ? `${first.path || "/"}: ${first.message}` : e.detail;
-  }
-  return String(e);
+/** What a status line says: the sentence in the window's language, and the API's own
+ * words (English, for whoever needs the exact rule) one click away. */
+type Status = { ok: boolean; text: string; detail?: string };
+
+/** A refused import as a person reads it: where in the file the first problem is, in the
+ * window's language; the API's message about it as the detail. */
+function refusal(name: string, e: unknown, t: TFunction): Status {
+  if (!(e instanceof ApiError)) return { ok: false, text: t("chat.importFailed", { name, error: String(e) }) };
+  const first = e.errors[0];
+  const where = first?.path && first.path !== "/" ? first.path : "";
+  const text = where ? t("chat.importRefusedAt", { name, where }) : t("chat.importRefused", { name });
+  return { ok: false, text, detail: first ? `${first.path || "/"}: ${first.message}` : e.detail };
 }
 
 /** Wraps the conversation list: a file dropped on it, or chosen with Import, is imported. */
 export function ImportDrop({ onImported, children }: { onImported: (id: string) => void; children: ReactNode }) {
   const { t } = useTranslation();
   const [over, setOver] = useState(false);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<Status | null>(null);
 
   const importFile = async (file: File) => {
     setStatus(null);
@@ -90,7 +96,7 @@ export function ImportDrop({ onImported, children }: { onImported: (id: string) 
       setStatus({ ok: true, text: t("chat.imported", { name: file.name }) });
       onImported(made.id);
     } catch (e) {
-      setStatus({ ok: false, text: t("chat.importFailed", { name: file.name, error: refusal(e) }) });
+      setStatus(refusal(file.name, e, t));
     }
   };
   const dropped = (e: DragEvent) => {
@@ -129,9 +135,15 @@ export function ImportDrop({ onImported, children }: { onImported: (id: string) 
       </label>
       <p className="muted hint">{t("chat.importHint")}</p>
       {status && (
-        <p className={status.ok ? "muted" : "error"} id="import-status" role="status">
-          {status.text}
-        </p>
+        <div className={status.ok ? "muted" : "error"} id="import-status" role="status">
+          <p>{status.text}</p>
+          {status.detail && (
+            <details className="import-detail">
+              <summary>{t("chat.importDetail")}</summary>
+              <code>{status.detail}</code>
+            </details>
+          )}
+        </div>
       )}
     </div>
   );
