@@ -1612,6 +1612,20 @@ fn search_finds_a_chinese_word_inside_a_phrase_and_opens_that_message() {
                 && t.ends_with("The oldest turns are folded into a summary.")),
         "{en}"
     );
+    // The status lines follow the language too.
+    let statuses = app.wd.execute(
+        "return [document.querySelector('#export-status').innerText, \
+                 document.querySelector('#import-status p').innerText];",
+        json!([]),
+    );
+    assert_eq!(
+        statuses,
+        json!([
+            format!("Saved to {}", markdown.display()),
+            "other.json was not imported (nothing was stored): what the file holds at /format \
+             is not what a conversation export holds there."
+        ])
+    );
     app.screenshot("folded-en");
     drop(runtime);
 }

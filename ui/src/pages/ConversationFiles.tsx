@@ -5,7 +5,6 @@
 import { useRef, useState, type DragEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { api, apiText, ApiError } from "../api";
-import type { TFunction } from "i18next";
 import { fileName, saveText } from "../save";
 
 type Format = "markdown" | "json";
@@ -14,7 +13,7 @@ type Format = "markdown" | "json";
 export function ExportMenu({ conversation, title, disabled }: { conversation?: string; title: string; disabled: boolean }) {
   const { t, i18n } = useTranslation();
   const [all, setAll] = useState(false);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<Status | null>(null);
   const menu = useRef<HTMLDetailsElement>(null);
 
   const save = async (format: Format) => {
@@ -31,9 +30,9 @@ export function ExportMenu({ conversation, title, disabled }: { conversation?: s
         text,
         format === "markdown" ? "text/markdown" : "application/json",
       );
-      if (saved) setStatus({ ok: true, text: t("chat.exported", { path: saved }) });
+      if (saved) setStatus({ ok: true, key: "chat.exported", params: { path: saved } });
     } catch (e) {
-      setStatus({ ok: false, text: t("chat.exportFailed", { error: e instanceof ApiError ? e.detail : String(e) }) });
+      setStatus({ ok: false, key: "chat.exportFailed", params: { error: e instanceof ApiError ? e.detail : String(e) } });
     }
   };
 
@@ -41,7 +40,7 @@ export function ExportMenu({ conversation, title, disabled }: { conversation?: s
     <span className="export">
     {status && (
       <span className={status.ok ? "muted" : "error-text"} id="export-status" role="status">
-        {status.text}
+        {t(status.key, status.params)}
       </span>
     )}
     <details className="export-menu" id="chat-export" ref={menu}>
@@ -62,18 +61,23 @@ export function ExportMenu({ conversation, title, disabled }: { conversation?: s
   );
 }
 
-/** What a status line says: the sentence in the window's language, and the API's own
- * words (English, for whoever needs the exact rule) one click away. */
-type Status = { ok: boolean; text: string; detail?: string };
+/** What a status line says: a sentence (its i18n key and values, so it follows the
+ * window's language when that changes), and the API's own words (English, for whoever
+ * needs the exact rule) one click away. */
+type Status = { ok: boolean; key: string; params: Record<string, string>; detail?: string };
 
 /** A refused import as a person reads it: where in the file the first problem is, in the
  * window's language; the API's message about it as the detail. */
-function refusal(name: string, e: unknown, t: TFunction): Status {
-  if (!(e instanceof ApiError)) return { ok: false, text: t("chat.importFailed", { name, error: String(e) }) };
+function refusal(name: string, e: unknown): Status {
+  if (!(e instanceof ApiError)) return { ok: false, key: "chat.importFailed", params: { name, error: String(e) } };
   const first = e.errors[0];
   const where = first?.path && first.path !== "/" ? first.path : "";
-  const text = where ? t("chat.importRefusedAt", { name, where }) : t("chat.importRefused", { name });
-  return { ok: false, text, detail: first ? `${first.path || "/"}: ${first.message}` : e.detail };
+  return {
+    ok: false,
+    key: where ? "chat.importRefusedAt" : "chat.importRefused",
+    params: { name, where },
+    detail: first ? `${first.path || "/"}: ${first.message}` : e.detail,
+  };
 }
 
 /** Wraps the conversation list: a file dropped on it, or chosen with Import, is imported. */
@@ -88,15 +92,15 @@ export function ImportDrop({ onImported, children }: { onImported: (id: string) 
     try {
       body = JSON.parse(await file.text());
     } catch {
-      setStatus({ ok: false, text: t("chat.importNotJson", { name: file.name }) });
+      setStatus({ ok: false, key: "chat.importNotJson", params: { name: file.name } });
       return;
     }
     try {
       const made = await api<{ id: string }>("POST", "/conversations/import", body);
-      setStatus({ ok: true, text: t("chat.imported", { name: file.name }) });
+      setStatus({ ok: true, key: "chat.imported", params: { name: file.name } });
       onImported(made.id);
     } catch (e) {
-      setStatus(refusal(file.name, e, t));
+      setStatus(refusal(file.name, e));
     }
   };
   const dropped = (e: DragEvent) => {
@@ -136,7 +140,7 @@ export function ImportDrop({ onImported, children }: { onImported: (id: string) 
       <p className="muted hint">{t("chat.importHint")}</p>
       {status && (
         <div className={status.ok ? "muted" : "error"} id="import-status" role="status">
-          <p>{status.text}</p>
+          <p>{t(status.key, status.params)}</p>
           {status.detail && (
             <details className="import-detail">
               <summary>{t("chat.importDetail")}</summary>
