@@ -55,10 +55,13 @@ impl DesktopSession {
             let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line);
         }
         children.push(xvfb);
-        let number: u32 = line
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("Xvfb did not say its display: {line:?}"));
+        let Ok(number) = line.trim().parse::<u32>() else {
+            for child in children.iter_mut().rev() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            panic!("Xvfb did not say its display: {line:?}");
+        };
         let display = format!(":{number}");
         let mut session = Self {
             children,
