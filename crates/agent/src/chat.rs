@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::calls::{self, Outcome, Succeeded, TurnContext};
 use crate::protocol::{self, Protocol, TokenGate};
-use crate::{Agent, branch, fold, reply, said, select, summary, words};
+use crate::{Agent, branch, fold, options, reply, said, select, summary, words};
 
 /// One user turn.
 #[derive(Debug, Clone, Default)]
@@ -389,7 +389,7 @@ impl Agent {
                 .await;
             messages.splice(1..1, fitted.history);
             // The grammar holds the person's own words where a tool asks for them.
-            let grammar_tools = match protocol {
+            let mut grammar_tools = match protocol {
                 Protocol::Constrained => said::narrowed(
                     &tools,
                     &said::said_times(self.deskmate.registry().specs()),
@@ -545,6 +545,11 @@ impl Agent {
                     messages.push(tool_message.clone());
                     new_messages.push(tool_message);
                     cards.insert(outcome.call.id.clone(), card(outcome, zh));
+                    // The next try of a call its tool answered with the valid values can
+                    // only name one of them.
+                    if options::hold(&mut grammar_tools, outcome) {
+                        tracing::debug!(tool = %outcome.tool, "an argument is held to the error's options");
+                    }
                     if outcome.status == CallStatus::Failed {
                         // Keyed as the guard normalized the call, so a respelling of the
                         // same failing call counts as the same.

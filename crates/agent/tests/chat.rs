@@ -1802,3 +1802,71 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
         "nothing was asked of the model"
     );
 }
+
+/// A call its tool answered with the values that exist ("there is no schedule
+/// 'water_reminder'", with the ids there are) is tried again under a grammar that admits
+/// only those values for the argument that was wrong: the model picks one, it cannot make
+/// the same guess twice (which ended the turn on a repeated failure).
+#[tokio::test]
+async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
+    let forgotten = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = forgotten.clone();
+    let forget: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        ToolSpec {
+            parameters: json!({"type": "object", "additionalProperties": false,
+                               "required": ["id"],
+                               "properties": {"id": {"type": "string"}}}),
+            ..write_spec("forget_item", None)
+        },
+        move |args: Value| {
+            let id = args["id"].as_str().unwrap_or_default().to_string();
+            if !["item-1", "item-2"].contains(&id.as_str()) {
+                return Err(ToolError::not_found(format!("there is no item '{id}'"))
+                    .with_options(["item-1", "item-2"]));
+            }
+            seen.lock()
+                .unwrap_or_else(|e| panic!("{e}"))
+                .push(id.clone());
+            Ok(json!({"forgot": id}))
+        },
+    ));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![forget]).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"forget_item","arguments":{"id":"groceries"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"forget_item","arguments":{"id":"item-2"}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&f, "forget the groceries item", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("forget_item".to_string(), CallStatus::Failed),
+            ("forget_item".to_string(), CallStatus::Done)
+        ]
+    );
+    assert_eq!(
+        *forgotten.lock().unwrap_or_else(|e| panic!("{e}")),
+        ["item-2"]
+    );
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 3);
+    let grammar = |i: usize| {
+        requests[i]["grammar"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    // The first request leaves the id free; the next ones admit only the two ids.
+    assert!(!grammar(0).contains("item-1"), "{}", grammar(0));
+    for i in [1, 2] {
+        assert!(
+            grammar(i).contains(r#"\"item-1\""#) && grammar(i).contains(r#"\"item-2\""#),
+            "{}",
+            grammar(i)
+        );
+    }
+}

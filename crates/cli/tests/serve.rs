@@ -1335,43 +1335,6 @@ async fn reminders_from_the_chat_fire_on_the_notification_server() {
         reply.contains("stretch"),
         "the reply says what was set: {reply}"
     );
-    // The notification arrives at the notification server, on time.
-    let arrived = loop {
-        let shown = desktop.notifications();
-        if let Some(found) = shown
-            .iter()
-            .find(|(_, body)| body.to_lowercase().contains("stretch"))
-        {
-            break (chrono::Utc::now(), found.clone());
-        }
-        assert!(
-            chrono::Utc::now() < due + chrono::TimeDelta::seconds(30),
-            "no reminder by {due}: {shown:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
-    assert_eq!(arrived.1.0, "Reminder");
-    assert!(arrived.0 >= due, "not early: {arrived:?} before {due}");
-    // On time, whenever the test looked: the run was claimed within 5 s of its time.
-    let (_, runs) = server
-        .send(
-            &client,
-            reqwest::Method::GET,
-            &format!("/schedules/{id}/runs"),
-            None,
-        )
-        .await;
-    let claimed = runs["list"][0]["claimed_at"]
-        .as_str()
-        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
-        .map(|at| at.with_timezone(&chrono::Utc))
-        .unwrap_or_else(|| panic!("a run: {runs}"));
-    let late = (claimed - due).num_milliseconds();
-    assert!(
-        (0..5000).contains(&late),
-        "claimed {late} ms after its time: {runs}"
-    );
-    assert_eq!(runs["list"][0]["status"], "succeeded", "{runs}");
 
     // Chinese, repeating: the rule is every day at 08:00.
     let (tools, reply) = chat(&server, &client, "每天早上8点提醒我喝水", "zh-CN").await;
@@ -1416,6 +1379,45 @@ async fn reminders_from_the_chat_fire_on_the_notification_server() {
             .is_some_and(|l| l.iter().all(|s| s["rule"]["kind"] != "daily")),
         "the daily one is gone, the fired one stays: {listed}"
     );
+
+    // The notification arrives at the notification server, on time: the turns above ran
+    // while it was due (a reminder fires whatever the model is doing).
+    let arrived = loop {
+        let shown = desktop.notifications();
+        if let Some(found) = shown
+            .iter()
+            .find(|(_, body)| body.to_lowercase().contains("stretch"))
+        {
+            break (chrono::Utc::now(), found.clone());
+        }
+        assert!(
+            chrono::Utc::now() < due + chrono::TimeDelta::seconds(30),
+            "no reminder by {due}: {shown:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(arrived.1.0, "Reminder");
+    assert!(arrived.0 >= due, "not early: {arrived:?} before {due}");
+    // On time, whenever the test looked: the run was claimed within 5 s of its time.
+    let (_, runs) = server
+        .send(
+            &client,
+            reqwest::Method::GET,
+            &format!("/schedules/{id}/runs"),
+            None,
+        )
+        .await;
+    let claimed = runs["list"][0]["claimed_at"]
+        .as_str()
+        .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+        .map(|at| at.with_timezone(&chrono::Utc))
+        .unwrap_or_else(|| panic!("a run: {runs}"));
+    let late = (claimed - due).num_milliseconds();
+    assert!(
+        (0..5000).contains(&late),
+        "claimed {late} ms after its time: {runs}"
+    );
+    assert_eq!(runs["list"][0]["status"], "succeeded", "{runs}");
 }
 
 /// kill -9 between the claim of an occurrence and the end of its run: the next server on

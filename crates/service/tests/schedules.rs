@@ -670,3 +670,61 @@ async fn a_change_keeps_what_it_leaves_out() {
     );
     assert_eq!(book.get(&id).ok(), Some(moved));
 }
+
+/// A guessed id is not found, and the error offers the schedules still to come — not a
+/// one-time reminder that already fired, which there is nothing left of to cancel — so
+/// the model's next try names one of them.
+#[tokio::test]
+async fn a_guessed_id_is_answered_with_the_schedules_still_to_come() {
+    let f = fixture(true);
+    let fired = create(
+        &f.deskmate,
+        json!({"when": "in 10 minutes", "message": "stretch"}),
+        t0(),
+    )
+    .await;
+    let daily = create(
+        &f.deskmate,
+        json!({"when": "every day at 8:00", "message": "喝水"}),
+        t0(),
+    )
+    .await;
+    assert_eq!(
+        fire(&f.deskmate, t0() + TimeDelta::minutes(10)).await.len(),
+        1
+    );
+    let guessed = f
+        .deskmate
+        .call(deskmate_service::CallRequest::new(
+            "cancel_schedule",
+            json!({"id": "water_reminder"}),
+        ))
+        .await;
+    assert!(!guessed.ok, "{guessed:?}");
+    assert_eq!(guessed.options, std::slice::from_ref(&daily), "{guessed:?}");
+    let hint = guessed.hint.clone().unwrap_or_default();
+    assert!(hint.contains(&daily) && hint.contains("喝水"), "{hint}");
+    assert!(!hint.contains(&fired), "{hint}");
+    // Cancelled, nothing to come: a guess is told there is nothing to cancel, with no
+    // options to choose from.
+    let cancelled = f
+        .deskmate
+        .call(deskmate_service::CallRequest::new(
+            "cancel_schedule",
+            json!({"id": daily}),
+        ))
+        .await;
+    assert!(cancelled.ok, "{cancelled:?}");
+    let none = f
+        .deskmate
+        .call(deskmate_service::CallRequest::new(
+            "cancel_schedule",
+            json!({"id": "water_reminder"}),
+        ))
+        .await;
+    assert!(!none.ok && none.options.is_empty(), "{none:?}");
+    assert!(
+        none.hint.unwrap_or_default().contains("nothing to cancel"),
+        "the model is told there is nothing to cancel"
+    );
+}

@@ -327,16 +327,19 @@ impl Tool for ScheduleTool {
                 let view = match schedules.delete(id.trim()) {
                     Ok(view) => view,
                     // The model guessed an id ("stretch_reminder"): the error lists the
-                    // schedules there are, so its next call can name the right one.
+                    // schedules still to come, so its next call can name the right one (a
+                    // one-time reminder that already fired is nothing to cancel, and
+                    // offering it invites the wrong choice).
                     Err(ServiceError::NotFound { .. }) => {
-                        let (items, _) = schedules.list(20, 0).map_err(tool_error)?;
+                        let (mut items, _) = schedules.list(20, 0).map_err(tool_error)?;
+                        items.retain(|v| v.next_at_local.is_some());
                         let known = items
                             .iter()
                             .map(|v| format!("{} = {}", v.id, line(v, false)))
                             .collect::<Vec<_>>()
                             .join("; ");
                         let hint = if items.is_empty() {
-                            "there are no schedules to cancel; tell the user".to_string()
+                            "no schedule is still to come, so there is nothing to cancel; tell the user".to_string()
                         } else {
                             format!("use the id of the one the user means: {known}")
                         };

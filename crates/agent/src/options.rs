@@ -1,0 +1,173 @@
+//! A failed call's valid options hold its next try. When a tool answers "there is no
+//! schedule 'water_reminder'" with the values that exist, a small model often makes the
+//! same guess again, and the turn ends on a repeated failure. So, for the rest of the
+//! turn, the grammar of the requests admits only those values for the argument that was
+//! wrong: the model still decides whether to call again and which value the person
+//! meant, but it cannot repeat a value the tool said does not exist.
+//!
+//! The argument is the one top-level string, free in its schema (no `enum` of its own),
+//! whose value is not among the options. When no argument, or more than one, fits that
+//! rule (a dataset named right and a variable wrong: both are outside a list of
+//! variables), nothing is narrowed: the options go to the model in the error's text, as
+//! before. Only the grammar changes; the prompt stays as it was, and so does its cache.
+
+use deskmate_core::ErrorType;
+use deskmate_llm::wire::ToolDef;
+use serde_json::{Value, json};
+
+use crate::calls::Outcome;
+use crate::chat::CallStatus;
+
+/// Narrows, in `tools`, the argument of `outcome`'s call that its error's options
+/// replace. Returns whether a schema changed.
+pub(crate) fn hold(tools: &mut [ToolDef], outcome: &Outcome) -> bool {
+    let result = &outcome.result;
+    if outcome.status != CallStatus::Failed
+        || result.options.is_empty()
+        || !matches!(
+            result.error_type,
+            Some(ErrorType::NotFound | ErrorType::Validation)
+        )
+    {
+        return false;
+    }
+    let Ok(Value::Object(arguments)) =
+        serde_json::from_str::<Value>(&outcome.call.function.arguments)
+    else {
+        return false;
+    };
+    let Some(tool) = tools.iter_mut().find(|t| t.function.name == outcome.tool) else {
+        return false;
+    };
+    let Some(properties) = tool
+        .function
+        .parameters
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    let wrong: Vec<&String> = arguments
+        .iter()
+        .filter(|(name, value)| {
+            value
+                .as_str()
+                .is_some_and(|v| !result.options.iter().any(|o| o == v))
+                && properties.get(*name).is_some_and(|schema| {
+                    schema.get("type").and_then(Value::as_str) == Some("string")
+                        && schema.get("enum").is_none()
+                })
+        })
+        .map(|(name, _)| name)
+        .collect();
+    let [name] = wrong.as_slice() else {
+        return false;
+    };
+    let Some(schema) = properties.get_mut(*name) else {
+        return false;
+    };
+    schema["enum"] = json!(result.options);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use deskmate_core::{ToolError, ToolResult};
+
+    use super::*;
+
+    fn tools() -> Vec<ToolDef> {
+        [
+            json!({"type": "function", "function": {
+                "name": "cancel_schedule", "description": "",
+                "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}
+            }}),
+            json!({"type": "function", "function": {
+                "name": "frequency", "description": "",
+                "parameters": {"type": "object", "properties": {
+                    "dataset": {"type": "string"}, "variable": {"type": "string"}
+                }}
+            }}),
+        ]
+        .into_iter()
+        .map(|t| serde_json::from_value(t).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+    }
+
+    fn failed(tool: &str, arguments: &str, error: ToolError) -> Outcome {
+        Outcome::of(
+            tool,
+            arguments,
+            CallStatus::Failed,
+            ToolResult::failure(error),
+        )
+    }
+
+    fn held(tools: &[ToolDef], tool: &str, property: &str) -> Option<Value> {
+        tools
+            .iter()
+            .find(|t| t.function.name == tool)
+            .and_then(|t| t.function.parameters["properties"][property].get("enum"))
+            .cloned()
+    }
+
+    #[test]
+    fn a_guessed_id_is_held_to_the_ids_there_are() {
+        let mut tools = tools();
+        let error = ToolError::not_found("there is no schedule 'water_reminder'")
+            .with_options(["sch-1", "sch-2"]);
+        let outcome = failed("cancel_schedule", r#"{"id":"water_reminder"}"#, error);
+        assert!(hold(&mut tools, &outcome));
+        assert_eq!(
+            held(&tools, "cancel_schedule", "id"),
+            Some(json!(["sch-1", "sch-2"]))
+        );
+        assert_eq!(held(&tools, "frequency", "variable"), None);
+    }
+
+    #[test]
+    fn only_the_wrong_argument_is_held_and_only_when_it_is_the_one() {
+        let mut tools = tools();
+        let error = ToolError::not_found("no variable 'ARMS'").with_options(["ARM", "TRT01P"]);
+        let outcome = failed(
+            "frequency",
+            r#"{"dataset":"adsl","variable":"ARMS"}"#,
+            error.clone(),
+        );
+        // Both strings are outside the options: which one they replace is not known.
+        assert!(!hold(&mut tools, &outcome));
+        assert_eq!(held(&tools, "frequency", "variable"), None);
+        // The other string is one of the options: the wrong one is known.
+        let outcome = failed("frequency", r#"{"dataset":"ARM","variable":"ARMS"}"#, error);
+        assert!(hold(&mut tools, &outcome));
+        assert_eq!(held(&tools, "frequency", "dataset"), None);
+        assert_eq!(
+            held(&tools, "frequency", "variable"),
+            Some(json!(["ARM", "TRT01P"]))
+        );
+    }
+
+    #[test]
+    fn a_failure_without_options_or_of_another_kind_holds_nothing() {
+        let mut tools = tools();
+        let plain = failed(
+            "cancel_schedule",
+            r#"{"id":"x"}"#,
+            ToolError::not_found("there is no schedule 'x'"),
+        );
+        assert!(!hold(&mut tools, &plain));
+        let denied = failed(
+            "cancel_schedule",
+            r#"{"id":"x"}"#,
+            ToolError::new(ErrorType::Denied, "refused").with_options(["sch-1"]),
+        );
+        assert!(!hold(&mut tools, &denied));
+        let unknown_tool = failed(
+            "cancel_everything",
+            r#"{"id":"x"}"#,
+            ToolError::not_found("no such tool").with_options(["cancel_schedule"]),
+        );
+        assert!(!hold(&mut tools, &unknown_tool));
+        assert_eq!(held(&tools, "cancel_schedule", "id"), None);
+    }
+}
