@@ -39,12 +39,7 @@ pub(crate) fn hold(tools: &mut [ToolDef], outcome: &Outcome) -> bool {
     let Some(tool) = tools.iter_mut().find(|t| t.function.name == outcome.tool) else {
         return false;
     };
-    let Some(properties) = tool
-        .function
-        .parameters
-        .get_mut("properties")
-        .and_then(Value::as_object_mut)
-    else {
+    let Some(properties) = tool.properties_mut() else {
         return false;
     };
     let wrong: Vec<&String> = arguments

@@ -42,12 +42,7 @@ pub(crate) fn narrowed(
         .map(|tool| {
             let mut tool = tool.clone();
             let name = tool.function.name.clone();
-            let Some(properties) = tool
-                .function
-                .parameters
-                .get_mut("properties")
-                .and_then(Value::as_object_mut)
-            else {
+            let Some(properties) = tool.properties_mut() else {
                 return tool;
             };
             for (property, schema) in properties.iter_mut() {

@@ -121,6 +121,15 @@ impl ToolDef {
             },
         }
     }
+
+    /// The schema's top-level `properties`, to change one parameter's schema (the agent
+    /// narrows what a grammar admits for it); `None` when the schema has none.
+    pub fn properties_mut(&mut self) -> Option<&mut serde_json::Map<String, Value>> {
+        self.function
+            .parameters
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+    }
 }
 
 /// A chat-completions request.
