@@ -576,7 +576,11 @@ impl Agent {
                     break 'turn (String::new(), StopReason::Cancelled);
                 }
                 if let Some(error) = repeated {
-                    let reply = if zh {
+                    // What did succeed is still the person's news: the results' lines
+                    // (each failure's once) instead of "I could not do this".
+                    let reply = if ran.iter().any(|o| o.status == CallStatus::Done) {
+                        reply::from_results(&ran, zh)
+                    } else if zh {
                         format!(
                             "这件事我没能完成：同一个操作连续失败了两次（{error}）。请换个说法或检查设置后再试。"
                         )

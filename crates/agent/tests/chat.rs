@@ -1532,6 +1532,37 @@ async fn the_history_window_holds_whole_turns() {
     );
 }
 
+/// A turn that ends on the same failing call twice still tells what succeeded before:
+/// the person reads the results' lines (the failure once), not "I could not do this".
+#[tokio::test]
+async fn a_repeated_failure_after_a_success_still_tells_the_success() {
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"1/0"}}]}"#,
+        ))
+        .push(content(
+            r#"{"calls":[{"name":"calculator","arguments":{"expression":"1/0"}}]}"#,
+        ));
+    let (_, outcome) = turn(&f, "12*7 then 1/0", None).await;
+    assert_eq!(outcome.stop, StopReason::RepeatedFailure);
+    assert!(outcome.reply.contains("84"), "{}", outcome.reply);
+    assert!(
+        !outcome.reply.contains("I could not do this"),
+        "{}",
+        outcome.reply
+    );
+    assert_eq!(
+        outcome.reply.matches("division by zero").count(),
+        1,
+        "the failure is told once: {}",
+        outcome.reply
+    );
+}
+
 /// The same failing call twice ends the turn even when the model spells it another way
 /// (the guard's normalized call is the key).
 #[tokio::test]
