@@ -84,8 +84,9 @@ pub enum StopReason {
     /// The model answered in its own words (with the lines of what it left out added).
     Answered,
     /// The reply was built from the tool results: the model said they answer everything
-    /// (`done`), its own reply was no answer (empty, raw JSON, a call written as text), or
-    /// it only repeated calls.
+    /// (`done`), each part of the request it listed before a step's calls got a call
+    /// that succeeded with a result that says all of itself, its own reply was no answer
+    /// (empty, raw JSON, a call written as text), or it only repeated calls.
     FromResults,
     /// The same call failed twice.
     RepeatedFailure,
@@ -336,6 +337,9 @@ impl Agent {
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
         let mut followup = protocol::Followup::new(language);
+        // The parts of the request the model listed with each step's calls, by the step's
+        // first call.
+        let mut plans: HashMap<String, Vec<String>> = HashMap::new();
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -399,8 +403,14 @@ impl Agent {
             };
             while steps < MAX_STEPS {
                 steps += 1;
-                let mut request =
-                    protocol::request(protocol, &model.model, &messages, &grammar_tools, followup);
+                let mut request = protocol::request(
+                    protocol,
+                    &model.model,
+                    &messages,
+                    &grammar_tools,
+                    followup,
+                    &plans,
+                );
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);
                 request.max_tokens = u32::try_from(model.max_tokens).ok();
@@ -454,6 +464,7 @@ impl Agent {
                     text,
                     extracted,
                     done,
+                    parts,
                 } = protocol::read(protocol, reply);
                 if protocol == Protocol::Native {
                     protocol::from_wire(&mut calls, &tools);
@@ -526,6 +537,10 @@ impl Agent {
                     }
                     used_ids.insert(call.id.clone());
                 }
+                let planned = parts.len();
+                if let Some(first) = calls.first().filter(|_| planned > 0) {
+                    plans.insert(first.id.clone(), parts);
+                }
                 let assistant = Message::assistant(
                     (!text.trim().is_empty()).then(|| text.clone()),
                     calls.clone(),
@@ -561,6 +576,7 @@ impl Agent {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
+                let covered = planned > 0 && covers(planned, &outcomes);
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.deskmate.registry();
                 let retriable =
@@ -592,6 +608,17 @@ impl Agent {
                     break 'turn (
                         closing(events, &mut new_messages, reply),
                         StopReason::RepeatedFailure,
+                    );
+                }
+                // The model listed what the person asked for, and its calls did all of it
+                // with results that say all of themselves: they are the reply, without
+                // asking the model again what it has already said.
+                if covered {
+                    tracing::debug!(parts = planned, "the calls covered every part listed");
+                    let reply = reply::from_results(&ran, zh);
+                    break 'turn (
+                        closing(events, &mut new_messages, reply),
+                        StopReason::FromResults,
                     );
                 }
                 // A model that only repeats what is done will not stop by itself: the
@@ -846,6 +873,21 @@ fn cut_short(zh: bool) -> String {
          Please rephrase the request or ask in smaller steps."
             .into()
     }
+}
+
+/// Whether one step's calls cover the `parts` the model listed before them: every call
+/// succeeded (or repeats one that did), at least one call per part, and each result
+/// carries its tool's own line holding all of it — a result only the model can read
+/// (search hits, a large table, a tool that says nothing) needs its words.
+fn covers(parts: usize, step: &[Outcome]) -> bool {
+    let done = step.iter().filter(|o| o.status == CallStatus::Done).count();
+    done >= parts
+        && step.iter().all(|o| {
+            matches!(o.status, CallStatus::Done | CallStatus::Repeated)
+                && o.result.ok
+                && deskmate_tools::said::line(&o.result.data, false).is_some()
+                && deskmate_tools::said::whole(&o.result.data) != Some(false)
+        })
 }
 
 fn model_failed(zh: bool, error: &str) -> String {

@@ -89,6 +89,7 @@ impl Agent {
             &messages,
             &tools,
             protocol::Followup::new(deskmate_service::language::Language::of(request, None)),
+            &std::collections::HashMap::new(),
         );
         chat.temperature = Some(model.temperature);
         chat.top_p = Some(model.top_p);

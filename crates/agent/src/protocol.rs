@@ -70,7 +70,7 @@ pub(crate) fn examples_for(catalog: &[ToolDef], of: impl Fn(&str) -> Vec<Example
     examples
 }
 
-/// An example as the model writes its reply: `{"calls":[…]}`.
+/// An example as the model writes its first reply: `{"parts":[…],"calls":[…]}`.
 fn example_calls(example: &Example) -> String {
     let calls: Vec<ToolCall> = example
         .calls
@@ -84,7 +84,8 @@ fn example_calls(example: &Example) -> String {
             },
         })
         .collect();
-    envelope::render_calls(&calls)
+    let parts: Vec<String> = example.parts().into_iter().map(str::to_string).collect();
+    envelope::render_planned(&parts, &calls)
 }
 
 /// How a turn speaks to its model.
@@ -139,9 +140,10 @@ does only what its description says: never use one as a stand-in for something s
 does not do. Answer directly when no tool fits (greetings, jokes, general knowledge, things \
 no tool can do), and never claim you did something without a tool result.\n\n\
 Reply with one JSON object, either\n\
-{{\"calls\":[{{\"name\":\"<tool>\",\"arguments\":{{<arguments>}}}}]}} — one call per action \
-the user asked for, all in one list (the same tool several times when asked for several \
-things), or\n\
+{{\"parts\":[\"<part>\",…],\"calls\":[{{\"name\":\"<tool>\",\"arguments\":{{<arguments>}}}}]}} \
+— first every part of the request (each thing the user asked for, in their words), then one \
+call per action the user asked for, all in one list (the same tool several times when asked \
+for several things; after tool results the parts still to do and their calls), or\n\
 {{\"answer\":\"<text>\"}} — a brief answer in the user's language, using the tool results \
 when there are any, or\n\
 {{\"done\":true}} — only after tool results, when they answer everything the user asked \
@@ -211,13 +213,16 @@ impl Followup {
 }
 
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
-/// starting with the system prompt.
+/// starting with the system prompt; `plans` the parts of the request the model listed
+/// before each step's calls, by the step's first call id (shown to it again as it wrote
+/// them).
 pub(crate) fn request(
     protocol: Protocol,
     model: &str,
     messages: &[Message],
     tools: &[ToolDef],
     followup: Followup,
+    plans: &HashMap<String, Vec<String>>,
 ) -> ChatRequest {
     match protocol {
         Protocol::Native => {
@@ -239,19 +244,24 @@ pub(crate) fn request(
             request
         }
         Protocol::Constrained => {
-            let mut request = ChatRequest::new(model, as_written(messages, followup));
+            let mut request = ChatRequest::new(model, as_written(messages, followup, plans));
             let allowed = if followup.settled { &[][..] } else { tools };
             // After results the model may say they are the answer (`done`), so a turn whose
             // results say it all costs a few generated tokens, not a sentence repeating them.
             let after_results = messages.last().is_some_and(|m| m.role == "tool");
+            // Calls come after the model's list of what the person asked for (after
+            // results: what is still open). The examples teach that form, so a grammar
+            // without it would turn a model about to call into one that answers.
             let answer = if after_results {
                 envelope::Answer::TextOrDone
             } else {
                 envelope::Answer::Text
             };
-            request.grammar = envelope::grammar_with(allowed, answer);
+            let plan = envelope::Plan::Parts;
+            request.grammar = envelope::grammar_with(allowed, answer, plan);
             if request.grammar.is_none() {
-                request.response_format = Some(envelope::response_format_with(allowed, answer));
+                request.response_format =
+                    Some(envelope::response_format_with(allowed, answer, plan));
             }
             request
         }
@@ -280,8 +290,13 @@ pub(crate) fn from_wire(calls: &mut [ToolCall], tools: &[ToolDef]) {
 }
 
 /// The conversation as a constrained model writes and reads it: its calls and answers as
-/// the JSON it produced, each step's results as one message.
-fn as_written(messages: &[Message], followup: Followup) -> Vec<Message> {
+/// the JSON it produced (calls with the parts it listed before them, `plans`), each
+/// step's results as one message.
+fn as_written(
+    messages: &[Message],
+    followup: Followup,
+    plans: &HashMap<String, Vec<String>>,
+) -> Vec<Message> {
     let mut names: HashMap<&str, &str> = HashMap::new();
     let mut out: Vec<Message> = Vec::new();
     let mut results: Vec<String> = Vec::new();
@@ -351,8 +366,13 @@ results answer all of it, reply {done}. Never repeat a call that is done.",
                 for call in &message.tool_calls {
                     names.insert(&call.id, &call.function.name);
                 }
+                let parts = message
+                    .tool_calls
+                    .first()
+                    .and_then(|c| plans.get(&c.id))
+                    .map_or(&[][..], Vec::as_slice);
                 out.push(Message::assistant(
-                    Some(envelope::render_calls(&message.tool_calls)),
+                    Some(envelope::render_planned(parts, &message.tool_calls)),
                     Vec::new(),
                 ));
             }
@@ -377,18 +397,22 @@ pub(crate) struct Read {
     pub extracted: Option<Extracted>,
     /// The model said the results it read are the whole answer.
     pub done: bool,
+    /// The parts of the request the model listed before its calls (constrained, first
+    /// step); empty otherwise.
+    pub parts: Vec<String>,
 }
 
 /// Reads a complete reply.
 pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
     if protocol == Protocol::Constrained {
         match envelope::parse(&reply.content) {
-            Some(Parsed::Calls(calls)) => {
+            Some(Parsed::Calls { parts, calls }) => {
                 return Read {
                     calls,
                     text: String::new(),
                     extracted: None,
                     done: false,
+                    parts,
                 };
             }
             Some(Parsed::Answer(text)) => {
@@ -397,6 +421,7 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                     text,
                     extracted: None,
                     done: false,
+                    parts: Vec::new(),
                 };
             }
             Some(Parsed::Done) => {
@@ -405,18 +430,22 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                     text: String::new(),
                     extracted: None,
                     done: true,
+                    parts: Vec::new(),
                 };
             }
             // Cut short (the token limit): keep what the answer said so far. Calls cut
             // short are not run, and their JSON is not shown to the person either.
             None => {
                 let partial = envelope::AnswerStream::new().feed(&reply.content);
-                if !partial.is_empty() || reply.content.trim_start().starts_with("{\"calls\"") {
+                let head = reply.content.trim_start();
+                let calls = head.starts_with("{\"calls\"") || head.starts_with("{\"parts\"");
+                if !partial.is_empty() || calls {
                     return Read {
                         calls: Vec::new(),
                         text: partial,
                         extracted: None,
                         done: false,
+                        parts: Vec::new(),
                     };
                 }
             }
@@ -428,6 +457,7 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
             text: reply.content,
             extracted: None,
             done: false,
+            parts: Vec::new(),
         };
     }
     match extract_calls(&reply.content) {
@@ -436,12 +466,14 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
             text: found.text.clone(),
             extracted: Some(found),
             done: false,
+            parts: Vec::new(),
         },
         None => Read {
             calls: Vec::new(),
             text: reply.content,
             extracted: None,
             done: false,
+            parts: Vec::new(),
         },
     }
 }
@@ -540,16 +572,19 @@ mod tests {
     const SUM: Example = Example {
         teaches: Teaches::StatedValue,
         request: "what's 2+2?",
+        parts: &[],
         calls: &[("sum", r#"{"expression":"2+2"}"#)],
     };
     const BOTH: Example = Example {
         teaches: Teaches::SeveralTools,
         request: "sum 1+1 and tell the time",
+        parts: &["sum 1+1", "tell the time"],
         calls: &[("sum", r#"{"expression":"1+1"}"#), ("clock", "{}")],
     };
     const LOUDER: Example = Example {
         teaches: Teaches::Defaults,
         request: "louder",
+        parts: &[],
         calls: &[("louder", "{}")],
     };
 
@@ -594,9 +629,9 @@ mod tests {
         assert_eq!(
             &lines[ANSWERS.len()..],
             [
-                r#"User: louder → {"calls":[{"name":"louder","arguments":{}}]}"#,
-                r#"User: what's 2+2? → {"calls":[{"name":"sum","arguments":{"expression":"2+2"}}]}"#,
-                r#"User: sum 1+1 and tell the time → {"calls":[{"name":"sum","arguments":{"expression":"1+1"}},{"name":"clock","arguments":{}}]}"#,
+                r#"User: louder → {"parts":["louder"],"calls":[{"name":"louder","arguments":{}}]}"#,
+                r#"User: what's 2+2? → {"parts":["what's 2+2?"],"calls":[{"name":"sum","arguments":{"expression":"2+2"}}]}"#,
+                r#"User: sum 1+1 and tell the time → {"parts":["sum 1+1","tell the time"],"calls":[{"name":"sum","arguments":{"expression":"1+1"}},{"name":"clock","arguments":{}}]}"#,
             ]
         );
     }
@@ -659,6 +694,7 @@ mod tests {
             &[Message::system(limited), Message::user("hi")],
             &callable,
             Followup::new(Language::English),
+            &HashMap::new(),
         );
         let grammar = sent.grammar.unwrap_or_default();
         assert!(
@@ -688,6 +724,7 @@ mod tests {
             &messages,
             &tools,
             Followup::new(Language::English),
+            &HashMap::new(),
         );
         let names: Vec<&str> = sent
             .tools
@@ -721,7 +758,7 @@ mod tests {
             Message::assistant(None, vec![call]),
             Message::tool("call_x", r#"{"result":4}"#),
         ];
-        let written = as_written(&messages, Followup::new(Language::Chinese));
+        let written = as_written(&messages, Followup::new(Language::Chinese), &HashMap::new());
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(
@@ -745,6 +782,7 @@ mod tests {
                 messages,
                 &[tool("calculator")],
                 Followup::new(Language::English),
+                &HashMap::new(),
             )
             .grammar
             .unwrap_or_default()

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use deskmate_agent::Agent;
 use deskmate_devices::Backends;
-use deskmate_llm::envelope::{self, Answer};
+use deskmate_llm::envelope::{self, Answer, Plan};
 use deskmate_service::Deskmate;
 use deskmate_service::hooks::PreApproved;
 use serde_json::{Map, Value, json};
@@ -46,7 +46,7 @@ fn the_built_in_tools_read_as_committed() {
     let document = json!({
         "parameters": parameters,
         "prompt": agent.prefix_prompt(&offered),
-        "grammar": envelope::grammar_with(&offered, Answer::Text),
+        "grammar": envelope::grammar_with(&offered, Answer::Text, Plan::Parts),
     });
     let text = serde_json::to_string_pretty(&document).unwrap_or_else(|e| panic!("{e}")) + "\n";
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/builtin-tools.json");

@@ -1901,3 +1901,68 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
         );
     }
 }
+
+/// The model lists the parts of the request before its calls. When each part got a
+/// call that succeeded with a result that says all of itself, the results are the reply
+/// and the model is not asked again; a part left without a call, or a result only the
+/// model can word (a tool that says nothing), goes back to the model with its plan shown
+/// as it wrote it.
+#[tokio::test]
+async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() {
+    let f = constrained_fixture(false).await;
+    f.server.push(content(
+        r#"{"parts":["12*7","2^10"],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}},{"name":"calculator","arguments":{"expression":"2^10"}}]}"#,
+    ));
+    let (_, outcome) = turn(&f, "12*7 and 2^10", None).await;
+    assert_eq!(outcome.stop, StopReason::FromResults, "{}", outcome.reply);
+    assert_eq!(outcome.steps, 1);
+    assert!(
+        outcome.reply.contains("12*7 = 84") && outcome.reply.contains("2^10 = 1024"),
+        "{}",
+        outcome.reply
+    );
+    let first = &f.server.requests()[0];
+    assert!(
+        first["grammar"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("parts"),
+        "the first step's grammar asks for the parts: {first}"
+    );
+
+    // Two parts, one call: the model is asked again, reading its plan as it wrote it.
+    let f = constrained_fixture(false).await;
+    let planned = r#"{"parts":["12*7","is it even?"],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#;
+    f.server
+        .push(content(planned))
+        .push(content(r#"{"answer":"12*7 is 84, and it is even."}"#));
+    let (_, outcome) = turn(&f, "what is 12*7, and is it even?", None).await;
+    assert_eq!(outcome.steps, 2, "{}", outcome.reply);
+    assert_eq!(outcome.stop, StopReason::Answered);
+    let second = &f.server.requests()[1];
+    let said = second["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "assistant")
+        .filter_map(|m| m["content"].as_str())
+        .collect::<Vec<_>>();
+    assert_eq!(said, [planned], "{second}");
+    assert!(
+        second["grammar"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("parts"),
+        "calls after results list the parts still open too"
+    );
+
+    // One part, one call whose tool says nothing of its result: the model words it.
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"parts":["add 2"],"calls":[{"name":"counter_add","arguments":{"delta":2}}]}"#,
+        ))
+        .push(content(r#"{"answer":"Added 2."}"#));
+    let (_, outcome) = turn(&f, "add 2", None).await;
+    assert_eq!(outcome.steps, 2, "{}", outcome.reply);
+}

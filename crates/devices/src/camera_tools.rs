@@ -73,6 +73,7 @@ fn camera_check(camera: Arc<dyn Camera>) -> deskmate_tools::SelfCheck {
 const OFF_EXAMPLES: &[Example] = &[Example {
     teaches: Teaches::SeveralTools,
     request: "关掉摄像头，然后告诉我现在几点",
+    parts: &["关掉摄像头", "告诉我现在几点"],
     calls: &[("turn_off_camera", "{}"), ("current_time", "{}")],
 }];
 

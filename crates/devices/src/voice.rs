@@ -73,6 +73,7 @@ fn default_rate() -> u32 {
 const EXAMPLES: &[Example] = &[Example {
     teaches: Teaches::AskedFor,
     request: "read 'dinner is ready' out loud",
+    parts: &[],
     calls: &[("voice_msg_prompt", r#"{"message":"dinner is ready"}"#)],
 }];
 

@@ -112,6 +112,7 @@ pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
 const UP_EXAMPLES: &[Example] = &[Example {
     teaches: Teaches::Defaults,
     request: "turn it up a bit",
+    parts: &[],
     calls: &[("increase_volume", "{}")],
 }];
 

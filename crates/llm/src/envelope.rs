@@ -1,9 +1,12 @@
 //! Tool calling through one constrained JSON reply, for servers that can constrain
 //! decoding to a JSON Schema (llama.cpp's `response_format`).
 //!
-//! The model answers with exactly one object: `{"calls": [{"name", "arguments"}, …]}`,
-//! `{"answer": "…"}`, or — after tool results, where it is offered — `{"done":true}`:
-//! the results say all there is to say and the caller builds the reply from them. The schema sent with the request lists every offered tool as a
+//! The model answers with exactly one object: `{"calls": [{"name", "arguments"}, …]}`
+//! (or `{"parts": ["…", …], "calls": […]}`: the things the person asked for, in their
+//! words, before the calls — [`Plan`]), `{"answer": "…"}`, or —
+//! after tool results, where it is offered — `{"done":true}`: the results say all there
+//! is to say and the caller builds the reply from them. The schema sent with the request
+//! lists every offered tool as a
 //! `const` name with its own argument schema, so a call names an offered tool and its
 //! arguments have the schema's shape by construction; several actions come back as one
 //! list (one group, one step); plain answers stay possible.
@@ -22,8 +25,14 @@ use crate::wire::{FunctionCall, ToolCall, ToolDef};
 pub enum Parsed {
     /// Text for the person.
     Answer(String),
-    /// Calls to run, in order (ids are left empty for the caller to give).
-    Calls(Vec<ToolCall>),
+    /// Calls to run, in order (ids are left empty for the caller to give), and the parts
+    /// of the request the model listed before them (empty when it listed none).
+    Calls {
+        /// Each thing the person asked for, in their words ([`Plan::Parts`]).
+        parts: Vec<String>,
+        /// The calls.
+        calls: Vec<ToolCall>,
+    },
     /// Nothing more to do or say: the results the model read are the answer.
     Done,
 }
@@ -46,16 +55,29 @@ pub enum Answer {
     TextOrDone,
 }
 
+/// Whether calls come after the model's plan of the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plan {
+    /// `{"calls":[…]}`: the calls alone.
+    None,
+    /// `{"parts":["…",…],"calls":[…]}`: first each thing the person asked for, in their
+    /// words, then the calls. The model commits to the request's parts before it picks
+    /// tools, so a second request is not lost behind the first one's call, and the caller
+    /// can tell from the model's own list whether its calls cover the request.
+    Parts,
+}
+
 /// The reply that says the results are the answer.
 pub const DONE: &str = "{\"done\":true}";
 
 /// The `response_format` of a request offering `tools`.
 pub fn response_format(tools: &[ToolDef]) -> Value {
-    response_format_with(tools, Answer::Text)
+    response_format_with(tools, Answer::Text, Plan::None)
 }
 
-/// The `response_format` of a request offering `tools`, whose answer is `answer`.
-pub fn response_format_with(tools: &[ToolDef], answer: Answer) -> Value {
+/// The `response_format` of a request offering `tools`, whose answer is `answer` and
+/// whose calls come after `plan`.
+pub fn response_format_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Value {
     let calls: Vec<Value> = tools
         .iter()
         .map(|t| {
@@ -88,16 +110,27 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer) -> Value {
     let schema = if calls.is_empty() {
         answer_only
     } else {
-        json!({"anyOf": [
-            {
+        let calls = json!({"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
+                           "items": {"anyOf": calls}});
+        let reply = match plan {
+            Plan::None => json!({
                 "type": "object",
-                "properties": {"calls": {"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
-                                         "items": {"anyOf": calls}}},
+                "properties": {"calls": calls},
                 "required": ["calls"],
                 "additionalProperties": false,
-            },
-            answer_only,
-        ]})
+            }),
+            Plan::Parts => json!({
+                "type": "object",
+                "properties": {
+                    "parts": {"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
+                              "items": {"type": "string"}},
+                    "calls": calls,
+                },
+                "required": ["parts", "calls"],
+                "additionalProperties": false,
+            }),
+        };
+        json!({"anyOf": [reply, answer_only]})
     };
     json!({"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}})
 }
@@ -107,11 +140,11 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer) -> Value {
 /// generated tokens. With no tools the reply can only be an answer. `None` when a tool's
 /// schema has a keyword the grammar cannot express; use [`response_format`] then.
 pub fn grammar(tools: &[ToolDef]) -> Option<String> {
-    grammar_with(tools, Answer::Text)
+    grammar_with(tools, Answer::Text, Plan::None)
 }
 
-/// [`grammar`] whose answer is `answer`.
-pub fn grammar_with(tools: &[ToolDef], answer: Answer) -> Option<String> {
+/// [`grammar`] whose answer is `answer` and whose calls come after `plan`.
+pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<String> {
     let mut g = Grammar::new();
     let text = format!("{} string \"}}\"", literal("{\"answer\":"));
     let answer = match answer {
@@ -132,11 +165,19 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer) -> Option<String> {
         ));
     }
     let call = g.rule("call", alternatives(calls));
+    let head = match plan {
+        Plan::None => literal("{\"calls\":["),
+        Plan::Parts => format!(
+            "{} string (\",\" string){{0,{}}} {}",
+            literal("{\"parts\":["),
+            MAX_CALLS - 1,
+            literal("],\"calls\":[")
+        ),
+    };
     let list = g.rule(
         "calls",
         format!(
-            "{} {call} (\",\" {call}){{0,{}}} \"]}}\"",
-            literal("{\"calls\":["),
+            "{head} {call} (\",\" {call}){{0,{}}} \"]}}\"",
             MAX_CALLS - 1
         ),
     );
@@ -290,6 +331,14 @@ pub fn parse(content: &str) -> Option<Parsed> {
     if let Some(answer) = value.get("answer").and_then(Value::as_str) {
         return Some(Parsed::Answer(answer.to_string()));
     }
+    let parts: Vec<String> = match value.get("parts") {
+        None => Vec::new(),
+        Some(parts) => parts
+            .as_array()?
+            .iter()
+            .map(|p| p.as_str().map(str::to_string))
+            .collect::<Option<_>>()?,
+    };
     let calls = value.get("calls")?.as_array()?;
     let calls: Option<Vec<ToolCall>> = calls
         .iter()
@@ -306,11 +355,19 @@ pub fn parse(content: &str) -> Option<Parsed> {
             })
         })
         .collect();
-    calls.filter(|c| !c.is_empty()).map(Parsed::Calls)
+    calls
+        .filter(|c| !c.is_empty())
+        .map(|calls| Parsed::Calls { parts, calls })
 }
 
 /// How an assistant's earlier calls are shown to it again: as it wrote them.
 pub fn render_calls(calls: &[ToolCall]) -> String {
+    render_planned(&[], calls)
+}
+
+/// How an assistant's earlier calls are shown to it again with the parts it listed
+/// before them ([`Plan::Parts`]); as [`render_calls`] when it listed none.
+pub fn render_planned(parts: &[String], calls: &[ToolCall]) -> String {
     let calls: Vec<Value> = calls
         .iter()
         .map(|c| {
@@ -319,7 +376,11 @@ pub fn render_calls(calls: &[ToolCall]) -> String {
             json!({"name": c.function.name, "arguments": arguments})
         })
         .collect();
-    json!({ "calls": calls }).to_string()
+    if parts.is_empty() {
+        json!({ "calls": calls }).to_string()
+    } else {
+        json!({ "parts": parts, "calls": calls }).to_string()
+    }
 }
 
 /// How an assistant's earlier answer is shown to it again.
@@ -533,12 +594,13 @@ mod tests {
             parse(r#" {"answer": "Hi"} "#),
             Some(Parsed::Answer("Hi".into()))
         );
-        let Some(Parsed::Calls(calls)) = parse(
+        let Some(Parsed::Calls { parts, calls }) = parse(
             r#"{"calls": [{"name": "turn_off_camera", "arguments": {}}, {"name": "decrease_volume", "arguments": {"step": 10}}]}"#,
         ) else {
             panic!("calls expected");
         };
         assert_eq!(calls.len(), 2);
+        assert!(parts.is_empty());
         assert_eq!(calls[1].function.arguments, r#"{"step":10}"#);
         assert_eq!(
             render_calls(&calls),
@@ -549,9 +611,30 @@ mod tests {
             r#"{"answer": "cut"#,
             "plain text",
             r#"{"calls": [{"arguments": {}}]}"#,
+            r#"{"parts": [1], "calls": [{"name": "turn_off_camera", "arguments": {}}]}"#,
+            r#"{"parts": "camera", "calls": [{"name": "turn_off_camera", "arguments": {}}]}"#,
         ] {
             assert_eq!(parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_planned_reply_lists_the_parts_before_the_calls_and_renders_back_as_written() {
+        let written = r#"{"parts":["关掉摄像头","turn it down"],"calls":[{"name":"turn_off_camera","arguments":{}},{"name":"decrease_volume","arguments":{}}]}"#;
+        let Some(Parsed::Calls { parts, calls }) = parse(written) else {
+            panic!("calls expected");
+        };
+        assert_eq!(parts, ["关掉摄像头", "turn it down"]);
+        assert_eq!(render_planned(&parts, &calls), written);
+        let planned = grammar_with(&tools(), Answer::Text, Plan::Parts).expect("grammar");
+        assert!(planned.contains(r#"{\"parts\":["#), "{planned}");
+        let plain = grammar_with(&tools(), Answer::Text, Plan::None).expect("grammar");
+        assert!(!plain.contains("parts"), "{plain}");
+        let format = response_format_with(&tools(), Answer::Text, Plan::Parts);
+        assert_eq!(
+            format["json_schema"]["schema"]["anyOf"][0]["required"],
+            json!(["parts", "calls"])
+        );
     }
 
     #[test]

@@ -28,11 +28,13 @@ const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::StatedValue,
         request: "what's 3% of 1,250?",
+        parts: &[],
         calls: &[("calculator", r#"{"expression":"3% of 1250"}"#)],
     },
     Example {
         teaches: Teaches::OneToolTwice,
         request: "what are 12*7 and 2^10?",
+        parts: &["12*7", "2^10"],
         calls: &[
             ("calculator", r#"{"expression":"12*7"}"#),
             ("calculator", r#"{"expression":"2^10"}"#),

@@ -108,6 +108,7 @@ impl CodeInterpreter {
 const EXAMPLES: &[Example] = &[Example {
     teaches: Teaches::AskedFor,
     request: "use python to reverse the word hello",
+    parts: &[],
     calls: &[("code_interpreter", r#"{"code":"print('hello'[::-1])"}"#)],
 }];
 

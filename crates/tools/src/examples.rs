@@ -28,6 +28,10 @@ pub struct Example {
     pub teaches: Teaches,
     /// What the person says, in the language they would say it in.
     pub request: &'static str,
+    /// The things the request asks for, in the person's words, as the model lists them
+    /// before its calls: one per thing asked (a part may take several calls). Empty when
+    /// the request is one part.
+    pub parts: &'static [&'static str],
     /// The calls that answer it, in order: each a tool id and its arguments as compact
     /// JSON text. An example that calls another tool is shown only when that tool is
     /// offered too.
@@ -38,5 +42,15 @@ impl Example {
     /// The ids of the tools the example calls, in order (a tool called twice twice).
     pub fn tools(&self) -> impl Iterator<Item = &'static str> {
         self.calls.iter().map(|(tool, _)| *tool)
+    }
+
+    /// The parts of the request as the model lists them: [`Example::parts`], or the
+    /// whole request when it is one part.
+    pub fn parts(&self) -> Vec<&'static str> {
+        if self.parts.is_empty() {
+            vec![self.request]
+        } else {
+            self.parts.to_vec()
+        }
     }
 }
