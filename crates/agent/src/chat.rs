@@ -338,8 +338,9 @@ impl Agent {
         let mut ran: Vec<Outcome> = Vec::new();
         let mut followup = protocol::Followup::new(language);
         // The parts of the request the model listed with each step's calls, by the step's
-        // first call.
-        let mut plans: HashMap<String, Vec<String>> = HashMap::new();
+        // first call: this turn's, and those saved with the earlier turns (so they are
+        // shown as the model wrote them, and the server's cached prefix holds).
+        let mut plans = protocol::saved_plans(&so_far);
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
@@ -563,7 +564,7 @@ impl Agent {
                     // The next try of a call its tool answered with the valid values can
                     // only name one of them.
                     if options::hold(&mut grammar_tools, outcome) {
-                        tracing::debug!(tool = %outcome.tool, "an argument is held to the error's options");
+                        tracing::debug!(tool = %outcome.tool, "an argument is held to the error's options or taken out");
                     }
                     if outcome.status == CallStatus::Failed {
                         // Keyed as the guard normalized the call, so a respelling of the
@@ -650,6 +651,9 @@ impl Agent {
                 let mut row = serde_json::to_value(m).ok()?;
                 if let Some(card) = m.tool_call_id.as_ref().and_then(|id| cards.remove(id)) {
                     row["deskmate"] = card;
+                }
+                if let Some(parts) = m.tool_calls.first().and_then(|c| plans.get(&c.id)) {
+                    row["deskmate"] = serde_json::json!({ protocol::PARTS: parts });
                 }
                 Some(row)
             })

@@ -10,6 +10,12 @@
 //! rule (a dataset named right and a variable wrong: both are outside a list of
 //! variables), nothing is narrowed: the options go to the model in the error's text, as
 //! before. Only the grammar changes; the prompt stays as it was, and so does its cache.
+//!
+//! An error with no options says no value is valid ("there is no knowledge base 'notes'"
+//! when the person has none). When the value it names (quoted in the error, as Deskmate's
+//! tools write it) is that of an optional argument, free in its schema, the argument is
+//! taken out of the tool's grammar for the rest of the turn: the next try can only leave it
+//! to its default, not guess another name.
 
 use deskmate_core::ErrorType;
 use deskmate_llm::wire::ToolDef;
@@ -19,11 +25,11 @@ use crate::calls::Outcome;
 use crate::chat::CallStatus;
 
 /// Narrows, in `tools`, the argument of `outcome`'s call that its error's options
-/// replace. Returns whether a schema changed.
+/// replace, or takes out the optional one for which no value is valid. Returns whether a
+/// schema changed.
 pub(crate) fn hold(tools: &mut [ToolDef], outcome: &Outcome) -> bool {
     let result = &outcome.result;
     if outcome.status != CallStatus::Failed
-        || result.options.is_empty()
         || !matches!(
             result.error_type,
             Some(ErrorType::NotFound | ErrorType::Validation)
@@ -39,19 +45,46 @@ pub(crate) fn hold(tools: &mut [ToolDef], outcome: &Outcome) -> bool {
     let Some(tool) = tools.iter_mut().find(|t| t.function.name == outcome.tool) else {
         return false;
     };
+    let required: Vec<String> = tool.function.parameters["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str().map(str::to_string))
+        .collect();
     let Some(properties) = tool.properties_mut() else {
         return false;
     };
+    let free = |name: &str| {
+        properties.get(name).is_some_and(|schema| {
+            schema.get("type").and_then(Value::as_str) == Some("string")
+                && schema.get("enum").is_none()
+        })
+    };
+    if result.options.is_empty() {
+        let error = result.error.as_deref().unwrap_or_default();
+        let named =
+            |v: &str| error.contains(&format!("'{v}'")) || error.contains(&format!("\"{v}\""));
+        let optional: Vec<&String> = arguments
+            .iter()
+            .filter(|(name, value)| {
+                !required.contains(name)
+                    && free(name)
+                    && value.as_str().is_some_and(|v| !v.is_empty() && named(v))
+            })
+            .map(|(name, _)| name)
+            .collect();
+        let [name] = optional.as_slice() else {
+            return false;
+        };
+        return properties.remove(*name).is_some();
+    }
     let wrong: Vec<&String> = arguments
         .iter()
         .filter(|(name, value)| {
             value
                 .as_str()
                 .is_some_and(|v| !result.options.iter().any(|o| o == v))
-                && properties.get(*name).is_some_and(|schema| {
-                    schema.get("type").and_then(Value::as_str) == Some("string")
-                        && schema.get("enum").is_none()
-                })
+                && free(name)
         })
         .map(|(name, _)| name)
         .collect();
@@ -75,7 +108,8 @@ mod tests {
         [
             json!({"type": "function", "function": {
                 "name": "cancel_schedule", "description": "",
-                "parameters": {"type": "object", "properties": {"id": {"type": "string"}}}
+                "parameters": {"type": "object", "required": ["id"],
+                               "properties": {"id": {"type": "string"}}}
             }}),
             json!({"type": "function", "function": {
                 "name": "frequency", "description": "",
@@ -139,6 +173,46 @@ mod tests {
         assert_eq!(
             held(&tools, "frequency", "variable"),
             Some(json!(["ARM", "TRT01P"]))
+        );
+    }
+
+    #[test]
+    fn an_optional_name_no_value_fits_is_taken_out_of_the_grammar() {
+        let mut tools = tools();
+        let search = || {
+            serde_json::from_value::<ToolDef>(json!({"type": "function", "function": {
+                "name": "knowledge", "description": "",
+                "parameters": {"type": "object", "required": ["query"], "properties": {
+                    "query": {"type": "string"}, "kb_id": {"type": "string"}
+                }}
+            }}))
+            .unwrap_or_else(|e| panic!("{e}"))
+        };
+        tools.push(search());
+        let error = ToolError::validation("there is no knowledge base 'notes'");
+        let outcome = failed(
+            "knowledge",
+            r#"{"query":"VPN setup","kb_id":"notes"}"#,
+            error.clone(),
+        );
+        assert!(hold(&mut tools, &outcome));
+        let properties = &tools[2].function.parameters["properties"];
+        assert!(properties.get("kb_id").is_none(), "{properties}");
+        assert!(properties.get("query").is_some());
+        // A value the error does not name, or a required argument, stays.
+        let mut tools = vec![search()];
+        let other = failed("knowledge", r#"{"query":"VPN","kb_id":"work"}"#, error);
+        assert!(!hold(&mut tools, &other));
+        let required = failed(
+            "knowledge",
+            r#"{"query":"notes"}"#,
+            ToolError::validation("no passage for 'notes'"),
+        );
+        assert!(!hold(&mut tools, &required));
+        assert!(
+            tools[0].function.parameters["properties"]
+                .get("kb_id")
+                .is_some()
         );
     }
 

@@ -1929,6 +1929,22 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
             .contains("parts"),
         "the first step's grammar asks for the parts: {first}"
     );
+    // The next turn shows the model its earlier calls as it wrote them, parts and all.
+    f.server.push(content(r#"{"answer":"You're welcome."}"#));
+    turn(&f, "thanks", Some(outcome.conversation_id.clone())).await;
+    let next = &f.server.requests()[1];
+    let earlier = next["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "assistant")
+        .filter_map(|m| m["content"].as_str())
+        .next()
+        .unwrap_or_default();
+    assert!(
+        earlier.starts_with(r#"{"parts":["12*7","2^10"],"calls":["#),
+        "{next}"
+    );
 
     // Two parts, one call: the model is asked again, reading its plan as it wrote it.
     let f = constrained_fixture(false).await;
