@@ -539,6 +539,7 @@ impl Agent {
                     used_ids.insert(call.id.clone());
                 }
                 let planned = parts.len();
+                tracing::debug!(?parts, calls = calls.len(), "the parts the model listed");
                 if let Some(first) = calls.first().filter(|_| planned > 0) {
                     plans.insert(first.id.clone(), parts);
                 }
