@@ -70,7 +70,7 @@ pub(crate) fn examples_for(catalog: &[ToolDef], of: impl Fn(&str) -> Vec<Example
     examples
 }
 
-/// An example as the model writes its first reply: `{"parts":[…],"calls":[…]}`.
+/// An example as the model writes its calls: `{"parts":[…],"calls":[…]}`.
 fn example_calls(example: &Example) -> String {
     let calls: Vec<ToolCall> = example
         .calls
@@ -85,7 +85,7 @@ fn example_calls(example: &Example) -> String {
         })
         .collect();
     let parts: Vec<String> = example.parts().into_iter().map(str::to_string).collect();
-    envelope::render_planned(&parts, &calls)
+    envelope::render_calls(&parts, &calls)
 }
 
 /// How a turn speaks to its model.
@@ -372,7 +372,7 @@ results answer all of it, reply {done}. Never repeat a call that is done.",
                     .and_then(|c| plans.get(&c.id))
                     .map_or(&[][..], Vec::as_slice);
                 out.push(Message::assistant(
-                    Some(envelope::render_planned(parts, &message.tool_calls)),
+                    Some(envelope::render_calls(parts, &message.tool_calls)),
                     Vec::new(),
                 ));
             }

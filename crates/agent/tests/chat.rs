@@ -1902,6 +1902,17 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
     }
 }
 
+/// What a request shows the model of its own earlier replies, in order.
+fn assistant_said(request: &Value) -> Vec<&str> {
+    request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "assistant")
+        .filter_map(|m| m["content"].as_str())
+        .collect()
+}
+
 /// The model lists the parts of the request before its calls. When each part got a
 /// call that succeeded with a result that says all of itself, the results are the reply
 /// and the model is not asked again; a part left without a call, or a result only the
@@ -1933,16 +1944,11 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
     f.server.push(content(r#"{"answer":"You're welcome."}"#));
     turn(&f, "thanks", Some(outcome.conversation_id.clone())).await;
     let next = &f.server.requests()[1];
-    let earlier = next["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| m["role"] == "assistant")
-        .filter_map(|m| m["content"].as_str())
-        .next()
-        .unwrap_or_default();
+    let earlier = assistant_said(next);
     assert!(
-        earlier.starts_with(r#"{"parts":["12*7","2^10"],"calls":["#),
+        earlier
+            .first()
+            .is_some_and(|e| e.starts_with(r#"{"parts":["12*7","2^10"],"calls":["#)),
         "{next}"
     );
 
@@ -1956,14 +1962,7 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
     assert_eq!(outcome.steps, 2, "{}", outcome.reply);
     assert_eq!(outcome.stop, StopReason::Answered);
     let second = &f.server.requests()[1];
-    let said = second["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| m["role"] == "assistant")
-        .filter_map(|m| m["content"].as_str())
-        .collect::<Vec<_>>();
-    assert_eq!(said, [planned], "{second}");
+    assert_eq!(assistant_said(second), [planned], "{second}");
     assert!(
         second["grammar"]
             .as_str()

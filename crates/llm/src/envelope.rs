@@ -360,14 +360,9 @@ pub fn parse(content: &str) -> Option<Parsed> {
         .map(|calls| Parsed::Calls { parts, calls })
 }
 
-/// How an assistant's earlier calls are shown to it again: as it wrote them.
-pub fn render_calls(calls: &[ToolCall]) -> String {
-    render_planned(&[], calls)
-}
-
-/// How an assistant's earlier calls are shown to it again with the parts it listed
-/// before them ([`Plan::Parts`]); as [`render_calls`] when it listed none.
-pub fn render_planned(parts: &[String], calls: &[ToolCall]) -> String {
+/// How an assistant's earlier calls are shown to it again, as it wrote them: with the
+/// parts it listed before them ([`Plan::Parts`]), or the calls alone when it listed none.
+pub fn render_calls(parts: &[String], calls: &[ToolCall]) -> String {
     let calls: Vec<Value> = calls
         .iter()
         .map(|c| {
@@ -603,7 +598,7 @@ mod tests {
         assert!(parts.is_empty());
         assert_eq!(calls[1].function.arguments, r#"{"step":10}"#);
         assert_eq!(
-            render_calls(&calls),
+            render_calls(&[], &calls),
             r#"{"calls":[{"name":"turn_off_camera","arguments":{}},{"name":"decrease_volume","arguments":{"step":10}}]}"#
         );
         for bad in [
@@ -625,7 +620,7 @@ mod tests {
             panic!("calls expected");
         };
         assert_eq!(parts, ["关掉摄像头", "turn it down"]);
-        assert_eq!(render_planned(&parts, &calls), written);
+        assert_eq!(render_calls(&parts, &calls), written);
         let planned = grammar_with(&tools(), Answer::Text, Plan::Parts).expect("grammar");
         assert!(planned.contains(r#"{\"parts\":["#), "{planned}");
         let plain = grammar_with(&tools(), Answer::Text, Plan::None).expect("grammar");
