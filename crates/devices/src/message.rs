@@ -116,8 +116,12 @@ fn show(
             urgency,
         })
         .is_ok();
-    let title = &notice.title;
-    let line = deskmate_core::said!("已显示消息“{title}”", "Message shown: \"{title}\"");
+    // The line is what the person asked to be shown, not the title the model filled in.
+    let shown_text = deskmate_tools::said::clip(&notice.body, 80);
+    let line = deskmate_core::said!(
+        "已显示消息“{shown_text}”",
+        "Message shown: \"{shown_text}\""
+    );
     let data = match notifier.notify(&notice) {
         Ok(shown) => json!({
             "id": shown.id,
@@ -157,11 +161,11 @@ mod tests {
             show(&SimulatedNotifier::default(), &in_app, args()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             deskmate_tools::said::line(&shown, false),
-            Some("Message shown: \"Break\"")
+            Some("Message shown: \"stand up\"")
         );
         assert_eq!(
             deskmate_tools::said::line(&shown, true),
-            Some("已显示消息“Break”")
+            Some("已显示消息“stand up”")
         );
     }
 }
