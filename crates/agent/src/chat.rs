@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use deskmate_core::{ErrorType, ToolResult};
+use deskmate_llm::envelope::Part;
 use deskmate_llm::wire::{Message, ToolDef};
 use deskmate_llm::{ChatClient, Endpoint};
 use deskmate_service::ServiceError;
@@ -538,10 +539,9 @@ impl Agent {
                     }
                     used_ids.insert(call.id.clone());
                 }
-                let planned = parts.len();
                 tracing::debug!(?parts, calls = calls.len(), "the parts the model listed");
-                if let Some(first) = calls.first().filter(|_| planned > 0) {
-                    plans.insert(first.id.clone(), parts);
+                if let Some(first) = calls.first().filter(|_| !parts.is_empty()) {
+                    plans.insert(first.id.clone(), parts.clone());
                 }
                 let assistant = Message::assistant(
                     (!text.trim().is_empty()).then(|| text.clone()),
@@ -578,7 +578,7 @@ impl Agent {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
-                let covered = planned > 0 && covers(planned, &outcomes);
+                let covered = !parts.is_empty() && covers(&parts, &outcomes);
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.deskmate.registry();
                 let retriable =
@@ -616,7 +616,7 @@ impl Agent {
                 // with results that say all of themselves: they are the reply, without
                 // asking the model again what it has already said.
                 if covered {
-                    tracing::debug!(parts = planned, "the calls covered every part listed");
+                    tracing::debug!(parts = parts.len(), "the calls covered every part listed");
                     let reply = reply::from_results(&ran, zh);
                     break 'turn (
                         closing(events, &mut new_messages, reply),
@@ -654,6 +654,7 @@ impl Agent {
                     row["deskmate"] = card;
                 }
                 if let Some(parts) = m.tool_calls.first().and_then(|c| plans.get(&c.id)) {
+                    let parts: Vec<serde_json::Value> = parts.iter().map(Part::to_value).collect();
                     row["deskmate"] = serde_json::json!({ protocol::PARTS: parts });
                 }
                 Some(row)
@@ -880,19 +881,27 @@ fn cut_short(zh: bool) -> String {
     }
 }
 
-/// Whether one step's calls cover the `parts` the model listed before them: every call
-/// succeeded (or repeats one that did), at least one call per part, and each result
+/// Whether one step's calls cover the `parts` the model listed before them: every part
+/// names a tool (a part no tool does needs words), each tool has at least one call done
+/// per part naming it, every call succeeded (or repeats one that did), and each result
 /// carries its tool's own line holding all of it — a result only the model can read
 /// (search hits, a large table, a tool that says nothing) needs its words.
-fn covers(parts: usize, step: &[Outcome]) -> bool {
-    let done = step.iter().filter(|o| o.status == CallStatus::Done).count();
-    done >= parts
-        && step.iter().all(|o| {
-            matches!(o.status, CallStatus::Done | CallStatus::Repeated)
-                && o.result.ok
-                && deskmate_tools::said::line(&o.result.data, false).is_some()
-                && deskmate_tools::said::whole(&o.result.data) != Some(false)
-        })
+fn covers(parts: &[Part], step: &[Outcome]) -> bool {
+    let done = |tool: &str| {
+        step.iter()
+            .filter(|o| o.status == CallStatus::Done && o.tool == tool)
+            .count()
+    };
+    parts.iter().all(|p| {
+        p.tool
+            .as_deref()
+            .is_some_and(|tool| done(tool) >= parts.iter().filter(|q| q.tool == p.tool).count())
+    }) && step.iter().all(|o| {
+        matches!(o.status, CallStatus::Done | CallStatus::Repeated)
+            && o.result.ok
+            && deskmate_tools::said::line(&o.result.data, false).is_some()
+            && deskmate_tools::said::whole(&o.result.data) != Some(false)
+    })
 }
 
 fn model_failed(zh: bool, error: &str) -> String {

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use deskmate_llm::envelope::{self, Parsed};
+use deskmate_llm::envelope::{self, Parsed, Part};
 use deskmate_llm::extract::{Extracted, extract_calls};
 use deskmate_llm::wire::{ChatRequest, FunctionCall, Message, ToolCall, ToolDef};
 use deskmate_llm::{Reply, StreamEvent};
@@ -32,26 +32,30 @@ user's request needs it, and never call a tool the user did not ask for. Give ev
 its schema's type. When a tool answers with an error, read its hint and options and fix the \
 call, or explain the problem to the user. Answer briefly, in the user's language.";
 
-/// The worked examples that need no tool, for the constrained prompt, written compactly
-/// as the grammar makes the model write: requests no tool serves, answered directly, in
-/// either language, including things the computer cannot do. The examples with calls are
-/// the offered tools' own ([`Tool::examples`](deskmate_tools::Tool::examples)).
+/// The worked examples that need no tool, for the constrained prompt: requests no tool
+/// serves, answered directly, in either language, including things the computer cannot do
+/// (the request, the answer). The model writes them as [`example_answer`] shows. The
+/// examples with calls are the offered tools' own
+/// ([`Tool::examples`](deskmate_tools::Tool::examples)).
 const ANSWERS: [(&str, &str); 5] = [
-    ("hello", r#"{"answer":"Hello! What can I do for you?"}"#),
-    (
-        "tell me a fun fact",
-        r#"{"answer":"Octopuses have three hearts."}"#,
-    ),
-    ("写一句生日祝福", r#"{"answer":"祝你生日快乐，天天开心！"}"#),
+    ("hello", "Hello! What can I do for you?"),
+    ("tell me a fun fact", "Octopuses have three hearts."),
+    ("写一句生日祝福", "祝你生日快乐，天天开心！"),
     (
         "lock the front door",
-        r#"{"answer":"Sorry, I can't do that: none of my tools controls door locks."}"#,
+        "Sorry, I can't do that: none of my tools controls door locks.",
     ),
     (
         "帮我给老板发一封邮件",
-        r#"{"answer":"抱歉，我没有发邮件的工具，这件事做不了。"}"#,
+        "抱歉，我没有发邮件的工具，这件事做不了。",
     ),
 ];
+
+/// An answer example as the model writes it: the request as its one part, which no tool
+/// does, then the answer.
+fn example_answer(request: &str, answer: &str) -> String {
+    json!({"parts": [Part::new(request, None).to_value()], "answer": answer}).to_string()
+}
 
 /// The worked examples of the tools in `catalog` (`of` gives a tool's own), as the prompt
 /// shows them: only those whose every call names a tool of the catalog, each once, in the
@@ -84,8 +88,21 @@ fn example_calls(example: &Example) -> String {
             },
         })
         .collect();
-    let parts: Vec<String> = example.parts().into_iter().map(str::to_string).collect();
-    envelope::render_calls(&parts, &calls)
+    envelope::render_calls(&example_parts(example), &calls)
+}
+
+/// An example's parts as the model lists them: the `i`-th done by the `i`-th call's tool
+/// (the last call's when there are fewer calls than parts).
+fn example_parts(example: &Example) -> Vec<Part> {
+    example
+        .parts()
+        .into_iter()
+        .enumerate()
+        .map(|(i, ask)| {
+            let tool = example.calls.get(i).or(example.calls.last());
+            Part::new(ask, tool.map(|(name, _)| *name))
+        })
+        .collect()
 }
 
 /// How a turn speaks to its model.
@@ -116,18 +133,19 @@ pub(crate) fn system_prompt(
     if protocol == Protocol::Native || callable.is_empty() {
         return NATIVE_PROMPT.to_string();
     }
-    // The answers that need no tool first, then the catalog's tools' examples. Only the
+    // The catalog's tools' examples, then the answers that need no tool (in that order a
+    // small model said "none" for fewer requests a tool does: BENCHMARKS). Only the
     // built-in tools give examples, so tool sets that differ in other tools (HTTP and
     // imported ones, those chosen per message) share all but their catalogs in the
     // server's cache; the grammar lets the model name only the callable tools, so an
     // example of a masked tool cannot become a call.
-    let examples: Vec<String> = ANSWERS
+    let examples: Vec<String> = examples
         .iter()
-        .map(|(user, answer)| format!("User: {user} → {answer}"))
+        .map(|e| format!("User: {} → {}", e.request, example_calls(e)))
         .chain(
-            examples
+            ANSWERS
                 .iter()
-                .map(|e| format!("User: {} → {}", e.request, example_calls(e))),
+                .map(|(user, answer)| format!("User: {user} → {}", example_answer(user, answer))),
         )
         .collect();
     // The fixed instructions come first and the tool-dependent part last, so prompts for
@@ -139,13 +157,15 @@ the result of arithmetic yourself: when a tool can do what the user asks, call i
 does only what its description says: never use one as a stand-in for something similar it \
 does not do. Answer directly when no tool fits (greetings, jokes, general knowledge, things \
 no tool can do), and never claim you did something without a tool result.\n\n\
-Reply with one JSON object, either\n\
-{{\"parts\":[\"<part>\",…],\"calls\":[{{\"name\":\"<tool>\",\"arguments\":{{<arguments>}}}}]}} \
-— first every part of the request (each thing the user asked for, in their words), then one \
-call per action the user asked for, all in one list (the same tool several times when asked \
-for several things; after tool results the parts still to do and their calls), or\n\
-{{\"answer\":\"<text>\"}} — a brief answer in the user's language, using the tool results \
-when there are any, or\n\
+Reply with one JSON object. First \"parts\": every part of the request (each thing the user \
+asked for, in their words) as \"ask\", with \"tool\": the tool whose description says it does \
+exactly that, or \"none\" when no tool does (a tool for something similar is not it). Then \
+either\n\
+\"calls\":[{{\"name\":\"<tool>\",\"arguments\":{{<arguments>}}}}] — the calls of the parts' \
+tools: one call per action the user asked for, all in one list (the same tool several times \
+when asked for several things; after tool results the parts still to do and their calls), or\n\
+\"answer\":\"<text>\" — when every part's tool is \"none\": a brief answer in the user's \
+language, using the tool results when there are any, or\n\
 {{\"done\":true}} — only after tool results, when they answer everything the user asked \
 (the user sees them).\n\
 Give only the arguments the request supplies: leave out optional ones (marked ?) the user \
@@ -222,7 +242,7 @@ pub(crate) fn request(
     messages: &[Message],
     tools: &[ToolDef],
     followup: Followup,
-    plans: &HashMap<String, Vec<String>>,
+    plans: &HashMap<String, Vec<Part>>,
 ) -> ChatRequest {
     match protocol {
         Protocol::Native => {
@@ -295,7 +315,7 @@ pub(crate) fn from_wire(calls: &mut [ToolCall], tools: &[ToolDef]) {
 fn as_written(
     messages: &[Message],
     followup: Followup,
-    plans: &HashMap<String, Vec<String>>,
+    plans: &HashMap<String, Vec<Part>>,
 ) -> Vec<Message> {
     let mut names: HashMap<&str, &str> = HashMap::new();
     let mut out: Vec<Message> = Vec::new();
@@ -395,14 +415,14 @@ pub(crate) const PARTS: &str = "parts";
 
 /// The parts saved with the assistant messages of `rows` (a conversation as stored), by
 /// each message's first call id.
-pub(crate) fn saved_plans(rows: &[(i64, serde_json::Value)]) -> HashMap<String, Vec<String>> {
+pub(crate) fn saved_plans(rows: &[(i64, serde_json::Value)]) -> HashMap<String, Vec<Part>> {
     rows.iter()
         .filter_map(|(_, row)| {
             let id = row["tool_calls"][0]["id"].as_str()?;
-            let parts: Vec<String> = row["deskmate"][PARTS]
+            let parts: Vec<Part> = row["deskmate"][PARTS]
                 .as_array()?
                 .iter()
-                .map(|p| p.as_str().map(str::to_string))
+                .map(Part::from_value)
                 .collect::<Option<_>>()?;
             Some((id.to_string(), parts))
         })
@@ -419,7 +439,7 @@ pub(crate) struct Read {
     pub done: bool,
     /// The parts of the request the model listed before its calls (constrained, first
     /// step); empty otherwise.
-    pub parts: Vec<String>,
+    pub parts: Vec<Part>,
 }
 
 /// Reads a complete reply.
@@ -639,19 +659,19 @@ mod tests {
         let (_, shown) = prompt.split_once("Examples:\n").unwrap_or_default();
         let (shown, _) = shown.split_once("\n\nTools:").unwrap_or_default();
         let lines: Vec<&str> = shown.lines().collect();
-        // The answers that need no tool first, then the tools' examples as the model
-        // writes its calls.
+        // The tools' examples as the model writes its calls, each part with its tool,
+        // then the answers that need no tool, each part with none.
         assert_eq!(lines.len(), ANSWERS.len() + 3, "{shown}");
         assert_eq!(
-            lines[0],
-            "User: hello → {\"answer\":\"Hello! What can I do for you?\"}"
+            lines[3],
+            r#"User: hello → {"parts":[{"ask":"hello","tool":"none"}],"answer":"Hello! What can I do for you?"}"#
         );
         assert_eq!(
-            &lines[ANSWERS.len()..],
+            &lines[..3],
             [
-                r#"User: louder → {"parts":["louder"],"calls":[{"name":"louder","arguments":{}}]}"#,
-                r#"User: what's 2+2? → {"parts":["what's 2+2?"],"calls":[{"name":"sum","arguments":{"expression":"2+2"}}]}"#,
-                r#"User: sum 1+1 and tell the time → {"parts":["sum 1+1","tell the time"],"calls":[{"name":"sum","arguments":{"expression":"1+1"}},{"name":"clock","arguments":{}}]}"#,
+                r#"User: louder → {"parts":[{"ask":"louder","tool":"louder"}],"calls":[{"name":"louder","arguments":{}}]}"#,
+                r#"User: what's 2+2? → {"parts":[{"ask":"what's 2+2?","tool":"sum"}],"calls":[{"name":"sum","arguments":{"expression":"2+2"}}]}"#,
+                r#"User: sum 1+1 and tell the time → {"parts":[{"ask":"sum 1+1","tool":"sum"},{"ask":"tell the time","tool":"clock"}],"calls":[{"name":"sum","arguments":{"expression":"1+1"}},{"name":"clock","arguments":{}}]}"#,
             ]
         );
     }

@@ -1922,7 +1922,7 @@ fn assistant_said(request: &Value) -> Vec<&str> {
 async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() {
     let f = constrained_fixture(false).await;
     f.server.push(content(
-        r#"{"parts":["12*7","2^10"],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}},{"name":"calculator","arguments":{"expression":"2^10"}}]}"#,
+        r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"2^10","tool":"calculator"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}},{"name":"calculator","arguments":{"expression":"2^10"}}]}"#,
     ));
     let (_, outcome) = turn(&f, "12*7 and 2^10", None).await;
     assert_eq!(outcome.stop, StopReason::FromResults, "{}", outcome.reply);
@@ -1941,20 +1941,24 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
         "the first step's grammar asks for the parts: {first}"
     );
     // The next turn shows the model its earlier calls as it wrote them, parts and all.
-    f.server.push(content(r#"{"answer":"You're welcome."}"#));
-    turn(&f, "thanks", Some(outcome.conversation_id.clone())).await;
+    f.server.push(content(
+        r#"{"parts":[{"ask":"thanks","tool":"none"}],"answer":"You're welcome."}"#,
+    ));
+    let (_, thanks) = turn(&f, "thanks", Some(outcome.conversation_id.clone())).await;
+    assert_eq!(thanks.reply, "You're welcome.");
     let next = &f.server.requests()[1];
     let earlier = assistant_said(next);
     assert!(
-        earlier
-            .first()
-            .is_some_and(|e| e.starts_with(r#"{"parts":["12*7","2^10"],"calls":["#)),
+        earlier.first().is_some_and(|e| e.starts_with(
+            r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"2^10","tool":"calculator"}],"calls":["#
+        )),
         "{next}"
     );
 
-    // Two parts, one call: the model is asked again, reading its plan as it wrote it.
+    // A part no tool does: the model is asked again for its words, reading its plan as it
+    // wrote it.
     let f = constrained_fixture(false).await;
-    let planned = r#"{"parts":["12*7","is it even?"],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#;
+    let planned = r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"is it even?","tool":"none"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#;
     f.server
         .push(content(planned))
         .push(content(r#"{"answer":"12*7 is 84, and it is even."}"#));
@@ -1971,11 +1975,31 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
         "calls after results list the parts still open too"
     );
 
+    // Two parts the calculator does, one call: the second part is still open.
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"2^10","tool":"calculator"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(r#"{"answer":"12*7 = 84, 2^10 = 1024."}"#));
+    let (_, outcome) = turn(&f, "12*7 and 2^10", None).await;
+    assert_eq!(outcome.steps, 2, "{}", outcome.reply);
+
+    // A part whose named tool was not the one called: not covered.
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"parts":[{"ask":"what time is it","tool":"current_time"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(r#"{"answer":"Sorry."}"#));
+    let (_, outcome) = turn(&f, "what time is it", None).await;
+    assert_eq!(outcome.steps, 2, "{}", outcome.reply);
+
     // One part, one call whose tool says nothing of its result: the model words it.
     let f = constrained_fixture(false).await;
     f.server
         .push(content(
-            r#"{"parts":["add 2"],"calls":[{"name":"counter_add","arguments":{"delta":2}}]}"#,
+            r#"{"parts":[{"ask":"add 2","tool":"counter_add"}],"calls":[{"name":"counter_add","arguments":{"delta":2}}]}"#,
         ))
         .push(content(r#"{"answer":"Added 2."}"#));
     let (_, outcome) = turn(&f, "add 2", None).await;

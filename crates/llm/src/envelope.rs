@@ -2,8 +2,9 @@
 //! decoding to a JSON Schema (llama.cpp's `response_format`).
 //!
 //! The model answers with exactly one object: `{"calls": [{"name", "arguments"}, …]}`
-//! (or `{"parts": ["…", …], "calls": […]}`: the things the person asked for, in their
-//! words, before the calls — [`Plan`]), `{"answer": "…"}`, or —
+//! (or `{"parts": [{"ask", "tool"}, …], "calls": […]}`: the things the person asked for,
+//! in their words, each with the tool that does it, before the calls — [`Plan`]),
+//! `{"answer": "…"}` (after parts no tool does, under [`Plan::Parts`]), or —
 //! after tool results, where it is offered — `{"done":true}`: the results say all there
 //! is to say and the caller builds the reply from them. The schema sent with the request
 //! lists every offered tool as a
@@ -28,13 +29,58 @@ pub enum Parsed {
     /// Calls to run, in order (ids are left empty for the caller to give), and the parts
     /// of the request the model listed before them (empty when it listed none).
     Calls {
-        /// Each thing the person asked for, in their words ([`Plan::Parts`]).
-        parts: Vec<String>,
+        /// Each thing the person asked for ([`Plan::Parts`]).
+        parts: Vec<Part>,
         /// The calls.
         calls: Vec<ToolCall>,
     },
     /// Nothing more to do or say: the results the model read are the answer.
     Done,
+}
+
+/// One thing the person asked for, as the model listed it before acting: the request's
+/// words for it and the tool whose description says it does exactly that — `None` when
+/// no offered tool does, so the part needs words (an answer, or that it cannot be done).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// The part, in the person's words.
+    pub ask: String,
+    /// The tool that does it; `None`: no tool does.
+    pub tool: Option<String>,
+}
+
+/// How a part that no tool does names its tool (`"tool":"none"`). A string, not `null`,
+/// so the model picks it among the tool names, measured better at saying no than `null`
+/// (BENCHMARKS).
+pub const NO_TOOL: &str = "none";
+
+impl Part {
+    /// A part done by `tool` (`None`: by no tool).
+    pub fn new(ask: impl Into<String>, tool: Option<&str>) -> Self {
+        Self {
+            ask: ask.into(),
+            tool: tool.map(str::to_string),
+        }
+    }
+
+    /// The part as the model writes it: `{"ask":"…","tool":"<name>"|"none"}`.
+    pub fn to_value(&self) -> Value {
+        json!({"ask": self.ask, "tool": self.tool.as_deref().unwrap_or(NO_TOOL)})
+    }
+
+    /// A part as written: `{"ask", "tool"}` (a `null` or `"none"` tool is no tool), or a
+    /// bare string (parts saved before they named tools), which names no tool.
+    pub fn from_value(value: &Value) -> Option<Self> {
+        if let Some(ask) = value.as_str() {
+            return Some(Self::new(ask, None));
+        }
+        let ask = value.get("ask")?.as_str()?;
+        let tool = match value.get("tool") {
+            None | Some(Value::Null) => None,
+            Some(tool) => Some(tool.as_str()?).filter(|t| *t != NO_TOOL),
+        };
+        Some(Self::new(ask, tool))
+    }
 }
 
 /// Longest string or list bound kept in the constraint. Larger bounds add nothing a
@@ -60,10 +106,15 @@ pub enum Answer {
 pub enum Plan {
     /// `{"calls":[…]}`: the calls alone.
     None,
-    /// `{"parts":["…",…],"calls":[…]}`: first each thing the person asked for, in their
-    /// words, then the calls. The model commits to the request's parts before it picks
-    /// tools, so a second request is not lost behind the first one's call, and the caller
-    /// can tell from the model's own list whether its calls cover the request.
+    /// `{"parts":[{"ask":"…","tool":"…"},…],"calls":[…]}`: first each thing the person
+    /// asked for, in their words, with the tool that does it or `"none"`, then the calls.
+    /// The model commits to the request's parts before it picks tools, so a second request
+    /// is not lost behind the first one's call, and the caller can tell from the model's
+    /// own list whether its calls cover the request. Whether to act at all is decided
+    /// there, part by part, after the request is written out, instead of by the reply's
+    /// first token: a first-step answer ([`Answer::Text`]) is
+    /// `{"parts":[…],"answer":"…"}` with every part's tool `"none"`, and calls need at least
+    /// one part with a tool.
     Parts,
 }
 
@@ -121,18 +172,46 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Va
             }),
             Plan::Parts => json!({
                 "type": "object",
-                "properties": {
-                    "parts": {"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
-                              "items": {"type": "string"}},
-                    "calls": calls,
-                },
+                "properties": {"parts": part_list(tools), "calls": calls},
                 "required": ["parts", "calls"],
                 "additionalProperties": false,
             }),
         };
+        // A first answer lists the parts too (each one no tool does); after results the
+        // parts may come before the answer.
+        let planned = |required: Value| {
+            json!({
+                "type": "object",
+                "properties": {"parts": part_list(tools), "answer": {"type": "string"}},
+                "required": required,
+                "additionalProperties": false,
+            })
+        };
+        let answer_only = match (plan, answer) {
+            (Plan::Parts, Answer::Text) => planned(json!(["parts", "answer"])),
+            (Plan::Parts, Answer::TextOrDone) => {
+                json!({"anyOf": [planned(json!(["answer"])), answer_only]})
+            }
+            _ => answer_only,
+        };
         json!({"anyOf": [reply, answer_only]})
     };
     json!({"type": "json_schema", "json_schema": {"name": "reply", "schema": schema}})
+}
+
+/// The JSON Schema of a plan's parts: the words, and one of `tools` or `"none"`.
+fn part_list(tools: &[ToolDef]) -> Value {
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|t| t.function.name.as_str())
+        .chain([NO_TOOL])
+        .collect();
+    json!({"type": "array", "minItems": 1, "maxItems": MAX_CALLS, "items": {
+        "type": "object",
+        "properties": {"ask": {"type": "string"}, "tool": {"enum": names}},
+        "required": ["ask", "tool"],
+        "additionalProperties": false,
+    }})
 }
 
 /// The same constraint as [`response_format`] as a compact-JSON GBNF grammar (see
@@ -146,14 +225,16 @@ pub fn grammar(tools: &[ToolDef]) -> Option<String> {
 /// [`grammar`] whose answer is `answer` and whose calls come after `plan`.
 pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<String> {
     let mut g = Grammar::new();
+    let answer_kind = answer;
     let text = format!("{} string \"}}\"", literal("{\"answer\":"));
-    let answer = match answer {
-        Answer::Text => g.rule("answer", text),
-        Answer::TextOrDone => g.rule("answer", format!("{text} | {}", literal(DONE))),
-    };
     if tools.is_empty() {
+        let answer = g.rule("answer", text);
         return Some(g.finish(&answer));
     }
+    let answer = match answer {
+        Answer::Text => text,
+        Answer::TextOrDone => format!("{text} | {}", literal(DONE)),
+    };
     let mut calls = Vec::new();
     for (i, t) in tools.iter().enumerate() {
         let name = &t.function.name;
@@ -165,15 +246,52 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
         ));
     }
     let call = g.rule("call", alternatives(calls));
-    let head = match plan {
-        Plan::None => literal("{\"calls\":["),
-        Plan::Parts => format!(
-            "{} string (\",\" string){{0,{}}} {}",
-            literal("{\"parts\":["),
-            MAX_CALLS - 1,
-            literal("],\"calls\":[")
-        ),
+    let more = MAX_CALLS - 1;
+    let (head, answer) = match plan {
+        Plan::None => (literal("{\"calls\":["), answer),
+        Plan::Parts => {
+            // A part no tool does, a part one of `tools` does, and either.
+            let ask = literal("{\"ask\":");
+            let none = g.rule(
+                "part-none",
+                format!(
+                    "{ask} string {}",
+                    literal(&format!(",\"tool\":\"{NO_TOOL}\"}}"))
+                ),
+            );
+            let names = tools
+                .iter()
+                .map(|t| literal(&Value::from(t.function.name.as_str()).to_string()))
+                .collect();
+            let name = g.rule("tool-name", alternatives(names));
+            let tool = g.rule(
+                "part-tool",
+                format!("{ask} string {} {name} \"}}\"", literal(",\"tool\":")),
+            );
+            let part = g.rule("part", format!("{none} | {tool}"));
+            let parts = literal("{\"parts\":[");
+            // Calls follow a list with at least one part a tool does; a first answer
+            // follows a list of parts no tool does.
+            let head = format!(
+                "{parts} ({none} \",\"){{0,{more}}} {tool} (\",\" {part}){{0,{more}}} {}",
+                literal("],\"calls\":[")
+            );
+            let answer = match answer_kind {
+                Answer::Text => format!(
+                    "{parts} {none} (\",\" {none}){{0,{more}}} {} string \"}}\"",
+                    literal("],\"answer\":")
+                ),
+                // After results: the answer, done, or the parts (what was asked, done
+                // or not) and then the answer.
+                Answer::TextOrDone => format!(
+                    "{answer} | {parts} {part} (\",\" {part}){{0,{more}}} {} string \"}}\"",
+                    literal("],\"answer\":")
+                ),
+            };
+            (head, answer)
+        }
     };
+    let answer = g.rule("answer", answer);
     let list = g.rule(
         "calls",
         format!(
@@ -331,12 +449,12 @@ pub fn parse(content: &str) -> Option<Parsed> {
     if let Some(answer) = value.get("answer").and_then(Value::as_str) {
         return Some(Parsed::Answer(answer.to_string()));
     }
-    let parts: Vec<String> = match value.get("parts") {
+    let parts: Vec<Part> = match value.get("parts") {
         None => Vec::new(),
         Some(parts) => parts
             .as_array()?
             .iter()
-            .map(|p| p.as_str().map(str::to_string))
+            .map(Part::from_value)
             .collect::<Option<_>>()?,
     };
     let calls = value.get("calls")?.as_array()?;
@@ -362,7 +480,7 @@ pub fn parse(content: &str) -> Option<Parsed> {
 
 /// How an assistant's earlier calls are shown to it again, as it wrote them: with the
 /// parts it listed before them ([`Plan::Parts`]), or the calls alone when it listed none.
-pub fn render_calls(parts: &[String], calls: &[ToolCall]) -> String {
+pub fn render_calls(parts: &[Part], calls: &[ToolCall]) -> String {
     let calls: Vec<Value> = calls
         .iter()
         .map(|c| {
@@ -374,6 +492,7 @@ pub fn render_calls(parts: &[String], calls: &[ToolCall]) -> String {
     if parts.is_empty() {
         json!({ "calls": calls }).to_string()
     } else {
+        let parts: Vec<Value> = parts.iter().map(Part::to_value).collect();
         json!({ "parts": parts, "calls": calls }).to_string()
     }
 }
@@ -409,22 +528,14 @@ impl AnswerStream {
             return String::new();
         }
         if self.start.is_none() {
-            let compact: String = self.seen.chars().filter(|c| !c.is_whitespace()).collect();
-            const HEAD: &str = "{\"answer\":\"";
-            if compact.len() < HEAD.len() {
-                if !HEAD.starts_with(&compact) {
+            match answer_start(&self.seen) {
+                Head::Pending => return String::new(),
+                Head::Other => {
                     self.refused = true;
+                    return String::new();
                 }
-                return String::new();
+                Head::Answer(at) => self.start = Some(at),
             }
-            if !compact.starts_with(HEAD) {
-                self.refused = true;
-                return String::new();
-            }
-            // The content starts after the quote that follows the colon.
-            let colon = self.seen.find(':').unwrap_or(0);
-            let quote = self.seen[colon..].find('"').map_or(0, |q| colon + q + 1);
-            self.start = Some(quote);
         }
         let start = self.start.unwrap_or(0);
         let body = &self.seen[start..];
@@ -454,6 +565,75 @@ impl AnswerStream {
         self.done = at;
         out
     }
+}
+
+/// Where a reply's answer text starts, as far as the reply is written.
+enum Head {
+    /// Not known yet: the object has not reached a key that decides.
+    Pending,
+    /// The reply is not an answer (calls, done, or not an object).
+    Other,
+    /// The answer's string content starts at this byte offset.
+    Answer(usize),
+}
+
+/// Reads the top-level keys of the object written so far: the answer's text starts after
+/// the quote that opens the value of `"answer"`, wherever the key comes (first, or after
+/// the parts); any other key with a value that is not a list of parts (`calls`, `done`)
+/// means the reply is not an answer. Strings are skipped with their escapes, so text
+/// inside a part cannot pass for a key.
+fn answer_start(seen: &str) -> Head {
+    let mut chars = seen.char_indices().peekable();
+    let mut depth = 0usize;
+    // The last string closed at depth 1, while the next thing is its colon.
+    let mut key: Option<String> = None;
+    let mut string: Option<String> = None;
+    let mut escaped = false;
+    while let Some((_, c)) = chars.next() {
+        if let Some(text) = string.as_mut() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                let text = string.take().unwrap_or_default();
+                if depth == 1 {
+                    key = Some(text);
+                }
+            } else {
+                text.push(c);
+            }
+            continue;
+        }
+        match c {
+            c if c.is_whitespace() => {}
+            '{' if depth == 0 => depth = 1,
+            _ if depth == 0 => return Head::Other,
+            '"' => string = Some(String::new()),
+            ':' if depth == 1 => match key.take().as_deref() {
+                Some("answer") => {
+                    // The value's opening quote, after any whitespace.
+                    while let Some((_, w)) = chars.peek() {
+                        if !w.is_whitespace() {
+                            break;
+                        }
+                        chars.next();
+                    }
+                    return match chars.next() {
+                        Some((q, '"')) => Head::Answer(q + 1),
+                        Some(_) => Head::Other,
+                        None => Head::Pending,
+                    };
+                }
+                Some("parts") => {}
+                _ => return Head::Other,
+            },
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Head::Pending
 }
 
 /// The character a JSON escape stands for, given the text after its backslash, and the
@@ -615,20 +795,67 @@ mod tests {
 
     #[test]
     fn a_planned_reply_lists_the_parts_before_the_calls_and_renders_back_as_written() {
-        let written = r#"{"parts":["关掉摄像头","turn it down"],"calls":[{"name":"turn_off_camera","arguments":{}},{"name":"decrease_volume","arguments":{}}]}"#;
+        let written = r#"{"parts":[{"ask":"关掉摄像头","tool":"turn_off_camera"},{"ask":"讲个笑话","tool":"none"}],"calls":[{"name":"turn_off_camera","arguments":{}}]}"#;
         let Some(Parsed::Calls { parts, calls }) = parse(written) else {
             panic!("calls expected");
         };
-        assert_eq!(parts, ["关掉摄像头", "turn it down"]);
+        assert_eq!(
+            parts,
+            [
+                Part::new("关掉摄像头", Some("turn_off_camera")),
+                Part::new("讲个笑话", None)
+            ]
+        );
         assert_eq!(render_calls(&parts, &calls), written);
+        // Parts saved before they named tools read as parts no tool does.
+        let Some(Parsed::Calls { parts, .. }) =
+            parse(r#"{"parts":["2+2"],"calls":[{"name":"run_code","arguments":{}}]}"#)
+        else {
+            panic!("calls expected");
+        };
+        assert_eq!(parts, [Part::new("2+2", None)]);
+        // A first answer comes after parts too, and parses as the answer.
+        assert_eq!(
+            parse(r#"{"parts":[{"ask":"tell me a joke","tool":"none"}],"answer":"Knock knock."}"#),
+            Some(Parsed::Answer("Knock knock.".into()))
+        );
+    }
+
+    #[test]
+    fn a_planned_grammar_lets_calls_follow_only_a_part_a_tool_does() {
         let planned = grammar_with(&tools(), Answer::Text, Plan::Parts).expect("grammar");
-        assert!(planned.contains(r#"{\"parts\":["#), "{planned}");
+        let rule = |name: &str| {
+            planned
+                .lines()
+                .find(|l| l.starts_with(&format!("{name} ::= ")))
+                .unwrap_or_else(|| panic!("no rule {name} in {planned}"))
+                .to_string()
+        };
+        // Calls need a part naming an offered tool; an answer only parts naming none.
+        let calls = rule("calls");
+        assert!(calls.contains("part-tool"), "{calls}");
+        assert!(
+            rule("tool-name").contains(r#""\"decrease_volume\"""#),
+            "{planned}"
+        );
+        assert!(rule("part-none").contains(r#"\"none\""#), "{planned}");
+        let answer = rule("answer");
+        assert!(
+            answer.contains("part-none") && !answer.contains("part-tool"),
+            "{answer}"
+        );
+        // After results the answer is plain, or done.
+        let after = grammar_with(&tools(), Answer::TextOrDone, Plan::Parts).expect("grammar");
+        assert!(after.contains(r#"{\"done\":true}"#), "{after}");
         let plain = grammar_with(&tools(), Answer::Text, Plan::None).expect("grammar");
         assert!(!plain.contains("parts"), "{plain}");
         let format = response_format_with(&tools(), Answer::Text, Plan::Parts);
+        let schema = &format["json_schema"]["schema"];
+        assert_eq!(schema["anyOf"][0]["required"], json!(["parts", "calls"]));
+        assert_eq!(schema["anyOf"][1]["required"], json!(["parts", "answer"]));
         assert_eq!(
-            format["json_schema"]["schema"]["anyOf"][0]["required"],
-            json!(["parts", "calls"])
+            schema["anyOf"][0]["properties"]["parts"]["items"]["properties"]["tool"]["enum"],
+            json!(["decrease_volume", "run_code", "none"])
         );
     }
 
@@ -647,6 +874,25 @@ mod tests {
         }
         let mut calls = AnswerStream::new();
         assert_eq!(calls.feed("{\"calls\": [{\"name\": \"x\"}]}"), "");
+        // After the parts: the answer streams; a part's text that looks like a key does
+        // not start it, and calls after parts stream nothing.
+        let planned =
+            r#"{"parts":[{"ask":"say \"answer\":\"x\" ]}","tool":"none"}],"answer":"Hi \u4f60"}"#;
+        for size in 1..6 {
+            let mut stream = AnswerStream::new();
+            let chars: Vec<char> = planned.chars().collect();
+            let got: String = chars
+                .chunks(size)
+                .map(|p| stream.feed(&p.iter().collect::<String>()))
+                .collect();
+            assert_eq!(got, "Hi 你", "pieces of {size}");
+        }
+        let mut planned_calls = AnswerStream::new();
+        assert_eq!(
+            planned_calls.feed(r#"{"parts":[{"ask":"a","tool":"x"}],"calls":[{"name":"x"}]}"#),
+            ""
+        );
+        assert_eq!(AnswerStream::new().feed("plain text"), "");
     }
 
     /// Escapes decode as JSON says at any split: `\b`/`\f` as control characters, a
