@@ -834,7 +834,7 @@ async fn a_constrained_model_gets_a_schema_of_the_tools_and_acts_in_one_group() 
     assert!(
         grammar.contains(r#""{\"name\":\"counter_add\",\"arguments\":""#)
             && grammar.contains(r#""{\"name\":\"calculator\",\"arguments\":""#)
-            && grammar.contains(r#""{\"answer\":" string"#),
+            && grammar.contains(r#"\"answer\":" string"#),
         "{grammar}"
     );
     assert!(first.get("response_format").is_none(), "{first}");
