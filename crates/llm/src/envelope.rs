@@ -225,13 +225,13 @@ pub fn grammar(tools: &[ToolDef]) -> Option<String> {
 /// [`grammar`] whose answer is `answer` and whose calls come after `plan`.
 pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<String> {
     let mut g = Grammar::new();
-    let answer_kind = answer;
     let text = format!("{} string \"}}\"", literal("{\"answer\":"));
     if tools.is_empty() {
         let answer = g.rule("answer", text);
         return Some(g.finish(&answer));
     }
-    let answer = match answer {
+    // The answer without parts: text, or text or done.
+    let plain = match answer {
         Answer::Text => text,
         Answer::TextOrDone => format!("{text} | {}", literal(DONE)),
     };
@@ -248,7 +248,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
     let call = g.rule("call", alternatives(calls));
     let more = MAX_CALLS - 1;
     let (head, answer) = match plan {
-        Plan::None => (literal("{\"calls\":["), answer),
+        Plan::None => (literal("{\"calls\":["), plain),
         Plan::Parts => {
             // A part no tool does, a part one of `tools` does, and either.
             let ask = literal("{\"ask\":");
@@ -276,7 +276,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
                 "{parts} ({none} \",\"){{0,{more}}} {tool} (\",\" {part}){{0,{more}}} {}",
                 literal("],\"calls\":[")
             );
-            let answer = match answer_kind {
+            let answer = match answer {
                 Answer::Text => format!(
                     "{parts} {none} (\",\" {none}){{0,{more}}} {} string \"}}\"",
                     literal("],\"answer\":")
@@ -284,7 +284,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
                 // After results: the answer, done, or the parts (what was asked, done
                 // or not) and then the answer.
                 Answer::TextOrDone => format!(
-                    "{answer} | {parts} {part} (\",\" {part}){{0,{more}}} {} string \"}}\"",
+                    "{plain} | {parts} {part} (\",\" {part}){{0,{more}}} {} string \"}}\"",
                     literal("],\"answer\":")
                 ),
             };
