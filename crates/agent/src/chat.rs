@@ -410,7 +410,7 @@ impl Agent {
                     &model.model,
                     &messages,
                     &grammar_tools,
-                    followup,
+                    &followup,
                     &plans,
                 );
                 request.temperature = Some(model.temperature);
@@ -540,6 +540,7 @@ impl Agent {
                     used_ids.insert(call.id.clone());
                 }
                 tracing::debug!(?parts, calls = calls.len(), "the parts the model listed");
+                followup.owed |= parts.iter().any(|p| p.tool.is_none());
                 if let Some(first) = calls.first().filter(|_| !parts.is_empty()) {
                     plans.insert(first.id.clone(), parts.clone());
                 }
@@ -579,6 +580,23 @@ impl Agent {
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
                 let covered = !parts.is_empty() && covers(&parts, &outcomes);
+                // Words owed for a part no tool does, and the tools' parts are done (or
+                // the model only repeated what is done), or calls not run because the
+                // person did not ask for what their tools do: the model is asked for the
+                // words of those parts alone, so it neither calls again what it has done
+                // nor echoes the request.
+                let unasked: Vec<&str> = outcomes
+                    .iter()
+                    .filter(|o| o.status == CallStatus::NotAsked)
+                    .map(|o| o.tool.as_str())
+                    .collect();
+                followup.asks = parts
+                    .iter()
+                    .filter(|p| p.tool.as_deref().is_none_or(|t| unasked.contains(&t)))
+                    .map(|p| p.ask.clone())
+                    .collect();
+                followup.words_only = (followup.owed && (only_repeats || did(&parts, &outcomes)))
+                    || (!unasked.is_empty() && !followup.asks.is_empty());
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.deskmate.registry();
                 let retriable =
@@ -625,7 +643,7 @@ impl Agent {
                 }
                 // A model that only repeats what is done will not stop by itself: the
                 // results are the answer.
-                if only_repeats {
+                if only_repeats && !followup.owed {
                     let reply = reply::from_results(&ran, zh);
                     break 'turn (
                         closing(events, &mut new_messages, reply),
@@ -887,21 +905,37 @@ fn cut_short(zh: bool) -> String {
 /// carries its tool's own line holding all of it — a result only the model can read
 /// (search hits, a large table, a tool that says nothing) needs its words.
 fn covers(parts: &[Part], step: &[Outcome]) -> bool {
+    parts.iter().all(|p| p.tool.is_some())
+        && did(parts, step)
+        && step.iter().all(|o| {
+            deskmate_tools::said::line(&o.result.data, false).is_some()
+                && deskmate_tools::said::whole(&o.result.data) != Some(false)
+        })
+}
+
+/// Whether one step's calls did every part of `parts` that names a tool: each tool has at
+/// least one call done per part naming it, and every call succeeded (or repeats one that
+/// did). `parts` empty: nothing was listed, so nothing is known to be done.
+fn did(parts: &[Part], step: &[Outcome]) -> bool {
     let done = |tool: &str| {
         step.iter()
             .filter(|o| o.status == CallStatus::Done && o.tool == tool)
             .count()
     };
-    parts.iter().all(|p| {
-        p.tool
-            .as_deref()
-            .is_some_and(|tool| done(tool) >= parts.iter().filter(|q| q.tool == p.tool).count())
-    }) && step.iter().all(|o| {
-        matches!(o.status, CallStatus::Done | CallStatus::Repeated)
-            && o.result.ok
-            && deskmate_tools::said::line(&o.result.data, false).is_some()
-            && deskmate_tools::said::whole(&o.result.data) != Some(false)
-    })
+    let named = |tool: &str| {
+        parts
+            .iter()
+            .filter(|q| q.tool.as_deref() == Some(tool))
+            .count()
+    };
+    !parts.is_empty()
+        && parts
+            .iter()
+            .filter_map(|p| p.tool.as_deref())
+            .all(|tool| done(tool) >= named(tool))
+        && step
+            .iter()
+            .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated) && o.result.ok)
 }
 
 fn model_failed(zh: bool, error: &str) -> String {

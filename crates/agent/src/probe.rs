@@ -88,7 +88,7 @@ impl Agent {
             &model.model,
             &messages,
             &tools,
-            protocol::Followup::new(deskmate_service::language::Language::of(request, None)),
+            &protocol::Followup::new(deskmate_service::language::Language::of(request, None)),
             &std::collections::HashMap::new(),
         );
         chat.temperature = Some(model.temperature);

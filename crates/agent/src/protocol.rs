@@ -202,7 +202,7 @@ pub(crate) fn masked_catalog(every_turn: Vec<ToolDef>, callable: &[ToolDef]) -> 
 }
 
 /// What the model is told with the latest results.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Followup {
     /// The language the person writes in.
     pub language: Language,
@@ -217,6 +217,17 @@ pub(crate) struct Followup {
     /// A call of the latest step was not run because the person did not ask for what its
     /// tool does: the model should answer their message itself.
     pub unasked: bool,
+    /// A part the model listed this turn is one no tool does: its words are still owed,
+    /// so the model is not offered to end the turn with the results alone.
+    pub owed: bool,
+    /// Words are owed and the latest step did what its tools can do (its calls did every
+    /// part naming a tool, or only repeated calls that are done, or were not run because
+    /// the person did not ask for what their tools do): the model is asked for the words
+    /// alone, with no tool offered.
+    pub words_only: bool,
+    /// The parts (as the model listed them) the words are owed for: those no tool does and
+    /// those whose calls were not run. Empty: the request as a whole.
+    pub asks: Vec<String>,
 }
 
 impl Followup {
@@ -228,7 +239,15 @@ impl Followup {
             passing: false,
             settled: false,
             unasked: false,
+            owed: false,
+            words_only: false,
+            asks: Vec::new(),
         }
+    }
+
+    /// The model may only answer now: no tool is offered.
+    fn answer_only(&self) -> bool {
+        self.settled || self.words_only
     }
 }
 
@@ -241,7 +260,7 @@ pub(crate) fn request(
     model: &str,
     messages: &[Message],
     tools: &[ToolDef],
-    followup: Followup,
+    followup: &Followup,
     plans: &HashMap<String, Vec<Part>>,
 ) -> ChatRequest {
     match protocol {
@@ -259,23 +278,31 @@ pub(crate) fn request(
                     t
                 })
                 .collect();
-            let choice = if followup.settled { "none" } else { "auto" };
+            let choice = if followup.answer_only() {
+                "none"
+            } else {
+                "auto"
+            };
             request.tool_choice = (!tools.is_empty()).then(|| json!(choice));
             request
         }
         Protocol::Constrained => {
             let mut request = ChatRequest::new(model, as_written(messages, followup, plans));
-            let allowed = if followup.settled { &[][..] } else { tools };
+            let allowed = if followup.answer_only() {
+                &[][..]
+            } else {
+                tools
+            };
             // After results the model may say they are the answer (`done`), so a turn whose
             // results say it all costs a few generated tokens, not a sentence repeating them.
             let after_results = messages.last().is_some_and(|m| m.role == "tool");
             // Calls come after the model's list of what the person asked for (after
             // results: what is still open). The examples teach that form, so a grammar
             // without it would turn a model about to call into one that answers.
-            let answer = if after_results {
-                envelope::Answer::TextOrDone
-            } else {
-                envelope::Answer::Text
+            let answer = match (after_results, followup.owed) {
+                (false, _) => envelope::Answer::Text,
+                (true, true) => envelope::Answer::Owed,
+                (true, false) => envelope::Answer::TextOrDone,
             };
             let plan = envelope::Plan::Parts;
             request.grammar = envelope::grammar_with(allowed, answer, plan);
@@ -314,7 +341,7 @@ pub(crate) fn from_wire(calls: &mut [ToolCall], tools: &[ToolDef]) {
 /// step's results as one message.
 fn as_written(
     messages: &[Message],
-    followup: Followup,
+    followup: &Followup,
     plans: &HashMap<String, Vec<Part>>,
 ) -> Vec<Message> {
     let mut names: HashMap<&str, &str> = HashMap::new();
@@ -334,38 +361,8 @@ fn as_written(
         }
         let mut text = format!("Tool results:\n{}", results.join("\n"));
         if last {
-            let language = followup.language.named();
-            text.push_str(&if followup.unasked {
-                format!(
-                    "\nThese calls were not run: the user did not ask for them. Do not call tools \
-now; reply to the user's message {request:?} itself, in {language} (or the language they ask \
-for), briefly (if they asked for something no tool does, say so)."
-                )
-            } else if followup.settled {
-                format!(
-                    "\nA call could not be done on this computer, was refused, or got no \
-answer in time: do not call it again; tell the user in {language} (or the language they ask \
-for), briefly, what was done and what was not."
-                )
-            } else if followup.failed && followup.passing {
-                format!(
-                    "\nA call failed for a passing reason (busy, restarting, slow the first \
-time): call it again as it was, or tell the user in {language} what is wrong."
-                )
-            } else if followup.failed {
-                format!(
-                    "\nA call failed: fix it with the error's hint and valid options and call \
-again, or tell the user in {language} what is wrong."
-                )
-            } else {
-                format!(
-                    "\nThe user's request: {request:?}. If a part of it is not done yet, call \
-tools for that part only (a result above may be an argument). If a part asks something these \
-results do not say, answer it in {language} (or the language they ask for), briefly. If the \
-results answer all of it, reply {done}. Never repeat a call that is done.",
-                    done = envelope::DONE,
-                )
-            });
+            text.push('\n');
+            text.push_str(&what_next(followup, request));
         }
         out.push(Message::user(text));
         results.clear();
@@ -407,6 +404,64 @@ results answer all of it, reply {done}. Never repeat a call that is done.",
     }
     flush(&mut results, &mut out, true);
     out
+}
+
+/// What the model is told to do after the latest results, from the state of the turn
+/// (`request`: the person's latest message).
+fn what_next(followup: &Followup, request: &str) -> String {
+    let language = followup.language.named();
+    if followup.words_only {
+        // The parts owed, as the model wrote them, put as the person's question: measured
+        // to get an answer instead of an echo of the part or a refusal.
+        let owed = if followup.asks.is_empty() {
+            format!("what the user's request {request:?} still asks")
+        } else {
+            let asks: Vec<String> = followup.asks.iter().map(|a| format!("{a:?}")).collect();
+            format!("the user's question {}", asks.join(", "))
+        };
+        format!(
+            "Now answer {owed} in {language} (or the language they ask for), briefly, with the \
+results above."
+        )
+    } else if followup.unasked {
+        format!(
+            "These calls were not run: the user did not ask for them. Do not call tools now; \
+reply to the user's message {request:?} itself, in {language} (or the language they ask for), \
+briefly (if they asked for something no tool does, say so)."
+        )
+    } else if followup.settled {
+        format!(
+            "A call could not be done on this computer, was refused, or got no answer in time: \
+do not call it again; tell the user in {language} (or the language they ask for), briefly, what \
+was done and what was not."
+        )
+    } else if followup.failed && followup.passing {
+        format!(
+            "A call failed for a passing reason (busy, restarting, slow the first time): call it \
+again as it was, or tell the user in {language} what is wrong."
+        )
+    } else if followup.failed {
+        format!(
+            "A call failed: fix it with the error's hint and valid options and call again, or \
+tell the user in {language} what is wrong."
+        )
+    } else {
+        // With a part no tool does listed, words are owed: "done" is not offered.
+        let done = if followup.owed {
+            String::new()
+        } else {
+            format!(
+                " If the results answer all of it, reply {}.",
+                envelope::DONE
+            )
+        };
+        format!(
+            "The user's request: {request:?}. If a part of it is not done yet, call tools for \
+that part only (a result above may be an argument). If a part asks something these results do \
+not say, answer it in {language} (or the language they ask for), briefly.{done} Never repeat a \
+call that is done."
+        )
+    }
 }
 
 /// The key under which a saved assistant message keeps the parts the model listed before
@@ -733,7 +788,7 @@ mod tests {
             "m",
             &[Message::system(limited), Message::user("hi")],
             &callable,
-            Followup::new(Language::English),
+            &Followup::new(Language::English),
             &HashMap::new(),
         );
         let grammar = sent.grammar.unwrap_or_default();
@@ -763,7 +818,7 @@ mod tests {
             "m",
             &messages,
             &tools,
-            Followup::new(Language::English),
+            &Followup::new(Language::English),
             &HashMap::new(),
         );
         let names: Vec<&str> = sent
@@ -798,7 +853,11 @@ mod tests {
             Message::assistant(None, vec![call]),
             Message::tool("call_x", r#"{"result":4}"#),
         ];
-        let written = as_written(&messages, Followup::new(Language::Chinese), &HashMap::new());
+        let written = as_written(
+            &messages,
+            &Followup::new(Language::Chinese),
+            &HashMap::new(),
+        );
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(
@@ -821,7 +880,7 @@ mod tests {
                 "m",
                 messages,
                 &[tool("calculator")],
-                Followup::new(Language::English),
+                &Followup::new(Language::English),
                 &HashMap::new(),
             )
             .grammar

@@ -1236,6 +1236,38 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
         [("dim_screen".to_string(), CallStatus::Done)]
     );
     assert_eq!(confirming.asked.load(Ordering::SeqCst), 1);
+
+    // With the parts listed, the words asked for are those of the parts whose calls did
+    // not run, and of the parts no tool does, put as the person's question.
+    f.server
+        .push(content(
+            r#"{"parts":[{"ask":"switch off the kitchen lights","tool":"dim_screen"},{"ask":"tell me a joke","tool":"none"}],"calls":[{"name":"dim_screen","arguments":{}}]}"#,
+        ))
+        .push(content(r#"{"answer":"I have no tool for lights. A joke: …"}"#));
+    let (events, _) = turn(&f, "switch off the kitchen lights and tell me a joke", None).await;
+    assert_eq!(
+        statuses(&events),
+        [("dim_screen".to_string(), CallStatus::NotAsked)]
+    );
+    let requests = f.server.requests();
+    let last = &requests[requests.len() - 1];
+    assert!(
+        last["grammar"]
+            .as_str()
+            .is_some_and(|g| g.starts_with("root ::= answer")),
+        "{last}"
+    );
+    let told = last["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .map(|m| m["content"].to_string())
+        .unwrap_or_default();
+    assert!(
+        told.contains(
+            r#"the user's question \"switch off the kitchen lights\", \"tell me a joke\""#
+        ),
+        "{told}"
+    );
     drop(outcome);
 }
 
@@ -1956,7 +1988,8 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
     );
 
     // A part no tool does: the model is asked again for its words, reading its plan as it
-    // wrote it.
+    // wrote it. Its tools' parts are done, so it is asked for those words alone: no tool is
+    // offered, "done" neither, and the results message names the part owed.
     let f = constrained_fixture(false).await;
     let planned = r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"is it even?","tool":"none"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#;
     f.server
@@ -1967,13 +2000,63 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
     assert_eq!(outcome.stop, StopReason::Answered);
     let second = &f.server.requests()[1];
     assert_eq!(assistant_said(second), [planned], "{second}");
+    let grammar = second["grammar"].as_str().unwrap_or_default();
     assert!(
-        second["grammar"]
+        grammar.contains(r#"\"answer\":"#)
+            && !grammar.contains("calculator")
+            && !grammar.contains("done"),
+        "{grammar}"
+    );
+    let told = second["messages"][3]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        told.starts_with("Tool results:")
+            && told.contains(r#""is it even?""#)
+            && !told.contains(r#"{"done""#),
+        "{told}"
+    );
+
+    // Words owed and a tool's part not done yet: calls stay offered (a result may feed
+    // the next call), "done" is not.
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"add it to the counter","tool":"counter_add"},{"ask":"is it even?","tool":"none"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        ))
+        .push(content(
+            r#"{"parts":[{"ask":"add it to the counter","tool":"counter_add"},{"ask":"is it even?","tool":"none"}],"calls":[{"name":"counter_add","arguments":{"delta":84}}]}"#,
+        ))
+        .push(content(r#"{"answer":"84 is even."}"#));
+    let (_, outcome) = turn(&f, "12*7, add it to the counter, is it even?", None).await;
+    assert_eq!(outcome.steps, 3, "{}", outcome.reply);
+    assert_eq!(f.counter.load(Ordering::SeqCst), 84);
+    let grammar = |i: usize| {
+        f.server.requests()[i]["grammar"]
             .as_str()
             .unwrap_or_default()
-            .contains("parts"),
-        "calls after results list the parts still open too"
+            .to_string()
+    };
+    assert!(
+        grammar(1).contains("counter_add") && !grammar(1).contains("done"),
+        "{}",
+        grammar(1)
     );
+    assert!(!grammar(2).contains("counter_add"), "{}", grammar(2));
+
+    // Words owed, and the model only repeats a call that is done: asked for its words.
+    let f = constrained_fixture(false).await;
+    let again = r#"{"parts":[{"ask":"2+2","tool":"calculator"},{"ask":"is it even?","tool":"none"}],"calls":[{"name":"calculator","arguments":{"expression":"2+2"}}]}"#;
+    f.server
+        .push(content(
+            r#"{"parts":[{"ask":"2+2","tool":"calculator"},{"ask":"2+3","tool":"calculator"},{"ask":"is it even?","tool":"none"}],"calls":[{"name":"calculator","arguments":{"expression":"2+2"}}]}"#,
+        ))
+        .push(content(again))
+        .push(content(r#"{"answer":"4 is even."}"#));
+    let (_, outcome) = turn(&f, "2+2 and 2+3, is the first even?", None).await;
+    assert_eq!(outcome.steps, 3, "{}", outcome.reply);
+    assert!(outcome.reply.contains("4 is even."), "{}", outcome.reply);
+    assert!(!grammar(2).contains("calculator"), "{}", grammar(2));
 
     // Two parts the calculator does, one call: the second part is still open.
     let f = constrained_fixture(false).await;

@@ -99,6 +99,11 @@ pub enum Answer {
     /// decides whether calls are left, words are needed, or the results are the whole
     /// answer (a handful of generated tokens instead of a sentence that repeats them).
     TextOrDone,
+    /// After tool results, when a part the model listed is one no tool does: its words
+    /// are still owed, so the reply is more calls or an answer (plain, or after the
+    /// parts), never `{"done":true}`. The model's own list says so, not the message's
+    /// wording.
+    Owed,
 }
 
 /// Whether calls come after the model's plan of the request.
@@ -150,7 +155,7 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Va
         "additionalProperties": false,
     });
     let answer_only = match answer {
-        Answer::Text => text,
+        Answer::Text | Answer::Owed => text,
         Answer::TextOrDone => json!({"anyOf": [text, {
             "type": "object",
             "properties": {"done": {"const": true}},
@@ -189,7 +194,7 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Va
         };
         let answer_only = match (plan, answer) {
             (Plan::Parts, Answer::Text) => planned(json!(["parts", "answer"])),
-            (Plan::Parts, Answer::TextOrDone) => {
+            (Plan::Parts, Answer::TextOrDone | Answer::Owed) => {
                 json!({"anyOf": [planned(json!(["answer"])), answer_only]})
             }
             _ => answer_only,
@@ -232,7 +237,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
     }
     // The answer without parts: text, or text or done.
     let plain = match answer {
-        Answer::Text => text,
+        Answer::Text | Answer::Owed => text,
         Answer::TextOrDone => format!("{text} | {}", literal(DONE)),
     };
     let mut calls = Vec::new();
@@ -281,9 +286,9 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
                     "{parts} {none} (\",\" {none}){{0,{more}}} {} string \"}}\"",
                     literal("],\"answer\":")
                 ),
-                // After results: the answer, done, or the parts (what was asked, done
-                // or not) and then the answer.
-                Answer::TextOrDone => format!(
+                // After results: the answer (or done, unless words are owed), or the
+                // parts (what was asked, done or not) and then the answer.
+                Answer::TextOrDone | Answer::Owed => format!(
                     "{plain} | {parts} {part} (\",\" {part}){{0,{more}}} {} string \"}}\"",
                     literal("],\"answer\":")
                 ),
@@ -847,6 +852,18 @@ mod tests {
         // After results the answer is plain, or done.
         let after = grammar_with(&tools(), Answer::TextOrDone, Plan::Parts).expect("grammar");
         assert!(after.contains(r#"{\"done\":true}"#), "{after}");
+        // Unless a listed part is one no tool does: then its words are owed.
+        let owed = grammar_with(&tools(), Answer::Owed, Plan::Parts).expect("grammar");
+        assert!(!owed.contains("done"), "{owed}");
+        assert!(
+            owed.contains("part-tool") && owed.contains(r#"\"answer\":"#),
+            "{owed}"
+        );
+        let format = response_format_with(&tools(), Answer::Owed, Plan::Parts).to_string();
+        assert!(
+            !format.contains("done") && format.contains("answer"),
+            "{format}"
+        );
         let plain = grammar_with(&tools(), Answer::Text, Plan::None).expect("grammar");
         assert!(!plain.contains("parts"), "{plain}");
         let format = response_format_with(&tools(), Answer::Text, Plan::Parts);
