@@ -10,6 +10,7 @@ use deskmate_core::schema_check::schema_problems;
 use deskmate_core::spec::is_valid_tool_id;
 use deskmate_core::validate::CompiledSchema;
 use deskmate_core::{Category, Localized, SideEffect, ToolDisplay, ToolSpec};
+use deskmate_llm::envelope::NO_TOOL;
 use deskmate_store::resources::ToolResource;
 use deskmate_tools::Tool;
 use deskmate_tools::http_tool::{
@@ -195,6 +196,9 @@ pub fn validate(
         return system_update(input, existing);
     }
     let mut errors = std::mem::take(&mut input.shape_problems);
+    // `none` is what a model's list of the request's parts names for a part no tool does:
+    // a tool with that id could not be told from it, so it is never an id.
+    let taken = |id: &str| id == NO_TOOL || taken(id);
     let trimmed = |text: &Option<String>| text.as_deref().map(str::trim).map(str::to_string);
     let sent_name = trimmed(&input.name);
     let sent_description = input.description.clone();
@@ -217,6 +221,12 @@ pub fn validate(
                     format!("'{id}' is not a valid tool id"),
                     "use 1-64 of a-z, 0-9 and _: the id is the function name the model sees",
                 ));
+            } else if id == NO_TOOL {
+                errors.push(field(
+                    "/id",
+                    format!("the id '{id}' is reserved: it means \"no tool\" to the model"),
+                    "choose another id, or leave it out to have one generated",
+                ));
             } else if taken(&id) {
                 errors.push(field(
                     "/id",
@@ -226,7 +236,7 @@ pub fn validate(
             }
             id
         }
-        (None, None) => generate_id(sent_name.as_deref().unwrap_or_default(), taken),
+        (None, None) => generate_id(sent_name.as_deref().unwrap_or_default(), &taken),
     };
 
     // A field sent is taken; one left out keeps the stored value (or the default).
@@ -862,6 +872,21 @@ mod tests {
         assert_eq!(kept.side_effect, "irreversible");
         let back = edit(json!({"http_method": "GET"}), &kept);
         assert_eq!(back.side_effect, "read");
+    }
+
+    /// `none` names no tool in the model's list of parts: never an id, sent or generated.
+    #[test]
+    fn the_id_none_is_reserved_for_no_tool() {
+        let sent = create(json!({"id": "none", "name": "Nothing", "category": "query",
+            "http_url": "https://api.example.com/x"}));
+        let errors = sent.err().unwrap_or_default();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].path, "/id");
+        assert!(errors[0].message.contains("reserved"), "{errors:?}");
+        let generated = create(json!({"name": "None", "category": "query",
+            "http_url": "https://api.example.com/x"}))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(generated.id, "none_2");
     }
 
     /// `wait_for_response` stays in the shape, but only `false` (what an HTTP tool does)
