@@ -36,19 +36,16 @@ call, or explain the problem to the user. Answer briefly, in the user's language
 /// serves, answered directly, in either language, including things the computer cannot do
 /// (the request, the answer). The model writes them as [`example_answer`] shows. The
 /// examples with calls are the offered tools' own
-/// ([`Tool::examples`](deskmate_tools::Tool::examples)).
+/// ([`Tool::examples`](deskmate_tools::Tool::examples)). The refusals say what cannot be
+/// done in plain words: written as "none of my tools controls …" the small model copied the
+/// form onto requests a tool does ("none of my tools controls camera controls") and onto
+/// questions it could answer ("who wrote Hamlet?").
 const ANSWERS: [(&str, &str); 5] = [
     ("hello", "Hello! What can I do for you?"),
     ("tell me a fun fact", "Octopuses have three hearts."),
     ("写一句生日祝福", "祝你生日快乐，天天开心！"),
-    (
-        "lock the front door",
-        "Sorry, I can't do that: none of my tools controls door locks.",
-    ),
-    (
-        "帮我给老板发一封邮件",
-        "抱歉，我没有发邮件的工具，这件事做不了。",
-    ),
+    ("lock the front door", "Sorry, I can't lock doors."),
+    ("帮我给老板发一封邮件", "抱歉，我发不了邮件。"),
 ];
 
 /// An answer example as the model writes it: the request as its one part, which no tool
