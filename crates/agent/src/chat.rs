@@ -579,7 +579,7 @@ impl Agent {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
-                let covered = !parts.is_empty() && covers(&parts, &outcomes);
+                let covered = covers(&parts, &outcomes);
                 // Words owed for a part no tool does, and the tools' parts are done (or
                 // the model only repeated what is done), or calls not run because the
                 // person did not ask for what their tools do: the model is asked for the
@@ -903,7 +903,8 @@ fn cut_short(zh: bool) -> String {
 /// names a tool (a part no tool does needs words), each tool has at least one call done
 /// per part naming it, every call succeeded (or repeats one that did), and each result
 /// carries its tool's own line holding all of it — a result only the model can read
-/// (search hits, a large table, a tool that says nothing) needs its words.
+/// (search hits, a large table, a tool that says nothing) needs its words. With no parts
+/// listed nothing is covered ([`did`]).
 fn covers(parts: &[Part], step: &[Outcome]) -> bool {
     parts.iter().all(|p| p.tool.is_some())
         && did(parts, step)

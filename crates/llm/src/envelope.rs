@@ -299,10 +299,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
     let answer = g.rule("answer", answer);
     let list = g.rule(
         "calls",
-        format!(
-            "{head} {call} (\",\" {call}){{0,{}}} \"]}}\"",
-            MAX_CALLS - 1
-        ),
+        format!("{head} {call} (\",\" {call}){{0,{more}}} \"]}}\""),
     );
     Some(g.finish(&format!("{list} | {answer}")))
 }
