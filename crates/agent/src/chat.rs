@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::calls::{self, Outcome, Succeeded, TurnContext};
 use crate::protocol::{self, Protocol, TokenGate};
-use crate::{Agent, branch, fold, options, reply, said, select, summary, words};
+use crate::{Agent, branch, fold, options, parts, reply, said, select, summary, words};
 
 /// One user turn.
 #[derive(Debug, Clone, Default)]
@@ -540,7 +540,10 @@ impl Agent {
                     used_ids.insert(call.id.clone());
                 }
                 tracing::debug!(?parts, calls = calls.len(), "the parts the model listed");
-                followup.owed |= parts.iter().any(|p| p.tool.is_none());
+                // The decisions read the list's separate requests; the list as written is
+                // what the model is shown again.
+                let requests = parts::requests(&parts);
+                followup.owed |= requests.iter().any(|p| p.tool.is_none());
                 if let Some(first) = calls.first().filter(|_| !parts.is_empty()) {
                     plans.insert(first.id.clone(), parts.clone());
                 }
@@ -579,7 +582,7 @@ impl Agent {
                     }
                 }
                 let only_repeats = outcomes.iter().all(|o| o.status == CallStatus::Repeated);
-                let covered = covers(&parts, &outcomes);
+                let covered = covers(&requests, &outcomes);
                 // Words owed for a part no tool does, and the tools' parts are done (or
                 // the model only repeated what is done), or calls not run because the
                 // person did not ask for what their tools do: the model is asked for the
@@ -590,12 +593,13 @@ impl Agent {
                     .filter(|o| o.status == CallStatus::NotAsked)
                     .map(|o| o.tool.as_str())
                     .collect();
-                followup.asks = parts
+                followup.asks = requests
                     .iter()
                     .filter(|p| p.tool.as_deref().is_none_or(|t| unasked.contains(&t)))
                     .map(|p| p.ask.clone())
                     .collect();
-                followup.words_only = (followup.owed && (only_repeats || did(&parts, &outcomes)))
+                followup.words_only = (followup.owed
+                    && (only_repeats || did(&requests, &outcomes)))
                     || (!unasked.is_empty() && !followup.asks.is_empty());
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.deskmate.registry();
@@ -634,7 +638,10 @@ impl Agent {
                 // with results that say all of themselves: they are the reply, without
                 // asking the model again what it has already said.
                 if covered {
-                    tracing::debug!(parts = parts.len(), "the calls covered every part listed");
+                    tracing::debug!(
+                        parts = requests.len(),
+                        "the calls covered every part listed"
+                    );
                     let reply = reply::from_results(&ran, zh);
                     break 'turn (
                         closing(events, &mut new_messages, reply),

@@ -38,6 +38,7 @@ pub mod conversation_export;
 pub mod conversations;
 mod fold;
 mod options;
+mod parts;
 mod probe;
 mod protocol;
 mod reply;

@@ -1945,6 +1945,32 @@ fn assistant_said(request: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// The model pads its list of the request's parts: the words of a tool's part again as a
+/// part no tool does ("12*7" beside "what's 12*7 all told"), the same words under
+/// another tool. Neither is a request of its own: the calls that did the tool's part
+/// end the turn, with no step asking for words about the arguments.
+#[tokio::test]
+async fn pieces_and_repeats_in_the_models_list_are_not_requests_of_their_own() {
+    for listed in [
+        r#"{"parts":[{"ask":"what's 12*7 all told","tool":"calculator"},{"ask":"12*7","tool":"none"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+        r#"{"parts":[{"ask":"what's 12*7 all told","tool":"calculator"},{"ask":"What's 12*7 all told","tool":"counter_add"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
+    ] {
+        let f = constrained_fixture(false).await;
+        f.server.push(content(listed));
+        let (_, outcome) = turn(&f, "what's 12*7 all told", None).await;
+        assert_eq!(
+            outcome.stop,
+            StopReason::FromResults,
+            "{listed}: {}",
+            outcome.reply
+        );
+        assert_eq!(outcome.steps, 1, "{listed}");
+        assert_eq!(f.server.requests().len(), 1, "{listed}");
+        assert!(outcome.reply.contains("84"), "{}", outcome.reply);
+        assert_eq!(f.counter.load(Ordering::SeqCst), 0, "{listed}");
+    }
+}
+
 /// The model lists the parts of the request before its calls. When each part got a
 /// call that succeeded with a result that says all of itself, the results are the reply
 /// and the model is not asked again; a part left without a call, or a result only the
