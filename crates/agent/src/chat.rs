@@ -922,9 +922,8 @@ fn covers(parts: &[Part], step: &[Outcome]) -> bool {
 }
 
 /// Whether one step's calls did every part of `parts` that names a tool: each tool has at
-/// least one call done per part naming it, every number those parts state reached the
-/// calls (`parts::numbers_reached`), and every call succeeded (or repeats one that did).
-/// `parts` empty: nothing was listed, so nothing is known to be done.
+/// least one call done per part naming it, and every call succeeded (or repeats one that
+/// did). `parts` empty: nothing was listed, so nothing is known to be done.
 fn did(parts: &[Part], step: &[Outcome]) -> bool {
     let done = |tool: &str| {
         step.iter()
@@ -942,10 +941,6 @@ fn did(parts: &[Part], step: &[Outcome]) -> bool {
             .iter()
             .filter_map(|p| p.tool.as_deref())
             .all(|tool| done(tool) >= named(tool))
-        && parts::numbers_reached(
-            parts,
-            step.iter().map(|o| o.call.function.arguments.as_str()),
-        )
         && step
             .iter()
             .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated) && o.result.ok)

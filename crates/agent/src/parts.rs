@@ -1,5 +1,4 @@
-//! The separate requests among the parts the model listed before its calls, and whether
-//! the calls used the numbers those parts state ([`numbers_reached`]).
+//! The separate requests among the parts the model listed before its calls.
 //!
 //! The model's list is what the turn's decisions read (is anything owed in words, did the
 //! calls do every part), and a small model pads it in two ways, both visible in the list's
@@ -39,112 +38,9 @@ pub(crate) fn requests(parts: &[Part]) -> Vec<Part> {
     out
 }
 
-/// Whether every number the person stated in `parts` a tool does reached the calls made
-/// for them (`arguments`, as the model wrote them): each run of digits, counted with its
-/// repeats ("2.5 and -2.5" states 2 and 5 twice), thousands separators dropped on both
-/// sides ("1,250" is 1250). A number left over means a part holds more than its calls
-/// did — "SAS-round 0.125 and 2.675" listed as one part with one call — so the results
-/// are not taken as the whole answer and the model is asked again. Numbers written in
-/// words are not counted: this can only send the model back once more, never skip it.
-pub(crate) fn numbers_reached<'a>(
-    parts: &[Part],
-    arguments: impl IntoIterator<Item = &'a str>,
-) -> bool {
-    let mut given: Vec<String> = arguments.into_iter().flat_map(|a| digit_runs(a)).collect();
-    parts
-        .iter()
-        .filter(|p| p.tool.is_some())
-        .flat_map(|p| digit_runs(&p.ask))
-        .all(|n| match given.iter().position(|g| *g == n) {
-            Some(i) => {
-                given.swap_remove(i);
-                true
-            }
-            None => false,
-        })
-}
-
-/// The runs of ASCII digits in `text`, leading zeros dropped ("06" is "6"), a comma
-/// between a digit and exactly three digits read as a thousands separator.
-fn digit_runs(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut runs: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_digit() {
-            current.push(c);
-            continue;
-        }
-        let separator = c == ','
-            && !current.is_empty()
-            && chars.len() >= i + 4
-            && chars[i + 1..i + 4].iter().all(char::is_ascii_digit)
-            && chars.get(i + 4).is_none_or(|d| !d.is_ascii_digit());
-        if !separator && !current.is_empty() {
-            runs.push(std::mem::take(&mut current));
-        }
-    }
-    if !current.is_empty() {
-        runs.push(current);
-    }
-    runs.into_iter()
-        .map(|r| {
-            let trimmed = r.trim_start_matches('0');
-            if trimmed.is_empty() { "0" } else { trimmed }.to_string()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_number_of_a_tools_part_must_reach_its_calls() {
-        let one = [Part::new(
-            "SAS-round 0.125 and 2.675 to 2 decimals",
-            Some("sas_round_rate"),
-        )];
-        assert!(!numbers_reached(&one, [r#"{"value":0.125,"decimals":2}"#]));
-        assert!(numbers_reached(
-            &one,
-            [
-                r#"{"value":0.125,"decimals":2}"#,
-                r#"{"value":2.675,"decimals":2}"#
-            ]
-        ));
-        // Repeats count: one call for "2.5 and -2.5" leaves the second 2.5 over.
-        let signs = [Part::new(
-            "按 SAS 的规则把 2.5 和 -2.5 分别取整",
-            Some("sas_round_rate"),
-        )];
-        assert!(!numbers_reached(&signs, [r#"{"value":2.5}"#]));
-        assert!(numbers_reached(
-            &signs,
-            [r#"{"value":2.5}"#, r#"{"value":-2.5}"#]
-        ));
-        // Written another way in the call: thousands separators, leading zeros, an
-        // expression holding the figures.
-        let sum = [Part::new(
-            "what's 3% of 1,250 on 2024-06-01?",
-            Some("calculator"),
-        )];
-        assert!(numbers_reached(
-            &sum,
-            [r#"{"expression":"3% of 1250","day":"2024-6-1"}"#]
-        ));
-        let tip = [Part::new("an 18% tip on 64.50", Some("calculator"))];
-        assert!(numbers_reached(&tip, [r#"{"expression":"64.50 * 0.18"}"#]));
-        // Only the parts a tool does: the numbers of a question no tool answers are words.
-        let words = [
-            Part::new("12*7", Some("calculator")),
-            Part::new("is 84 even?", None),
-        ];
-        assert!(numbers_reached(&words, [r#"{"expression":"12*7"}"#]));
-        // Numbers in words are not counted.
-        let spoken = [Part::new("turn it down by twenty", Some("decrease_volume"))];
-        assert!(numbers_reached(&spoken, ["{}"]));
-    }
 
     fn asks(parts: &[Part]) -> Vec<(&str, Option<&str>)> {
         parts

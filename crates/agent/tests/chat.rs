@@ -1948,8 +1948,7 @@ fn assistant_said(request: &Value) -> Vec<&str> {
 /// The model pads its list of the request's parts: the words of a tool's part again as a
 /// part no tool does ("12*7" beside "what's 12*7 all told"), the same words under
 /// another tool. Neither is a request of its own: the calls that did the tool's part
-/// end the turn, with no step asking for words about the arguments. A number a part
-/// states that no call used means the part is not done.
+/// end the turn, with no step asking for words about the arguments.
 #[tokio::test]
 async fn pieces_and_repeats_in_the_models_list_are_not_requests_of_their_own() {
     for listed in [
@@ -1970,31 +1969,6 @@ async fn pieces_and_repeats_in_the_models_list_are_not_requests_of_their_own() {
         assert!(outcome.reply.contains("84"), "{}", outcome.reply);
         assert_eq!(f.counter.load(Ordering::SeqCst), 0, "{listed}");
     }
-
-    // One part holding two requests ("12*7 and 3*3") and a call for the first: a number
-    // the part states reached no call, so the results are not the whole answer and the
-    // model is asked again, with calls offered.
-    let f = constrained_fixture(false).await;
-    f.server
-        .push(content(
-            r#"{"parts":[{"ask":"12*7 and 3*3","tool":"calculator"}],"calls":[{"name":"calculator","arguments":{"expression":"12*7"}}]}"#,
-        ))
-        .push(content(
-            r#"{"parts":[{"ask":"3*3","tool":"calculator"}],"calls":[{"name":"calculator","arguments":{"expression":"3*3"}}]}"#,
-        ));
-    let (_, outcome) = turn(&f, "12*7 and 3*3", None).await;
-    assert_eq!(outcome.steps, 2, "{}", outcome.reply);
-    assert_eq!(outcome.stop, StopReason::FromResults, "{}", outcome.reply);
-    assert!(
-        outcome.reply.contains("12*7 = 84") && outcome.reply.contains("3*3 = 9"),
-        "{}",
-        outcome.reply
-    );
-    let grammar = f.server.requests()[1]["grammar"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    assert!(grammar.contains("calculator"), "{grammar}");
 }
 
 /// The model lists the parts of the request before its calls. When each part got a
