@@ -338,10 +338,10 @@ impl Agent {
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
         let mut followup = protocol::Followup::new(language);
-        // The parts of the request the model listed with each step's calls, by the step's
-        // first call: this turn's, and those saved with the earlier turns (so they are
-        // shown as the model wrote them, and the server's cached prefix holds).
-        let mut plans = protocol::saved_plans(&so_far);
+        // The parts of the request the model listed with each of this turn's steps, by the
+        // step's first call: shown to it again as it wrote them within the turn, and saved
+        // with the turn's messages.
+        let mut plans: HashMap<String, Vec<Part>> = HashMap::new();
         let mut steps = 0;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {

@@ -14,7 +14,7 @@
 //!
 //! A part no tool does whose words are not inside a tool's part ("is it even?" beside
 //! "12*7") stays a request of its own. The list as the model wrote it is kept for what it
-//! is shown again ([`crate::protocol::saved_plans`]); only the decisions read this one.
+//! is shown again within the turn and saved with it; only the decisions read this one.
 
 use deskmate_llm::envelope::Part;
 

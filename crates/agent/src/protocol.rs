@@ -465,22 +465,6 @@ call that is done."
 /// its calls (in the message's `deskmate` object).
 pub(crate) const PARTS: &str = "parts";
 
-/// The parts saved with the assistant messages of `rows` (a conversation as stored), by
-/// each message's first call id.
-pub(crate) fn saved_plans(rows: &[(i64, serde_json::Value)]) -> HashMap<String, Vec<Part>> {
-    rows.iter()
-        .filter_map(|(_, row)| {
-            let id = row["tool_calls"][0]["id"].as_str()?;
-            let parts: Vec<Part> = row["deskmate"][PARTS]
-                .as_array()?
-                .iter()
-                .map(Part::from_value)
-                .collect::<Option<_>>()?;
-            Some((id.to_string(), parts))
-        })
-        .collect()
-}
-
 /// What a reply asks for: calls (with how they were found in text, if they were) and the
 /// text meant for the person.
 pub(crate) struct Read {
