@@ -2115,3 +2115,58 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
     let (_, outcome) = turn(&f, "add 2", None).await;
     assert_eq!(outcome.steps, 2, "{}", outcome.reply);
 }
+
+#[tokio::test]
+async fn an_earlier_turn_is_looked_up_by_its_number_in_the_turns_conversation() {
+    let f = fixture(false).await;
+    // In a conversation's first turn there is nothing to look up: a wrong call, said so.
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("conversation_history", r#"{"turn": 1}"#)],
+        )))
+        .push(Script::Json(completion(
+            Some("This is our first turn."),
+            &[],
+        )));
+    let (events, _) = turn(&f, "What did I ask first?", None).await;
+    let looked = results(&events);
+    assert_eq!(looked[0].1, CallStatus::Failed, "{looked:?}");
+    assert!(
+        looked[0].2["hint"]
+            .as_str()
+            .is_some_and(|h| h.contains("first turn")),
+        "{looked:?}"
+    );
+    f.server
+        .push(Script::Json(completion(Some("4711 is 7 × 673."), &[])));
+    let (_, first) = turn(&f, "What is special about the number 4711?", None).await;
+    let conversation = Some(first.conversation_id.clone());
+    f.server
+        .push(Script::Json(completion(Some("135 is odd."), &[])));
+    turn(&f, "Is 135 even or odd?", conversation.clone()).await;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("conversation_history", r#"{"turn": 1, "count": 1}"#)],
+        )))
+        .push(Script::Json(completion(
+            Some("You first asked about 4711."),
+            &[],
+        )));
+    let (events, outcome) =
+        turn(&f, "What was the first number I asked about?", conversation).await;
+    let looked = results(&events);
+    assert_eq!(
+        (looked[0].0.as_str(), looked[0].1),
+        ("conversation_history", CallStatus::Done),
+        "{looked:?}"
+    );
+    let turns = &looked[0].2["data"]["turns"];
+    assert_eq!(turns.as_array().map(Vec::len), Some(1), "{turns}");
+    assert_eq!(turns[0]["turn"], 1);
+    assert_eq!(turns[0]["user"], "What is special about the number 4711?");
+    assert_eq!(turns[0]["reply"], "4711 is 7 × 673.");
+    assert_eq!(looked[0].2["data"]["total_turns"], 2);
+    assert_eq!(outcome.reply, "You first asked about 4711.");
+}

@@ -69,6 +69,7 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "sas_round_rate",
             "append_audit",
             "knowledge",
+            "conversation_history",
             "schedule",
             "list_schedules",
             "cancel_schedule",

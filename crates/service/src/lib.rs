@@ -21,6 +21,7 @@
 
 pub mod approvals;
 pub mod body;
+pub mod conversation_history;
 pub mod error;
 pub mod hooks;
 pub mod knowledge;
@@ -935,6 +936,9 @@ impl Stored {
             .unwrap_or(false);
         let mut registry = Registry::builtin(&config)?;
         registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
+        registry.push(Arc::new(
+            conversation_history::ConversationHistoryTool::new(self.store.clone()),
+        ))?;
         for tool in schedules::tools::tools(&self.schedules) {
             registry.push(tool)?;
         }
