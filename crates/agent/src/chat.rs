@@ -300,10 +300,19 @@ impl Agent {
             .map(str::to_string)
             .collect();
         let offered = turn.tools.as_deref();
-        let tools = match offered {
+        let mut tools = match offered {
             Some(_) => self.offered_tools(offered),
             None => self.chat_tools(&asked.join("\n")),
         };
+        if before.is_none() {
+            // A conversation's first turn: a tool that reads its earlier turns has none.
+            let registry = self.deskmate.registry();
+            tools.retain(|t| {
+                registry
+                    .tool(&t.function.name)
+                    .is_none_or(|tool| !tool.reads_conversation())
+            });
+        }
         self.deskmate
             .wait_managed(
                 &model.id,

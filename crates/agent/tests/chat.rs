@@ -2119,28 +2119,27 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
 #[tokio::test]
 async fn an_earlier_turn_is_looked_up_by_its_number_in_the_turns_conversation() {
     let f = fixture(false).await;
-    // In a conversation's first turn there is nothing to look up: a wrong call, said so.
-    f.server
-        .push(Script::Json(completion(
-            None,
-            &[("conversation_history", r#"{"turn": 1}"#)],
-        )))
-        .push(Script::Json(completion(
-            Some("This is our first turn."),
-            &[],
-        )));
-    let (events, _) = turn(&f, "What did I ask first?", None).await;
-    let looked = results(&events);
-    assert_eq!(looked[0].1, CallStatus::Failed, "{looked:?}");
-    assert!(
-        looked[0].2["hint"]
-            .as_str()
-            .is_some_and(|h| h.contains("first turn")),
-        "{looked:?}"
-    );
+    // A conversation's first turn has no earlier turns: the tool is not offered.
     f.server
         .push(Script::Json(completion(Some("4711 is 7 × 673."), &[])));
     let (_, first) = turn(&f, "What is special about the number 4711?", None).await;
+    let offered = |request: &Value| -> Vec<String> {
+        request["tools"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|t| t["function"]["name"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let requests = f.server.requests();
+    assert!(offered(&requests[0]).contains(&"calculator".to_string()));
+    assert!(
+        !offered(&requests[0]).contains(&"conversation_history".to_string()),
+        "{:?}",
+        offered(&requests[0])
+    );
     let conversation = Some(first.conversation_id.clone());
     f.server
         .push(Script::Json(completion(Some("135 is odd."), &[])));

@@ -69,7 +69,6 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "sas_round_rate",
             "append_audit",
             "knowledge",
-            "conversation_history",
             "schedule",
             "list_schedules",
             "cancel_schedule",
@@ -81,6 +80,7 @@ fn tools_prints_every_spec_and_matches_the_golden_file() {
             "text_msg_prompt",
             "text_choice_prompt",
             "voice_choice_prompt",
+            "conversation_history",
             "search",
             "weather",
             "translate"

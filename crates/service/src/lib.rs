@@ -936,15 +936,20 @@ impl Stored {
             .unwrap_or(false);
         let mut registry = Registry::builtin(&config)?;
         registry.push(Arc::new(knowledge::KnowledgeTool::new(self.store.clone())))?;
-        registry.push(Arc::new(
-            conversation_history::ConversationHistoryTool::new(self.store.clone()),
-        ))?;
         for tool in schedules::tools::tools(&self.schedules) {
             registry.push(tool)?;
         }
         // Extra tools come last and replace a built-in tool of the same id.
         for tool in &self.extra {
             registry.replace_or_push(tool.clone())?;
+        }
+        // After them: a chat offers it only from a conversation's second turn on, and
+        // its line last in the catalog keeps the first turn's prompt a prefix of the
+        // later turns' (the model server reuses what it evaluated).
+        if registry.tool(conversation_history::ID).is_none() {
+            registry.push(Arc::new(
+                conversation_history::ConversationHistoryTool::new(self.store.clone()),
+            ))?;
         }
         let system: Vec<_> = registry.specs().map(stored::system_resource).collect();
         self.store.sync_system_resources(&system)?;

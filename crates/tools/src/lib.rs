@@ -99,6 +99,13 @@ pub trait Tool: Send + Sync + fmt::Debug {
     fn examples(&self) -> &[Example] {
         &[]
     }
+
+    /// Whether the tool reads the earlier turns of the conversation its call belongs to
+    /// (`ToolContext::conversation_id`): a chat offers it only in a conversation that has
+    /// some, so a conversation's first turn reads the prompt every turn starts with.
+    fn reads_conversation(&self) -> bool {
+        false
+    }
 }
 
 /// The work of a tool that is one synchronous function of its arguments.
