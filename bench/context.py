@@ -50,8 +50,11 @@ def main():
             (folding if fold else plain).append(turn.seconds)
             most = max(most, context.get("catalog_tokens", 0) + context.get("conversation_tokens", 0))
             print(f"turn {i + 1:3d}: {turn.seconds:6.1f} s, {context.get('conversation_tokens')} conversation tokens"
-                  f"{' (folded)' if fold else ''}: {turn.reply[:60]!r}", flush=True)
-        reply = chat(port, "What was the first number I asked about?", conversation=conversation).reply
+                  f"{' (folded)' if fold else ''}: {turn.reply[:60]!r}"
+                  f"{f' calls {turn.calls}' if turn.calls else ''}", flush=True)
+        last = chat(port, "What was the first number I asked about?", conversation=conversation)
+        reply = last.reply
+        print(f"the question: calls {last.calls}", flush=True)
         found = str(FIRST) in reply
         every = plain + folding
         print(json.dumps({
