@@ -163,8 +163,8 @@ async fn resources_crud_and_listing() {
             body["page"].clone(),
             body["limit"].clone()
         ),
-        (json!(16), json!(1), json!(100)),
-        "13 built-in tools and 3 templates"
+        (json!(17), json!(1), json!(100)),
+        "14 built-in tools and 3 templates"
     );
     let first = &body["list"][0];
     for key in [

@@ -198,7 +198,7 @@ async fn invalid_input_and_built_in_tools() {
             .list_resources(&Default::default())
             .map(|r| r.0)
             .ok(),
-        Some(16),
+        Some(17),
         "nothing was written"
     );
 }

@@ -32,7 +32,7 @@ fn every_tool_has_a_valid_schema() {
         .filter(|r| r.is_system)
         .map(|r| r.id.clone())
         .collect();
-    assert_eq!(built_in.len(), 13, "{built_in:?}");
+    assert_eq!(built_in.len(), 14, "{built_in:?}");
     for spec in &specs {
         let problems = lint_spec(spec);
         assert!(problems.is_empty(), "{problems:#?}");

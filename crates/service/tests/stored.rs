@@ -150,9 +150,9 @@ async fn disabled_resources_and_policies_apply_after_reopening() {
         let (total, resources) = store
             .list_resources(&Default::default())
             .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(total, 16, "13 built-in tools and the 3 example templates");
+        assert_eq!(total, 17, "14 built-in tools and the 3 example templates");
         let system: Vec<_> = resources.iter().filter(|r| r.is_system).collect();
-        assert_eq!(system.len(), 13);
+        assert_eq!(system.len(), 14);
         assert!(system.iter().all(|r| r.enabled));
         let templates: Vec<&str> = resources
             .iter()
