@@ -227,9 +227,7 @@ impl Tool for ConversationHistoryTool {
                 .conversation_messages(&conversation_id, u32::MAX)
                 .map_err(|e| {
                     ToolError::internal(format!("the conversation could not be read: {e}"))
-                })?
-                .into_iter()
-                .collect();
+                })?;
             let all = turns(&messages);
             let total = all.len();
             let picked = chosen(all, &recall)?;
