@@ -2688,7 +2688,7 @@ export interface components {
          * @description The normalizer's rules; each is table-tested in `normalize`.
          * @enum {string}
          */
-        RepairRule: "parse_json_string" | "empty_arguments" | "strip_code_fence" | "trailing_comma" | "close_brackets" | "trim" | "enum_case" | "strip_suffix" | "scalar_to_list" | "list_to_scalar" | "split_list" | "dedupe" | "number_from_string" | "percent" | "bool_from_string" | "parse_nested_json" | "all_keyword" | "drop_null" | "key_case" | "default_value" | "extracted_from_content";
+        RepairRule: "parse_json_string" | "empty_arguments" | "strip_code_fence" | "trailing_comma" | "close_brackets" | "trim" | "enum_case" | "strip_suffix" | "scalar_to_list" | "list_to_scalar" | "split_list" | "dedupe" | "number_from_string" | "percent" | "bool_from_string" | "parse_nested_json" | "all_keyword" | "drop_null" | "key_case" | "default_value" | "listed_options" | "extracted_from_content";
         /**
          * @description An HTTP tool to add or change. On a change the fields left out keep their values; on
          *     create `name`, `category` and `http_url` are needed.

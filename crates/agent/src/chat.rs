@@ -22,7 +22,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::calls::{self, Outcome, Succeeded, TurnContext};
 use crate::protocol::{self, Protocol, TokenGate};
-use crate::{Agent, branch, fold, options, parts, reply, said, select, summary, words};
+use crate::{
+    Agent, branch, fold, options, parts, reply, reply_language, said, select, summary, words,
+};
 
 /// One user turn.
 #[derive(Debug, Clone, Default)]
@@ -445,7 +447,7 @@ impl Agent {
                         }));
                 }
                 request.stream = model.streaming;
-                let mut gate = TokenGate::new(events, protocol, !ran.is_empty());
+                let mut gate = TokenGate::new(events, protocol, !ran.is_empty(), language);
                 let mut on_event = |e| gate.on(e);
                 let reply = tokio::select! {
                     reply = client.complete(&request, &mut on_event) => reply,
@@ -481,6 +483,7 @@ impl Agent {
                     );
                 }
                 let cut = reply.finish_reason.as_deref() == Some("length");
+                let raw = reply.content.clone();
                 let protocol::Read {
                     mut calls,
                     text,
@@ -518,6 +521,23 @@ impl Agent {
                         text
                     } else {
                         reply::tidy(&text, cut)
+                    };
+                    // Words in the other language: the model says which one the person
+                    // wants, and writes them again when it is not theirs.
+                    let text = if reply_language::off(&text, language) {
+                        let mended = tokio::select! {
+                            mended = reply_language::mend(&client, &request, &raw, &text, &message) => mended,
+                            () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
+                        };
+                        match mended {
+                            Some(again) => {
+                                tracing::info!(reply = %text, again = %again, "the reply was written again in the language the person wants");
+                                again
+                            }
+                            None => text,
+                        }
+                    } else {
+                        text
                     };
                     let why = if ran.is_empty() {
                         None

@@ -42,6 +42,7 @@ mod parts;
 mod probe;
 mod protocol;
 mod reply;
+mod reply_language;
 mod said;
 mod select;
 pub mod summary;

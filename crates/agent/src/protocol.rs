@@ -565,6 +565,13 @@ pub(crate) struct TokenGate<'a> {
     held: String,
     passing: Option<bool>,
     shown: bool,
+    /// The turn's language: a constrained answer is held back until its first words
+    /// show its language, and all of it when that is the other one (the turn may write
+    /// it again, `reply_language`).
+    language: Language,
+    /// Whether a constrained answer's language is known to be the turn's (or cannot be
+    /// told): what is held is shown and the rest streams.
+    settled: bool,
 }
 
 impl<'a> TokenGate<'a> {
@@ -572,6 +579,7 @@ impl<'a> TokenGate<'a> {
         events: &'a UnboundedSender<AgentEvent>,
         protocol: Protocol,
         hold: bool,
+        language: Language,
     ) -> Self {
         Self {
             events,
@@ -580,6 +588,8 @@ impl<'a> TokenGate<'a> {
             held: String::new(),
             passing: None,
             shown: false,
+            language,
+            settled: false,
         }
     }
 
@@ -599,7 +609,24 @@ impl<'a> TokenGate<'a> {
         }
         if let Some(answer) = &mut self.answer {
             let piece = answer.feed(&text);
-            self.show(piece);
+            if self.settled {
+                self.show(piece);
+                return;
+            }
+            self.held.push_str(&piece);
+            if crate::reply_language::off(&self.held, self.language) {
+                // The other language: held whole; the reply shown is the one the turn
+                // ends with.
+                self.hold = true;
+                return;
+            }
+            // Known to be the turn's language, or long enough that the start will not
+            // tell: shown from here on.
+            if Language::written(&self.held).is_some() || self.held.chars().count() > 32 {
+                self.settled = true;
+                let held = std::mem::take(&mut self.held);
+                self.show(held);
+            }
             return;
         }
         match self.passing {

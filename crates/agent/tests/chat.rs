@@ -937,6 +937,79 @@ async fn a_constrained_answer_streams_as_plain_text() {
     );
 }
 
+/// A reply in the other language than the person's message: the model is asked which
+/// language the person wants, and writes its reply again in it — unless it says the
+/// person asked for the reply's own. The reply in the wrong language is never streamed.
+#[tokio::test]
+async fn a_reply_in_the_other_language_is_written_again_in_the_one_the_model_says_is_wanted() {
+    let f = constrained_fixture(true).await;
+    f.server
+        .push(streamed_text(&[
+            "{\"answer\": \"You're",
+            " welcome! How can",
+            " I help?\"}",
+        ]))
+        .push(content(r#"{"language":"Chinese"}"#))
+        .push(content(r#"{"answer":"不客气！有什么可以帮你的？"}"#));
+    let (events, outcome) = turn(&f, "谢谢啦", None).await;
+    assert_eq!(outcome.reply, "不客气！有什么可以帮你的？");
+    assert_eq!(
+        tokens(&events),
+        outcome.reply,
+        "the English reply was not shown"
+    );
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 3, "{requests:?}");
+    // The choice is the model's, under a grammar of the two languages, on the same
+    // system prompt.
+    let grammar = requests[1]["grammar"].as_str().unwrap_or_default();
+    assert!(grammar.contains(r#"("Chinese" | "English")"#), "{grammar}");
+    assert_eq!(requests[1]["messages"][0], requests[0]["messages"][0]);
+    let asked = requests[1]["messages"][1]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(asked.contains("\"谢谢啦\""), "{asked}");
+    // The reply is written again after the model's own, as an answer only.
+    let again = requests[2]["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let n = again.len();
+    assert_eq!(again[n - 2]["role"], "assistant");
+    assert!(
+        again[n - 2]["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("You're welcome!")),
+        "{again:?}"
+    );
+    assert_eq!(
+        again[n - 1]["content"],
+        "Reply to my message \"谢谢啦\" in Chinese, briefly."
+    );
+    let grammar = requests[2]["grammar"].as_str().unwrap_or_default();
+    assert!(!grammar.contains("\"calls\""), "{grammar}");
+
+    // The model says the person asked for English: the reply stays, one request more.
+    f.server
+        .push(streamed_text(&[
+            r#"{"answer":"Why did the tomato blush? It saw the salad dressing."}"#,
+        ]))
+        .push(content(r#"{"language":"English"}"#));
+    let (_, outcome) = turn(&f, "用英文给我讲个笑话", None).await;
+    assert_eq!(
+        outcome.reply,
+        "Why did the tomato blush? It saw the salad dressing."
+    );
+    assert_eq!(f.server.requests().len(), 5);
+
+    // A reply in the person's language, or one whose letters do not tell, asks nothing.
+    f.server.push(streamed_text(&[r#"{"answer":"9801"}"#]));
+    turn(&f, "九十九乘九十九是多少？不用算了，直接说", None).await;
+    f.server.push(streamed_text(&[r#"{"answer":"你好！"}"#]));
+    turn(&f, "你好", None).await;
+    assert_eq!(f.server.requests().len(), 7);
+}
+
 /// `append_audit` needs no key from the model: the service derives it from the turn and
 /// the event, so the event is recorded once per turn and again when asked again later.
 #[tokio::test]

@@ -37,6 +37,7 @@ pub mod canonical;
 pub mod cap;
 pub mod error;
 pub mod guard;
+pub mod listed;
 pub mod mask;
 pub mod normalize;
 pub mod params;

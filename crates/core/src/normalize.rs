@@ -10,7 +10,10 @@
 //! - `"x-all": "enum" | "omit" | <value>` — what "all / 全部 / everything" means: every
 //!   enum value of the items, leaving the property out (its default is "all"), or a value;
 //! - `"x-trim": false` — keep surrounding whitespace (code, verbatim text);
-//! - `"x-split": false` — never split a string into list items.
+//! - `"x-split": false` — never split a string into list items;
+//! - `"x-drop-listed": "<property>"` — a question whose text after its last question mark
+//!   only lists the sibling list `<property>`'s items again is cut after the question mark
+//!   (see [`crate::listed`]).
 //!
 //! A property absent from the arguments takes its schema `default`, reported as a repair
 //! (`default_value`): the value comes from the tool's configuration, not from a guess.
@@ -203,6 +206,8 @@ struct Node {
     required: Vec<String>,
     /// The schema's `default`, filled in when the property is absent.
     default: Option<Value>,
+    /// `x-drop-listed`: the sibling list whose items a trailing listing repeats.
+    drop_listed: Option<String>,
 }
 
 impl Node {
@@ -264,6 +269,10 @@ impl Node {
                 .unwrap_or_default(),
             required: strings("required"),
             default: map.get("default").cloned(),
+            drop_listed: map
+                .get("x-drop-listed")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         }
     }
 
@@ -297,6 +306,7 @@ impl Node {
             properties: Vec::new(),
             required: Vec::new(),
             default: None,
+            drop_listed: None,
         };
         self.items.as_deref().unwrap_or(&ANY)
     }
@@ -609,6 +619,31 @@ fn object_value(node: &Node, value: &mut Value, path: &Path, repairs: &mut Vec<R
         map.shift_remove(&key);
     }
     for (name, prop) in &node.properties {
+        let Some(list) = &prop.drop_listed else {
+            continue;
+        };
+        let (Some(Value::String(text)), Some(Value::Array(items))) = (map.get(name), map.get(list))
+        else {
+            continue;
+        };
+        let items: Vec<String> = items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+        if let Some(cut) = crate::listed::without_listed(text, &items) {
+            let from = Value::String(text.clone());
+            push(
+                repairs,
+                &Path::Key(path, name),
+                from,
+                Value::String(cut.clone()),
+                RepairRule::ListedOptions,
+            );
+            map.insert(name.clone(), Value::String(cut));
+        }
+    }
+    for (name, prop) in &node.properties {
         if let Some(default) = &prop.default
             && !map.contains_key(name)
         {
@@ -719,6 +754,37 @@ mod tests {
         assert_eq!(got, want, "input {input}");
         let got_rules: Vec<RepairRule> = repairs.iter().map(|r| r.rule).collect();
         assert_eq!(got_rules, rules, "input {input}: {repairs:?}");
+    }
+
+    #[test]
+    fn a_question_that_lists_its_options_again_is_cut_after_its_question_mark() {
+        let schema = json!({"type": "object", "properties": {
+            "question": {"type": "string", "x-drop-listed": "options"},
+            "options": {"type": "array", "items": {"type": "string"}},
+            "note": {"type": "string"}
+        }});
+        let (got, repairs) = normalize(
+            &schema,
+            json!({"question": "要继续导出吗？选项：是，否", "options": ["是", "否"],
+                   "note": "Continue? 是，否"}),
+        );
+        assert_eq!(got["question"], "要继续导出吗？");
+        assert_eq!(got["note"], "Continue? 是，否", "no rule, no cut");
+        let rules: Vec<RepairRule> = repairs.iter().map(|r| r.rule).collect();
+        assert_eq!(rules, [ListedOptions]);
+        assert_eq!(repairs[0].path, "/question");
+        // Options split from a string first are read as the list they became.
+        let (got, _) = normalize(
+            &schema,
+            json!({"question": "Continue? yes or no", "options": "yes, no"}),
+        );
+        assert_eq!(got["question"], "Continue?");
+        let (got, repairs) = normalize(
+            &schema,
+            json!({"question": "Continue? The blue one is faster", "options": ["yes", "no"]}),
+        );
+        assert_eq!(got["question"], "Continue? The blue one is faster");
+        assert!(repairs.is_empty(), "{repairs:?}");
     }
 
     #[test]

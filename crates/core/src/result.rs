@@ -111,6 +111,8 @@ pub enum RepairRule {
     KeyCase,
     /// An absent property took the default its schema declares.
     DefaultValue,
+    /// A question's trailing list of its own options (which the dialog shows) was cut.
+    ListedOptions,
     /// The model wrote the call into its text (bare JSON, `<tool_call>` tags, a code
     /// fence, `[TOOL_CALLS]`) instead of structured `tool_calls`; it was extracted.
     ExtractedFromContent,

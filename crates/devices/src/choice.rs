@@ -55,7 +55,10 @@ pub(crate) struct Question {
     #[schemars(
         length(min = 1, max = 500),
         description = "The question, e.g. 'Continue the export?'",
-        extend("x-description-zh" = "要问的问题，例如 'Continue the export?'")
+        extend(
+            "x-description-zh" = "要问的问题，例如 'Continue the export?'",
+            "x-drop-listed" = "options"
+        )
     )]
     pub question: String,
     #[schemars(

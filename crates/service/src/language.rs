@@ -27,7 +27,7 @@ impl Language {
     pub fn of(message: &str, locale: Option<&str>) -> Self {
         let zh_locale =
             locale.is_some_and(|l| l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("zh")));
-        let counts = Counts::of(&unquoted(message));
+        let counts = Counts::of(&unnamed(&unquoted(message)));
         if counts.kana > 0 || counts.other_words > counts.latin_words.max(counts.han) {
             return Self::Other {
                 zh_lines: zh_locale,
@@ -50,6 +50,22 @@ impl Language {
             std::cmp::Ordering::Equal if zh_locale => Self::Chinese,
             std::cmp::Ordering::Equal => latin,
         }
+    }
+
+    /// The language a reply is written in, when its letters say so plainly: Chinese when
+    /// its Chinese words outnumber its Latin ones, English when it has at least two Latin
+    /// words, no accented letter and no other script. `None` for a sum, a name, a mix the
+    /// counts cannot call, or another language. What it quotes does not count.
+    pub fn written(text: &str) -> Option<Self> {
+        let counts = Counts::of(&unnamed(&unquoted(text)));
+        if counts.kana > 0 || counts.other_words > 0 {
+            return None;
+        }
+        if counts.han.div_ceil(2) > counts.latin_words {
+            return Some(Self::Chinese);
+        }
+        (counts.han == 0 && counts.accented == 0 && counts.latin_words >= 2)
+            .then_some(Self::English)
     }
 
     /// Whether Deskmate's own lines are in Chinese.
@@ -117,6 +133,43 @@ impl Counts {
         }
         counts
     }
+}
+
+/// `text` with its names blanked out: runs of letters, digits, `_`, `.` and `-` that are
+/// shaped like identifiers rather than words — with a `_`, an inner `.`, or digits and
+/// letters together (`key_unique`, `ADSL.csv`, `TRT01A`), or two or more letters all
+/// upper case (`AGE`, `PDF`). "对 ADSL.csv 跑质控，只查 key_unique" is a Chinese
+/// message naming things, not an English one. By shape alone, in any language.
+fn unnamed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if is_name(token) {
+            out.extend(std::iter::repeat_n(' ', token.chars().count()));
+        } else {
+            out.push_str(token);
+        }
+        token.clear();
+    };
+    for c in text.chars() {
+        if (c.is_alphanumeric() && !is_han(c) && !is_kana(c)) || matches!(c, '_' | '.' | '-') {
+            token.push(c);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+/// Whether a token (see [`unnamed`]) is shaped like a name.
+fn is_name(token: &str) -> bool {
+    let core = token.trim_matches(['.', '-']);
+    let letters = core.chars().filter(|c| c.is_alphabetic()).count();
+    core.contains(['_', '.'])
+        || (letters > 0 && core.chars().any(|c| c.is_ascii_digit()))
+        || (letters >= 2 && core.chars().all(|c| !c.is_lowercase()))
 }
 
 /// `text` without what it quotes: text between double quotes, CJK corner brackets or
@@ -196,6 +249,11 @@ mod tests {
             ("지금 몇 시야?", Other { zh_lines: false }),
             ("сколько времени?", Other { zh_lines: false }),
             ("Quelle heure est-il à Tokyo ?", Other { zh_lines: false }),
+            // Names in another script do not count: their shape tells.
+            ("对 ADSL.csv 跑质控，只查 key_unique；date_pairs", Chinese),
+            ("adsl 里按 TRT01A 看 AGE 和 BMIBL", Chinese),
+            ("describe AGE, SEX, RACE in adsl.csv", English),
+            ("summarize AGE by TRT01A", English),
         ] {
             assert_eq!(Language::of(message, None), want, "{message}");
         }
@@ -218,6 +276,27 @@ mod tests {
         );
         assert_eq!(Language::of("现在几点", Some("en")), Language::Chinese);
         assert!(Language::of("今何時ですか", Some("zh-CN")).zh());
+    }
+
+    #[test]
+    fn a_reply_is_in_a_language_only_when_its_letters_say_so() {
+        use Language::*;
+        for (reply, want) in [
+            ("You're welcome! How can I help you today?", Some(English)),
+            ("不客气！还有什么需要帮忙的吗？", Some(Chinese)),
+            ("抱歉，我不能将PDF转换为Word。", Some(Chinese)),
+            ("谢谢 (xièxiè)", None),
+            ("It means “谢谢”.", Some(English)),
+            ("9801", None),
+            ("99*99 = 9801。", None),
+            ("OK", None),
+            ("C'est 9801.", None),
+            ("Il fait beau aujourd'hui à Paris.", None),
+            ("今何時ですか", None),
+            ("Hi 你好呀朋友", Some(Chinese)),
+        ] {
+            assert_eq!(Language::written(reply), want, "{reply}");
+        }
     }
 
     #[test]
