@@ -652,6 +652,16 @@ impl Agent {
                 followup.settled |= outcomes.iter().any(|o| o.settles(retriable(o)));
                 followup.unasked = outcomes.iter().any(|o| o.status == CallStatus::NotAsked);
                 ran.extend(outcomes);
+                // A call that failed in an earlier step and is still not fixed (a retry
+                // fixed one of two that failed the same way) is the model's to fix or
+                // tell, as if it had failed now.
+                followup.open = if followup.failed {
+                    Vec::new()
+                } else {
+                    reply::open_failures(&ran)
+                        .map(|o| format!("{} {}", o.tool, o.call.function.arguments))
+                        .collect()
+                };
                 if cancel.is_cancelled() {
                     break 'turn (String::new(), StopReason::Cancelled);
                 }
@@ -676,8 +686,11 @@ impl Agent {
                 }
                 // The model listed what the person asked for, and its calls did all of it
                 // with results that say all of themselves: they are the reply, without
-                // asking the model again what it has already said.
-                if covered {
+                // asking the model again what it has already said — unless a call that
+                // failed earlier in the turn is still not fixed (a retry fixed one of two
+                // calls that failed the same way): the model is asked again, with it in
+                // the results.
+                if covered && !reply::failure_open(&ran) {
                     tracing::debug!(
                         parts = requests.len(),
                         "the calls covered every part listed"

@@ -225,6 +225,10 @@ pub(crate) struct Followup {
     /// The parts (as the model listed them) the words are owed for: those no tool does and
     /// those whose calls were not run. Empty: the request as a whole.
     pub asks: Vec<String>,
+    /// When the latest step failed nothing: the calls of earlier steps that failed and
+    /// are not fixed yet, as `tool {arguments}` (a retry fixed one of two calls that
+    /// failed the same way). The model is told which.
+    pub open: Vec<String>,
 }
 
 impl Followup {
@@ -239,6 +243,7 @@ impl Followup {
             owed: false,
             words_only: false,
             asks: Vec::new(),
+            open: Vec::new(),
         }
     }
 
@@ -436,6 +441,12 @@ was done and what was not."
         format!(
             "A call failed for a passing reason (busy, restarting, slow the first time): call it \
 again as it was, or tell the user in {language} what is wrong."
+        )
+    } else if !followup.open.is_empty() {
+        format!(
+            "Not fixed yet: {}. Fix each with its error's hint and valid options and call it \
+again, or tell the user in {language} what is wrong.",
+            followup.open.join("; ")
         )
     } else if followup.failed {
         format!(

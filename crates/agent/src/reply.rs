@@ -8,6 +8,8 @@
 //! every call that did not succeed, so a "Done." after a refused or failed call is never
 //! the whole story, and every success whose figures it does not mention.
 
+use serde_json::Value;
+
 use crate::calls::Outcome;
 use crate::chat::CallStatus;
 use crate::summary::line;
@@ -71,12 +73,52 @@ fn succeeded(outcome: &Outcome) -> bool {
     matches!(outcome.status, CallStatus::Done | CallStatus::Repeated)
 }
 
-/// Whether the call at `i` failed and a later call of the same tool succeeded.
-fn recovered(ran: &[Outcome], i: usize) -> bool {
-    !succeeded(&ran[i])
-        && ran[i + 1..]
-            .iter()
-            .any(|later| later.tool == ran[i].tool && succeeded(later))
+/// For each call of `ran`, whether it did not succeed and a later success of its tool
+/// fixed it. Each later success fixes one earlier call of its tool, the one whose
+/// arguments share the most values with it (the first of equals): two calls that failed
+/// the same way are not both fixed by one retry ("AGE by treatment_group" and "BMIBL by
+/// treatment_group" failed, "AGE by TRT01A" fixed the first only).
+pub(crate) fn recovered(ran: &[Outcome]) -> Vec<bool> {
+    let arguments = |o: &Outcome| -> Vec<(String, Value)> {
+        match serde_json::from_str::<Value>(&o.call.function.arguments) {
+            Ok(Value::Object(map)) => map.into_iter().collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut fixed = vec![false; ran.len()];
+    for (j, later) in ran.iter().enumerate() {
+        if later.status != CallStatus::Done {
+            continue;
+        }
+        let theirs = arguments(later);
+        let best = (0..j)
+            .filter(|&i| !fixed[i] && !succeeded(&ran[i]) && ran[i].tool == later.tool)
+            .max_by_key(|&i| {
+                let shared = arguments(&ran[i])
+                    .iter()
+                    .filter(|pair| theirs.contains(pair))
+                    .count();
+                // The first of equals: ties go to the earlier call.
+                (shared, std::cmp::Reverse(i))
+            });
+        if let Some(i) = best {
+            fixed[i] = true;
+        }
+    }
+    fixed
+}
+
+/// The calls of the turn that failed and that no later call fixed ([`recovered`]).
+pub(crate) fn open_failures(ran: &[Outcome]) -> impl Iterator<Item = &Outcome> {
+    ran.iter()
+        .zip(recovered(ran))
+        .filter(|(o, fixed)| o.status == CallStatus::Failed && !fixed)
+        .map(|(o, _)| o)
+}
+
+/// Whether a call of the turn failed and no later call fixed it.
+pub(crate) fn failure_open(ran: &[Outcome]) -> bool {
+    open_failures(ran).next().is_some()
 }
 
 /// A tool name used as code: `name(`, `` `name` ``, `"name"`, or any code fence that names
@@ -104,11 +146,12 @@ fn writes_a_call(text: &str, offered: &[String]) -> bool {
 /// failure). A success whose line has no figures cannot be judged and is not added.
 pub(crate) fn unreported(reply: &str, ran: &[Outcome], zh: bool) -> Vec<String> {
     let mentioned = components(reply);
+    let fixed = recovered(ran);
     let mut missing: Vec<String> = Vec::new();
     for (i, outcome) in ran.iter().enumerate() {
         // A call not run because the person did not ask for it is no news for them: the
         // model answers their message itself.
-        if recovered(ran, i)
+        if fixed[i]
             || matches!(outcome.status, CallStatus::Repeated | CallStatus::NotAsked)
         {
             continue;
@@ -161,8 +204,9 @@ fn outcome_line(outcome: &Outcome, zh: bool) -> String {
 /// The reply made of the results: one line per distinct outcome, in the model's order.
 pub(crate) fn from_results(ran: &[Outcome], zh: bool) -> String {
     let mut lines: Vec<String> = Vec::new();
+    let fixed = recovered(ran);
     for (i, outcome) in ran.iter().enumerate() {
-        if recovered(ran, i) {
+        if fixed[i] {
             continue;
         }
         let line = outcome_line(outcome, zh);
@@ -214,6 +258,40 @@ mod tests {
                 "said": {"zh": "Etc/UTC 现在是 2026-12-02 14:05:09",
                          "en": "It is 14:05:09 on 2026-12-02 (Etc/UTC)"}})),
         )
+    }
+
+    #[test]
+    fn one_retry_fixes_the_one_failed_call_it_shares_most_arguments_with() {
+        let call = |arguments: &str, status: CallStatus| {
+            let result = if status == CallStatus::Done {
+                ToolResult::success(json!({}))
+            } else {
+                ToolResult::failure(ToolError::validation("no variable 'treatment_group'"))
+            };
+            Outcome::of("summarize_by_group", arguments, status, result)
+        };
+        let age = r#"{"variable":"AGE","group_by":"treatment_group"}"#;
+        let bmi = r#"{"variable":"BMIBL","group_by":"treatment_group"}"#;
+        let ran = [
+            call(age, CallStatus::Failed),
+            call(bmi, CallStatus::Failed),
+            call(r#"{"variable":"BMIBL","group_by":"TRT01A"}"#, CallStatus::Done),
+        ];
+        assert_eq!(recovered(&ran), [false, true, false]);
+        assert!(failure_open(&ran));
+        let mut ran = ran.to_vec();
+        ran.push(call(r#"{"variable":"AGE","group_by":"TRT01A"}"#, CallStatus::Done));
+        assert_eq!(recovered(&ran), [true, true, false, false]);
+        assert!(!failure_open(&ran));
+        // Another tool's success fixes nothing; a call not run is not a failure left open.
+        let other = [
+            call(age, CallStatus::Failed),
+            Outcome::of("frequency", "{}", CallStatus::Done, ToolResult::success(json!({}))),
+        ];
+        assert_eq!(recovered(&other), [false, false]);
+        assert!(failure_open(&other));
+        let skipped = [call(age, CallStatus::Skipped)];
+        assert!(!failure_open(&skipped));
     }
 
     #[test]

@@ -937,6 +937,62 @@ async fn a_constrained_answer_streams_as_plain_text() {
     );
 }
 
+/// Two calls that failed the same way and a retry that fixed one: the turn does not end
+/// on the fixed one's result. The model is asked again, told which call is still not
+/// fixed, and its fix runs; the reply then holds both results and no failure.
+#[tokio::test]
+async fn a_failed_call_a_retry_left_unfixed_is_named_to_the_model_again() {
+    let f = constrained_fixture(false).await;
+    let step = |calls: &[(&str, &str)]| {
+        let calls: Vec<String> = calls
+            .iter()
+            .map(|(variable, by)| {
+                format!(
+                    r#"{{"name":"summarize_by_group","arguments":{{"dataset":"adsl","variable":"{variable}","group_by":"{by}"}}}}"#
+                )
+            })
+            .collect();
+        content(&format!(
+            r#"{{"parts":[{{"ask":"AGE and BMIBL by treatment group","tool":"summarize_by_group"}}],"calls":[{}]}}"#,
+            calls.join(",")
+        ))
+    };
+    f.server
+        .push(step(&[("AGE", "treatment_group"), ("BMIBL", "treatment_group")]))
+        .push(step(&[("AGE", "TRT01A")]))
+        .push(step(&[("BMIBL", "TRT01A")]));
+    let (events, outcome) = turn(&f, "AGE and BMIBL by treatment group in adsl", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("summarize_by_group".to_string(), CallStatus::Failed),
+            ("summarize_by_group".to_string(), CallStatus::Failed),
+            ("summarize_by_group".to_string(), CallStatus::Done),
+            ("summarize_by_group".to_string(), CallStatus::Done),
+        ]
+    );
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 3, "asked again after the partial fix");
+    let told = requests[2]["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        told.contains(
+            r#"Not fixed yet: summarize_by_group {"dataset":"adsl","variable":"BMIBL","group_by":"treatment_group"}."#
+        ),
+        "{told}"
+    );
+    assert!(
+        outcome.reply.contains("AGE") && outcome.reply.contains("BMIBL"),
+        "{}",
+        outcome.reply
+    );
+    assert!(!outcome.reply.contains("treatment_group"), "{}", outcome.reply);
+}
+
 /// A reply in the other language than the person's message: the model is asked which
 /// language the person wants, and writes its reply again in it — unless it says the
 /// person asked for the reply's own. The reply in the wrong language is never streamed.
