@@ -151,9 +151,7 @@ pub(crate) fn unreported(reply: &str, ran: &[Outcome], zh: bool) -> Vec<String> 
     for (i, outcome) in ran.iter().enumerate() {
         // A call not run because the person did not ask for it is no news for them: the
         // model answers their message itself.
-        if fixed[i]
-            || matches!(outcome.status, CallStatus::Repeated | CallStatus::NotAsked)
-        {
+        if fixed[i] || matches!(outcome.status, CallStatus::Repeated | CallStatus::NotAsked) {
             continue;
         }
         let said = outcome_line(outcome, zh);
@@ -275,18 +273,29 @@ mod tests {
         let ran = [
             call(age, CallStatus::Failed),
             call(bmi, CallStatus::Failed),
-            call(r#"{"variable":"BMIBL","group_by":"TRT01A"}"#, CallStatus::Done),
+            call(
+                r#"{"variable":"BMIBL","group_by":"TRT01A"}"#,
+                CallStatus::Done,
+            ),
         ];
         assert_eq!(recovered(&ran), [false, true, false]);
         assert!(failure_open(&ran));
         let mut ran = ran.to_vec();
-        ran.push(call(r#"{"variable":"AGE","group_by":"TRT01A"}"#, CallStatus::Done));
+        ran.push(call(
+            r#"{"variable":"AGE","group_by":"TRT01A"}"#,
+            CallStatus::Done,
+        ));
         assert_eq!(recovered(&ran), [true, true, false, false]);
         assert!(!failure_open(&ran));
         // Another tool's success fixes nothing; a call not run is not a failure left open.
         let other = [
             call(age, CallStatus::Failed),
-            Outcome::of("frequency", "{}", CallStatus::Done, ToolResult::success(json!({}))),
+            Outcome::of(
+                "frequency",
+                "{}",
+                CallStatus::Done,
+                ToolResult::success(json!({})),
+            ),
         ];
         assert_eq!(recovered(&other), [false, false]);
         assert!(failure_open(&other));

@@ -958,7 +958,10 @@ async fn a_failed_call_a_retry_left_unfixed_is_named_to_the_model_again() {
         ))
     };
     f.server
-        .push(step(&[("AGE", "treatment_group"), ("BMIBL", "treatment_group")]))
+        .push(step(&[
+            ("AGE", "treatment_group"),
+            ("BMIBL", "treatment_group"),
+        ]))
         .push(step(&[("AGE", "TRT01A")]))
         .push(step(&[("BMIBL", "TRT01A")]));
     let (events, outcome) = turn(&f, "AGE and BMIBL by treatment group in adsl", None).await;
@@ -990,7 +993,11 @@ async fn a_failed_call_a_retry_left_unfixed_is_named_to_the_model_again() {
         "{}",
         outcome.reply
     );
-    assert!(!outcome.reply.contains("treatment_group"), "{}", outcome.reply);
+    assert!(
+        !outcome.reply.contains("treatment_group"),
+        "{}",
+        outcome.reply
+    );
 }
 
 /// A reply in the other language than the person's message: the model is asked which

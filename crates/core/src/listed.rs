@@ -24,8 +24,7 @@ pub fn without_listed(question: &str, options: &[String]) -> Option<String> {
     }
     let (mark, c) = question
         .char_indices()
-        .filter(|(_, c)| matches!(c, '?' | '？'))
-        .last()?;
+        .rfind(|(_, c)| matches!(c, '?' | '？'))?;
     let head = &question[..mark + c.len_utf8()];
     let tail = question[mark + c.len_utf8()..].to_lowercase();
     if tail.trim().is_empty() {
