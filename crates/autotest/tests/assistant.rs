@@ -5,7 +5,9 @@
 //!   a new conversation's prompt evaluates at most 10 % of the tokens the first did
 //!   (read from llama.cpp's own timings);
 //! - a conversation of several turns, in English and Chinese, on simulated devices: every
-//!   turn runs the tool it needs and the reply the person reads carries the result.
+//!   turn runs the tool it needs and the reply the person reads carries the result;
+//! - a Chinese request the model first answers in English is read in Chinese (the model
+//!   names the language the message wants and writes its reply again).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -249,5 +251,19 @@ async fn the_local_model_reuses_its_prefix_and_answers_each_turn_with_the_result
         "a dataset tool ran: {calls:?} {reply}"
     );
     answered(&reply, &calls);
+
+    // A Chinese request this model first answers in English (measured: a joke in
+    // English): the model is asked which language the message wants and writes the
+    // reply again in it, so the person reads Chinese.
+    let (calls, reply, _) = ask(agent, "给我讲一个冷笑话", None).await;
+    assert!(calls.is_empty(), "no tool for a joke: {calls:?} {reply}");
+    assert!(
+        reply
+            .chars()
+            .filter(|c| ('\u{4e00}'..='\u{9fff}').contains(c))
+            .count()
+            >= 4,
+        "in Chinese: {reply:?}"
+    );
     running.sidecar.stop().await;
 }
