@@ -526,7 +526,7 @@ impl Agent {
                     // wants, and writes them again when it is not theirs.
                     let text = if reply_language::off(&text, language) {
                         let mended = tokio::select! {
-                            mended = reply_language::mend(&client, &request, &raw, &text, &message) => mended,
+                            mended = reply_language::mend(&client, &request, &raw, &text, &message, language) => mended,
                             () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
                         };
                         match mended {

@@ -7,8 +7,9 @@
 //! When the model's own words are plainly in the other of Chinese and English
 //! ([`Language::written`]), two short constrained requests follow, on the same system
 //! prompt (its cached prefix):
-//! 1. the model names the language the answer should be in — the one the message asks
-//!    for, else the one it is written in — as `{"language":"Chinese"|"English"}`;
+//! 1. told the language the message is written in (by its script), the model names the
+//!    language the answer should be in — the one the message asks for, else that one —
+//!    as `{"language":"Chinese"|"English"}`;
 //! 2. when that is not the reply's, the model writes its reply again in it (the step's
 //!    messages, its reply, and the request to answer in that language), as
 //!    `{"answer":"…"}`. The new reply is taken when it is in that language.
@@ -42,7 +43,7 @@ pub(crate) fn off(text: &str, language: Language) -> bool {
 }
 
 /// `sent` is the step's request that got `raw` (whose words are `text`); `message` the
-/// person's message. Returns the reply in the language the model says the person wants,
+/// person's message, written in `language`. Returns the reply in the language the model says the person wants,
 /// or `None` to keep `text` (the model says its language is the one wanted, the server
 /// has no grammar, a request failed, or the new reply is not in that language either).
 pub(crate) async fn mend(
@@ -51,17 +52,22 @@ pub(crate) async fn mend(
     raw: &str,
     text: &str,
     message: &str,
+    language: Language,
 ) -> Option<String> {
     let written = Language::written(text)?;
+    let script = name(language)?;
     sent.grammar.as_ref()?;
     let system = sent.messages.first()?.clone();
     let mut ask = ChatRequest::new(
         sent.model.clone(),
         vec![
             system,
+            // Measured on 17 messages: told the script it is written in, the model named
+            // the wanted language right in all; asked to find it too, it took "帮我把桌面上
+            // 那个 PDF 转成 Word" for English.
             Message::user(format!(
-                "Which language should the answer to this message be in: the language it asks \
-for, or else the language it is written in? Message: {message:?}"
+                "This message is written in {script}: {message:?}. Which language should the \
+answer be in: the language the message asks for, or else {script}?"
             )),
         ],
     );

@@ -1031,7 +1031,7 @@ async fn a_reply_in_the_other_language_is_written_again_in_the_one_the_model_say
     let asked = requests[1]["messages"][1]["content"]
         .as_str()
         .unwrap_or_default();
-    assert!(asked.contains("\"谢谢啦\""), "{asked}");
+    assert!(asked.contains("written in Chinese: \"谢谢啦\""), "{asked}");
     // The reply is written again after the model's own, as an answer only.
     let again = requests[2]["messages"]
         .as_array()

@@ -372,10 +372,11 @@ impl Dataset {
             .filter(|n| !n.is_empty());
         let meant = concepts::meant(wanted, names.clone());
         let hint = match meant.first() {
-            Some(first) => format!(
-                "'{wanted}' is not a column name; the column for it is probably '{first}' \
-                 (options: what the words mean first, then similar names)"
-            ),
+            // The options hold what the words mean first, then similar names; the hint
+            // does not say so: the model copied that aside into its replies.
+            Some(first) => {
+                format!("'{wanted}' is not a column name; the column for it is probably '{first}'")
+            }
             None => "use a variable name from the options or from describe_dataset".into(),
         };
         let mut options = meant;
