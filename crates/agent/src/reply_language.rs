@@ -63,8 +63,9 @@ pub(crate) async fn mend(
         vec![
             system,
             // Measured on 17 messages: told the script it is written in, the model named
-            // the wanted language right in all; asked to find it too, it took "帮我把桌面上
-            // 那个 PDF 转成 Word" for English.
+            // the language each asks for, else that one ("how do I say thank you in
+            // Chinese?" → Chinese, arguably); asked to find the script too, it took
+            // "帮我把桌面上那个 PDF 转成 Word" for English.
             Message::user(format!(
                 "This message is written in {script}: {message:?}. Which language should the \
 answer be in: the language the message asks for, or else {script}?"
