@@ -690,7 +690,7 @@ impl Agent {
                 // failed earlier in the turn is still not fixed (a retry fixed one of two
                 // calls that failed the same way): the model is asked again, with it in
                 // the results.
-                if covered && !reply::failure_open(&ran) {
+                if covered && followup.open.is_empty() {
                     tracing::debug!(
                         parts = requests.len(),
                         "the calls covered every part listed"

@@ -116,11 +116,6 @@ pub(crate) fn open_failures(ran: &[Outcome]) -> impl Iterator<Item = &Outcome> {
         .map(|(o, _)| o)
 }
 
-/// Whether a call of the turn failed and no later call fixed it.
-pub(crate) fn failure_open(ran: &[Outcome]) -> bool {
-    open_failures(ran).next().is_some()
-}
-
 /// A tool name used as code: `name(`, `` `name` ``, `"name"`, or any code fence that names
 /// an offered tool.
 fn writes_a_call(text: &str, offered: &[String]) -> bool {
@@ -268,6 +263,7 @@ mod tests {
             };
             Outcome::of("summarize_by_group", arguments, status, result)
         };
+        let open = |ran: &[Outcome]| open_failures(ran).next().is_some();
         let age = r#"{"variable":"AGE","group_by":"treatment_group"}"#;
         let bmi = r#"{"variable":"BMIBL","group_by":"treatment_group"}"#;
         let ran = [
@@ -279,14 +275,14 @@ mod tests {
             ),
         ];
         assert_eq!(recovered(&ran), [false, true, false]);
-        assert!(failure_open(&ran));
+        assert!(open(&ran));
         let mut ran = ran.to_vec();
         ran.push(call(
             r#"{"variable":"AGE","group_by":"TRT01A"}"#,
             CallStatus::Done,
         ));
         assert_eq!(recovered(&ran), [true, true, false, false]);
-        assert!(!failure_open(&ran));
+        assert!(!open(&ran));
         // Another tool's success fixes nothing; a call not run is not a failure left open.
         let other = [
             call(age, CallStatus::Failed),
@@ -298,9 +294,9 @@ mod tests {
             ),
         ];
         assert_eq!(recovered(&other), [false, false]);
-        assert!(failure_open(&other));
+        assert!(open(&other));
         let skipped = [call(age, CallStatus::Skipped)];
-        assert!(!failure_open(&skipped));
+        assert!(!open(&skipped));
     }
 
     #[test]

@@ -27,13 +27,9 @@ use serde_json::Value;
 /// The most tokens the rewritten reply may take.
 const REWRITE_MAX_TOKENS: u32 = 200;
 
-/// The language's name in the request and in the choice.
+/// The language's name in the request and in the choice: Chinese or English only.
 fn name(language: Language) -> Option<&'static str> {
-    match language {
-        Language::Chinese => Some("Chinese"),
-        Language::English => Some("English"),
-        Language::Other { .. } => None,
-    }
+    (!matches!(language, Language::Other { .. })).then(|| language.named())
 }
 
 /// Whether `text`, the model's own words of a turn in `language`, is plainly in the other
