@@ -164,9 +164,18 @@ impl CompiledSchema {
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default(),
             },
+            // A value out of its range or length: what the field means goes with it, so
+            // the model reads what to give instead ("-10 is less than the minimum of 1"
+            // beside "points to raise the volume by …; to lower it, call …").
             _ => Violation {
                 path: path.to_string(),
-                message: error.to_string(),
+                message: match here
+                    .and_then(|s| s.get("description"))
+                    .and_then(Value::as_str)
+                {
+                    Some(meaning) => format!("{error} ({meaning})"),
+                    None => error.to_string(),
+                },
                 expected: expected(),
                 options: enum_options(here),
             },
@@ -373,6 +382,24 @@ mod tests {
             .find(|v| v.path == "/step")
             .and_then(|v| v.expected.clone());
         assert_eq!(required.as_deref(), Some("integer"));
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_reported_with_what_its_field_means() {
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "properties": {
+                "step": {"type": "integer", "minimum": 1,
+                         "description": "Points to raise by; to lower, call decrease."},
+                "bare": {"type": "integer", "minimum": 1}}});
+        let compiled = CompiledSchema::compile("t", &schema).unwrap_or_else(|e| panic!("{e}"));
+        let v = compiled.violations(&json!({"step": -10}));
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(
+            v[0].message,
+            "-10 is less than the minimum of 1 (Points to raise by; to lower, call decrease.)"
+        );
+        let v = compiled.violations(&json!({"bare": 0}));
+        assert_eq!(v[0].message, "0 is less than the minimum of 1");
     }
 
     #[test]

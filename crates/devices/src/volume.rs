@@ -77,18 +77,15 @@ const MAX_STEP: u32 = 50;
 /// The step of a call that names none.
 const DEFAULT_STEP: u32 = 10;
 
-/// How far to change the volume: the arguments of both volume tools.
+/// How far to change the volume: the arguments of both volume tools (the step is described
+/// per direction by [`step_schema`]).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Step {
     #[serde(default = "default_step")]
     #[schemars(
         range(min = 1, max = MAX_STEP),
-        description = format!("Percentage points to change the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP})."),
-        extend(
-            "x-percent" = true,
-            "x-description-zh" = format!("音量变化的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）。")
-        )
+        extend("x-percent" = true)
     )]
     step: u32,
 }
@@ -133,6 +130,40 @@ fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
     .with_subjects(SUBJECTS)
 }
 
+/// The arguments' schema, its step described for this direction: a step is a size, never
+/// negative, and the other direction is the other tool (a model that wants the volume
+/// lower and calls `increase_volume` with a negative step reads that in the error).
+fn step_schema(direction: Direction) -> Value {
+    let mut schema = schema_for::<Step>();
+    let (en, zh) = match direction {
+        Direction::Up => (
+            format!(
+                "Percentage points to raise the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP}); to lower it, call {}.",
+                direction.opposite().id()
+            ),
+            format!(
+                "音量调高的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）；要调低请调用 {}。",
+                direction.opposite().id()
+            ),
+        ),
+        Direction::Down => (
+            format!(
+                "Percentage points to lower the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP}); to raise it, call {}.",
+                direction.opposite().id()
+            ),
+            format!(
+                "音量调低的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）；要调高请调用 {}。",
+                direction.opposite().id()
+            ),
+        ),
+    };
+    if let Some(step) = schema.pointer_mut("/properties/step") {
+        step["description"] = Value::String(en);
+        step["x-description-zh"] = Value::String(zh);
+    }
+    schema
+}
+
 fn spec(direction: Direction) -> ToolSpec {
     let (name, summary, description) = match direction {
         Direction::Up => (
@@ -162,7 +193,7 @@ fn spec(direction: Direction) -> ToolSpec {
         summary: Some(summary),
         description: description.into(),
         category: Category::System,
-        parameters: schema_for::<Step>(),
+        parameters: step_schema(direction),
         side_effect: SideEffect::Write,
         idempotent: false,
         timeout_ms: 5_000,
@@ -285,6 +316,33 @@ mod tests {
             line(&silent, false),
             Some("Volume unchanged: the volume is already at 0")
         );
+    }
+
+    #[test]
+    fn a_negative_step_is_refused_with_the_tool_for_the_other_direction() {
+        for (direction, other) in [
+            (Direction::Up, "decrease_volume"),
+            (Direction::Down, "increase_volume"),
+        ] {
+            let spec = spec(direction);
+            let step = &spec.parameters["properties"]["step"];
+            assert!(
+                step["x-description-zh"]
+                    .as_str()
+                    .is_some_and(|d| d.contains(other))
+            );
+            let schema =
+                deskmate_core::validate::CompiledSchema::compile(&spec.id, &spec.parameters)
+                    .unwrap_or_else(|e| panic!("{e}"));
+            let (error, _) = schema
+                .validate(&json!({"step": -10}))
+                .expect_err("a negative step is invalid");
+            assert!(
+                error.message.contains("-10") && error.message.contains(&format!("call {other}")),
+                "{}",
+                error.message
+            );
+        }
     }
 
     #[test]
