@@ -135,28 +135,18 @@ fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
 /// lower and calls `increase_volume` with a negative step reads that in the error).
 fn step_schema(direction: Direction) -> Value {
     let mut schema = schema_for::<Step>();
-    let (en, zh) = match direction {
-        Direction::Up => (
-            format!(
-                "Percentage points to raise the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP}); to lower it, call {}.",
-                direction.opposite().id()
-            ),
-            format!(
-                "音量调高的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）；要调低请调用 {}。",
-                direction.opposite().id()
-            ),
-        ),
-        Direction::Down => (
-            format!(
-                "Percentage points to lower the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP}); to raise it, call {}.",
-                direction.opposite().id()
-            ),
-            format!(
-                "音量调低的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）；要调高请调用 {}。",
-                direction.opposite().id()
-            ),
-        ),
+    // (this direction, the other) in English and in Chinese.
+    let ((this, other), (this_zh, other_zh)) = match direction {
+        Direction::Up => (("raise", "lower"), ("调高", "调低")),
+        Direction::Down => (("lower", "raise"), ("调低", "调高")),
     };
+    let tool = direction.opposite().id();
+    let en = format!(
+        "Percentage points to {this} the volume by, 1-{MAX_STEP} (default {DEFAULT_STEP}); to {other} it, call {tool}."
+    );
+    let zh = format!(
+        "音量{this_zh}的百分点数，1-{MAX_STEP}（默认 {DEFAULT_STEP}）；要{other_zh}请调用 {tool}。"
+    );
     if let Some(step) = schema.pointer_mut("/properties/step") {
         step["description"] = Value::String(en);
         step["x-description-zh"] = Value::String(zh);
