@@ -164,7 +164,8 @@ impl CompiledSchema {
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default(),
             },
-            // A value out of its range or length: what the field means goes with it, so
+            // A value out of its range or length, or not of its pattern or format (every
+            // kind not read above): what the field means goes with it, so
             // the model reads what to give instead ("-10 is less than the minimum of 1"
             // beside "points to raise the volume by …; to lower it, call …").
             _ => Violation {
