@@ -39,9 +39,10 @@ pub(crate) fn off(text: &str, language: Language) -> bool {
 }
 
 /// `sent` is the step's request that got `raw` (whose words are `text`); `message` the
-/// person's message, written in `language`. Returns the reply in the language the model says the person wants,
-/// or `None` to keep `text` (the model says its language is the one wanted, the server
-/// has no grammar, a request failed, or the new reply is not in that language either).
+/// person's message, written in `language`. Returns the reply in the language the model
+/// says the person wants, or `None` to keep `text` (the model says its language is the one
+/// wanted, the server has no grammar, a request failed, or the new reply is not in that
+/// language either).
 pub(crate) async fn mend(
     client: &ChatClient,
     sent: &ChatRequest,
