@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 use crate::calls::{self, Outcome, Succeeded, TurnContext};
 use crate::protocol::{self, Protocol, TokenGate};
 use crate::{
-    Agent, branch, fold, options, parts, reply, reply_language, said, select, summary, words,
+    Agent, branch, fold, near, options, parts, reply, reply_language, said, select, summary, words,
 };
 
 /// One user turn.
@@ -240,6 +240,24 @@ impl Agent {
         })
     }
 
+    /// The examples a request to a constrained model offering `catalog` may be shown
+    /// beside it ([`near`]): the tools' everyday-words examples and the answers no tool
+    /// gives, with each tool's texts in both languages.
+    fn near_pool(&self, catalog: &[ToolDef]) -> near::Pool {
+        let registry = self.deskmate.registry();
+        protocol::near_pool(
+            catalog,
+            |id| {
+                registry
+                    .tool(id)
+                    .map(|t| t.examples().to_vec())
+                    .unwrap_or_default()
+            },
+            |id| registry.specs().find(|s| s.id == id).map(named),
+            |id| registry.specs().find(|s| s.id == id).map(about),
+        )
+    }
+
     /// Runs one turn, reporting through `events`; fails before the turn starts when the
     /// input, the model or the conversation is wrong.
     pub async fn chat(
@@ -385,6 +403,22 @@ impl Agent {
             };
             messages[0] =
                 Message::system(protocol::system_prompt(protocol, &shown, &tools, &examples));
+            // The examples nearest the request, shown just before it (after the cached
+            // prefix and the earlier turns), for every step of the turn.
+            let near = match protocol {
+                Protocol::Constrained => {
+                    let pool = self.near_pool(&tools);
+                    let shown = near::near(&message, language, &pool);
+                    tracing::debug!(examples = ?shown.iter().map(|e| &e.request).collect::<Vec<_>>(), "examples near the request");
+                    near::message(&shown)
+                }
+                Protocol::Native => None,
+            };
+            // What the history must leave room for: the new message and those examples.
+            let counted = match &near {
+                Some(text) => Message::user(format!("{text}\n{message}")),
+                None => messages[1].clone(),
+            };
             // The earlier turns that fit the context (the oldest folded into a summary),
             // between the system prompt and the new message.
             let fitted = self
@@ -400,7 +434,7 @@ impl Agent {
                     } else {
                         &[]
                     },
-                    message: &messages[1],
+                    message: &counted,
                     language,
                 })
                 .await;
@@ -416,6 +450,10 @@ impl Agent {
                     .into_iter()
                     .filter(|m| m.role != "tool" && m.tool_calls.is_empty()),
             );
+            if let Some(text) = near {
+                let at = messages.len() - 1;
+                messages.insert(at, Message::system(text));
+            }
             // The grammar holds the person's own words where a tool asks for them.
             let mut grammar_tools = match protocol {
                 Protocol::Constrained => said::narrowed(
@@ -920,6 +958,23 @@ fn about(spec: &deskmate_core::ToolSpec) -> String {
         out.push(summary.zh.clone());
     }
     texts(&spec.parameters, &mut out);
+    out.join(" ")
+}
+
+/// What a tool is, in a few words of both languages: its display names and summaries and
+/// the first sentence of its description (the catalog line's). Unlike [`about`], not its
+/// parameters' texts: a long tool's many words would bring its examples near many
+/// requests.
+fn named(spec: &deskmate_core::ToolSpec) -> String {
+    let mut out = vec![
+        deskmate_llm::envelope::first_sentence(&spec.description).to_string(),
+        spec.name.en.clone(),
+        spec.name.zh.clone(),
+    ];
+    if let Some(summary) = &spec.summary {
+        out.push(summary.en.clone());
+        out.push(summary.zh.clone());
+    }
     out.join(" ")
 }
 

@@ -37,6 +37,7 @@ pub mod conversation_branches;
 pub mod conversation_export;
 pub mod conversations;
 mod fold;
+mod near;
 mod options;
 mod parts;
 mod probe;

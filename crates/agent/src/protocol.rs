@@ -48,6 +48,57 @@ const ANSWERS: [(&str, &str); 5] = [
     ("帮我给老板发一封邮件", "抱歉，我发不了邮件。"),
 ];
 
+/// More answers no tool gives, shown only beside a request near them ([`crate::near`]):
+/// questions about the state of something no tool reads, answered without a call.
+const NEAR_ANSWERS: [(&str, &str); 2] = [
+    (
+        "is the printer out of paper?",
+        "Sorry, I can't check the printer.",
+    ),
+    ("现在屏幕亮度是多少", "抱歉，我查不到屏幕亮度。"),
+];
+
+/// The examples a request may be shown beside it ([`crate::near`]): the
+/// [`Teaches::Wording`](deskmate_tools::Teaches) examples of the tools in `catalog` (`of`
+/// gives a tool's own) whose every call names a tool of the catalog, and the answers no
+/// tool gives; with what each catalog tool is (`named`) and all its texts (`about`), in
+/// both languages.
+pub(crate) fn near_pool(
+    catalog: &[ToolDef],
+    of: impl Fn(&str) -> Vec<Example>,
+    named: impl Fn(&str) -> Option<String>,
+    about: impl Fn(&str) -> Option<String>,
+) -> crate::near::Pool {
+    let offered = |id: &str| catalog.iter().any(|t| t.function.name == id);
+    let mut pool = crate::near::Pool::default();
+    for tool in catalog {
+        let id = &tool.function.name;
+        pool.tools.insert(
+            id.clone(),
+            named(id).unwrap_or_else(|| tool.function.description.clone()),
+        );
+        pool.texts
+            .push(about(id).unwrap_or_else(|| tool.function.description.clone()));
+        for example in of(id) {
+            if !example.teaches.always_shown() && example.tools().all(offered) {
+                pool.examples.push(crate::near::Candidate {
+                    request: example.request.into(),
+                    reply: example_calls(&example),
+                    tool: example.tools().next().map(Into::into),
+                });
+            }
+        }
+    }
+    for (request, answer) in ANSWERS.iter().chain(&NEAR_ANSWERS) {
+        pool.examples.push(crate::near::Candidate {
+            request: (*request).into(),
+            reply: example_answer(request, answer),
+            tool: None,
+        });
+    }
+    pool
+}
+
 /// An answer example as the model writes it: the request as its one part, which no tool
 /// does, then the answer.
 fn example_answer(request: &str, answer: &str) -> String {
@@ -62,7 +113,10 @@ pub(crate) fn examples_for(catalog: &[ToolDef], of: impl Fn(&str) -> Vec<Example
     let mut examples: Vec<Example> = Vec::new();
     for tool in catalog {
         for example in of(&tool.function.name) {
-            if example.tools().all(offered) && !examples.contains(&example) {
+            if example.teaches.always_shown()
+                && example.tools().all(offered)
+                && !examples.contains(&example)
+            {
                 examples.push(example);
             }
         }
@@ -709,6 +763,64 @@ mod tests {
             "louder" => vec![LOUDER],
             _ => Vec::new(),
         }
+    }
+
+    #[test]
+    fn examples_of_everyday_words_are_shown_only_beside_a_request_near_them() {
+        const QUIETER: Example = Example {
+            teaches: Teaches::Wording,
+            request: "turn the sound down",
+            parts: &[],
+            calls: &[("louder", "{}")],
+        };
+        const QUIETER_AND_TIME: Example = Example {
+            teaches: Teaches::Wording,
+            request: "quieter, and the time",
+            parts: &["quieter", "the time"],
+            calls: &[("louder", "{}"), ("clock", "{}")],
+        };
+        let catalog = [tool("sum"), tool("louder")];
+        let of = |id: &str| match id {
+            "louder" => vec![LOUDER, QUIETER, QUIETER_AND_TIME],
+            other => examples_of(other),
+        };
+        // Not in every prompt.
+        assert_eq!(examples_for(&catalog, of), [LOUDER, SUM]);
+        // In the pool: the tool's everyday-words example whose tools are all offered,
+        // written as the model writes its calls, and the answers no tool gives.
+        let pool = near_pool(
+            &catalog,
+            of,
+            |id| (id == "sum").then(|| "Adds. 加法。".into()),
+            |id| (id == "sum").then(|| "Adds. 加法。 expression: what to add".into()),
+        );
+        let requests: Vec<&str> = pool.examples.iter().map(|e| e.request.as_str()).collect();
+        assert_eq!(requests[0], "turn the sound down");
+        assert_eq!(
+            requests.len(),
+            1 + ANSWERS.len() + NEAR_ANSWERS.len(),
+            "{requests:?}"
+        );
+        assert_eq!(
+            pool.examples[0].reply,
+            r#"{"parts":[{"ask":"turn the sound down","tool":"louder"}],"calls":[{"name":"louder","arguments":{}}]}"#
+        );
+        assert_eq!(pool.examples[0].tool.as_deref(), Some("louder"));
+        assert!(
+            pool.examples[1..]
+                .iter()
+                .all(|e| e.tool.is_none() && e.reply.contains(r#""answer":"#))
+        );
+        // Each offered tool's texts: its own, or its description.
+        assert_eq!(pool.tools["sum"], "Adds. 加法。");
+        assert_eq!(pool.tools["louder"], "Does a thing. More words.");
+        assert_eq!(
+            pool.texts,
+            [
+                "Adds. 加法。 expression: what to add",
+                "Does a thing. More words."
+            ]
+        );
     }
 
     #[test]

@@ -865,6 +865,40 @@ async fn a_constrained_model_gets_a_schema_of_the_tools_and_acts_in_one_group() 
     assert_eq!(again.as_str(), Some(system));
 }
 
+/// A request near a tool's everyday-words examples is shown them in a system message just
+/// before it, in every step of its turn; they are not stored, so the next turn (near
+/// none) reads only the prompt, the earlier turn as said, and its message.
+#[tokio::test]
+async fn a_request_near_a_tools_examples_is_shown_them_just_before_it() {
+    let f = constrained_fixture(false).await;
+    f.server
+        .push(content(
+            r#"{"calls": [{"name": "calculator", "arguments": {"expression": "45*12"}}]}"#,
+        ))
+        .push(content(r#"{"done": true}"#))
+        .push(content(r#"{"answer": "Hello!"}"#));
+    let (_, outcome) = turn(&f, "帮我算一下 45 乘 12 等于多少", None).await;
+    let requests = f.server.requests();
+    for step in &requests[..2] {
+        let messages = step["messages"].as_array().cloned().unwrap_or_default();
+        let at = messages
+            .iter()
+            .position(|m| m["role"] == "user")
+            .unwrap_or_default();
+        assert_eq!(messages[at - 1]["role"], "system", "{step}");
+        let shown = messages[at - 1]["content"].as_str().unwrap_or_default();
+        assert!(
+            shown.starts_with("Examples like this request:\nUser: 算一下 45 乘 12 → "),
+            "{shown}"
+        );
+        assert_eq!(messages[at]["content"], "帮我算一下 45 乘 12 等于多少");
+    }
+    turn(&f, "hi", Some(outcome.conversation_id)).await;
+    let next = f.server.requests()[2]["messages"].to_string();
+    assert!(!next.contains("Examples like this request"), "{next}");
+    assert!(next.contains("帮我算一下 45 乘 12 等于多少"), "{next}");
+}
+
 /// A constrained turn limited to some tools reads the catalog every turn reads (so the
 /// server's cached prefix serves it) with a line naming what can be called, and its
 /// grammar admits only those; a masked tool named anyway is not run.

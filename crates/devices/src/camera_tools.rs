@@ -59,6 +59,7 @@ pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
         });
         Ok(deskmate_tools::said::with_line(data, line))
     })
+    .with_examples(ON_EXAMPLES)
     .with_self_check(move || camera_check(checked.clone()))
     .with_subjects(SUBJECTS)
 }
@@ -69,13 +70,45 @@ fn camera_check(camera: Arc<dyn Camera>) -> deskmate_tools::SelfCheck {
 }
 
 /// How a person asks for two things at once, for the model: the camera off and the
-/// time, two tools in one list (shown when both are offered).
-const OFF_EXAMPLES: &[Example] = &[Example {
-    teaches: Teaches::SeveralTools,
-    request: "关掉摄像头，然后告诉我现在几点",
-    parts: &["关掉摄像头", "告诉我现在几点"],
-    calls: &[("turn_off_camera", "{}"), ("current_time", "{}")],
-}];
+/// time, two tools in one list (shown when both are offered); and how they ask for the
+/// camera off in everyday words (beside a request near them).
+const OFF_EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::SeveralTools,
+        request: "关掉摄像头，然后告诉我现在几点",
+        parts: &["关掉摄像头", "告诉我现在几点"],
+        calls: &[("turn_off_camera", "{}"), ("current_time", "{}")],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "switch off the camera",
+        parts: &[],
+        calls: &[("turn_off_camera", "{}")],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "把摄像头关掉",
+        parts: &[],
+        calls: &[("turn_off_camera", "{}")],
+    },
+];
+
+/// How a person asks to turn the camera on, in everyday words (beside a request near
+/// them).
+const ON_EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "start the camera",
+        parts: &[],
+        calls: &[("turn_on_camera", "{}")],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "打开摄像头",
+        parts: &[],
+        calls: &[("turn_on_camera", "{}")],
+    },
+];
 
 /// `turn_off_camera` on this camera.
 pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {

@@ -9,7 +9,7 @@ use deskmate_core::{
     Category, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args,
     schema_for,
 };
-use deskmate_tools::{Tool, ToolContext};
+use deskmate_tools::{Example, Teaches, Tool, ToolContext};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -146,10 +146,37 @@ fn spec() -> ToolSpec {
     }
 }
 
+/// How a person asks to choose in a dialog, in everyday words (beside a request near
+/// them).
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "let me pick in a dialog: red, green or blue",
+        parts: &[],
+        calls: &[(
+            "text_choice_prompt",
+            r#"{"question":"Red, green or blue?","options":["Red","Green","Blue"]}"#,
+        )],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "弹个对话框问我：继续还是取消",
+        parts: &[],
+        calls: &[(
+            "text_choice_prompt",
+            r#"{"question":"继续还是取消？","options":["继续","取消"]}"#,
+        )],
+    },
+];
+
 #[async_trait]
 impl Tool for TextChoicePrompt {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn examples(&self) -> &[Example] {
+        EXAMPLES
     }
 
     /// Never run (it would ask the person): whether someone can be asked here.

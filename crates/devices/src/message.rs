@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, schema_for};
-use deskmate_tools::FnTool;
+use deskmate_tools::{Example, FnTool, Teaches};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
@@ -58,6 +58,35 @@ fn default_title() -> String {
     "Deskmate".into()
 }
 
+/// How a person asks for a message on the screen, in everyday words (beside a request
+/// near them).
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "show a message on screen: backup done",
+        parts: &[],
+        calls: &[("text_msg_prompt", r#"{"message":"backup done"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "remind me on screen to stand up",
+        parts: &[],
+        calls: &[("text_msg_prompt", r#"{"message":"Stand up"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "在屏幕上显示：文件已保存",
+        parts: &[],
+        calls: &[("text_msg_prompt", r#"{"message":"文件已保存"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "弹一条消息：该休息了",
+        parts: &[],
+        calls: &[("text_msg_prompt", r#"{"message":"该休息了"}"#)],
+    },
+];
+
 /// The tool on a notifier and the app's message channel.
 pub fn text_msg_prompt(
     notifier: Arc<dyn Notifier>,
@@ -65,6 +94,7 @@ pub fn text_msg_prompt(
 ) -> FnTool {
     let checked = notifier.clone();
     FnTool::blocking(spec(), move |args| show(notifier.as_ref(), &in_app, args))
+        .with_examples(EXAMPLES)
         .with_self_check(move || {
             let notifier = checked.clone();
             crate::readiness::self_check("Notifications", move || {

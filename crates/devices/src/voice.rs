@@ -69,13 +69,28 @@ fn default_rate() -> u32 {
 }
 
 /// How a person asks for a message spoken, for the model: out loud, in so many words
-/// (an answer is written, not read aloud, unless the person asks).
-const EXAMPLES: &[Example] = &[Example {
-    teaches: Teaches::AskedFor,
-    request: "read 'dinner is ready' out loud",
-    parts: &[],
-    calls: &[("voice_msg_prompt", r#"{"message":"dinner is ready"}"#)],
-}];
+/// (an answer is written, not read aloud, unless the person asks); the others in
+/// everyday words, beside a request near them.
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::AskedFor,
+        request: "read 'dinner is ready' out loud",
+        parts: &[],
+        calls: &[("voice_msg_prompt", r#"{"message":"dinner is ready"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "say 'the tea is ready' aloud",
+        parts: &[],
+        calls: &[("voice_msg_prompt", r#"{"message":"the tea is ready"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "用语音播报：会议开始了",
+        parts: &[],
+        calls: &[("voice_msg_prompt", r#"{"message":"会议开始了"}"#)],
+    },
+];
 
 /// The tool on a speaker.
 pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {

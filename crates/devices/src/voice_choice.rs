@@ -12,7 +12,7 @@ use deskmate_core::{
     Category, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args,
     schema_for,
 };
-use deskmate_tools::{Tool, ToolContext};
+use deskmate_tools::{Example, Teaches, Tool, ToolContext};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -198,10 +198,36 @@ impl VoiceChoicePrompt {
     }
 }
 
+/// How a person asks to choose out loud, in everyday words (beside a request near them).
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "ask me aloud: walk or bike?",
+        parts: &[],
+        calls: &[(
+            "voice_choice_prompt",
+            r#"{"question":"Walk or bike?","options":["Walk","Bike"]}"#,
+        )],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "语音问我：现在还是晚点",
+        parts: &[],
+        calls: &[(
+            "voice_choice_prompt",
+            r#"{"question":"现在还是晚点？","options":["现在","晚点"]}"#,
+        )],
+    },
+];
+
 #[async_trait]
 impl Tool for VoiceChoicePrompt {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn examples(&self) -> &[Example] {
+        EXAMPLES
     }
 
     /// Never run (it would speak and listen): the speaker is ready, and an answer can come

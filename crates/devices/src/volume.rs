@@ -105,19 +105,50 @@ pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
 }
 
 /// How a person asks for more volume, for the model: in words that name no step, which
-/// is left to its default.
-const UP_EXAMPLES: &[Example] = &[Example {
-    teaches: Teaches::Defaults,
-    request: "turn it up a bit",
-    parts: &[],
-    calls: &[("increase_volume", "{}")],
-}];
+/// is left to its default (every prompt), and in other everyday words (beside a request
+/// near them).
+const UP_EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Defaults,
+        request: "turn it up a bit",
+        parts: &[],
+        calls: &[("increase_volume", "{}")],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "make it louder by 30",
+        parts: &[],
+        calls: &[("increase_volume", r#"{"step":30}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "声音大一点",
+        parts: &[],
+        calls: &[("increase_volume", "{}")],
+    },
+];
+
+/// How a person asks for less volume, in everyday words (beside a request near them).
+const DOWN_EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "turn the sound down",
+        parts: &[],
+        calls: &[("decrease_volume", "{}")],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "音量小一点",
+        parts: &[],
+        calls: &[("decrease_volume", "{}")],
+    },
+];
 
 fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
     let checked = mixer.clone();
     let examples = match direction {
         Direction::Up => UP_EXAMPLES,
-        Direction::Down => &[],
+        Direction::Down => DOWN_EXAMPLES,
     };
     FnTool::blocking(spec(direction), move |args| {
         change(mixer.as_ref(), direction, args)

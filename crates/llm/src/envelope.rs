@@ -422,7 +422,7 @@ fn type_of(schema: &Value) -> String {
 }
 
 /// The description up to the first full stop that ends a sentence (not "e.g." or "i.e.").
-fn first_sentence(description: &str) -> &str {
+pub fn first_sentence(description: &str) -> &str {
     let text = description.trim();
     let mut from = 0;
     while let Some(at) = text[from..].find(['.', '。', '!', '?']).map(|i| i + from) {

@@ -10,7 +10,7 @@ use deskmate_core::{
 };
 use deskmate_store::Store;
 use deskmate_store::kb::KbDocument;
-use deskmate_tools::{Tool, ToolContext};
+use deskmate_tools::{Example, Teaches, Tool, ToolContext};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -83,10 +83,31 @@ impl KnowledgeTool {
     }
 }
 
+/// How a person asks to search their notes, in everyday words (beside a request near
+/// them).
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "look up my notes on the release process",
+        parts: &[],
+        calls: &[("knowledge", r#"{"query":"release process"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "在笔记里查一下请假流程",
+        parts: &[],
+        calls: &[("knowledge", r#"{"query":"请假流程"}"#)],
+    },
+];
+
 #[async_trait]
 impl Tool for KnowledgeTool {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn examples(&self) -> &[Example] {
+        EXAMPLES
     }
 
     /// A search answers (no hit is an answer too: the knowledge base may be empty).

@@ -40,6 +40,18 @@ const EXAMPLES: &[Example] = &[
             ("calculator", r#"{"expression":"2^10"}"#),
         ],
     },
+    Example {
+        teaches: Teaches::Wording,
+        request: "what's 15% of 80?",
+        parts: &[],
+        calls: &[("calculator", r#"{"expression":"15% of 80"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "算一下 45 乘 12",
+        parts: &[],
+        calls: &[("calculator", r#"{"expression":"45*12"}"#)],
+    },
 ];
 
 /// The calculator tool: quick and pure, it runs inline.

@@ -10,14 +10,32 @@ use deskmate_core::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{FnTool, SelfCheck};
+use crate::{Example, FnTool, SelfCheck, Teaches};
+
+/// How a person asks for the time, in everyday words (beside a request near them).
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "what time is it in London?",
+        parts: &[],
+        calls: &[("current_time", r#"{"timezone":"Europe/London"}"#)],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "现在几点了",
+        parts: &[],
+        calls: &[("current_time", "{}")],
+    },
+];
 
 /// The current-time tool: runs inline.
 pub fn tool() -> FnTool {
-    FnTool::inline(spec(), current_time).with_self_check(|| SelfCheck::Sample {
-        args: json!({"timezone": "UTC"}),
-        judge: judge_utc_now,
-    })
+    FnTool::inline(spec(), current_time)
+        .with_examples(EXAMPLES)
+        .with_self_check(|| SelfCheck::Sample {
+            args: json!({"timezone": "UTC"}),
+            judge: judge_utc_now,
+        })
 }
 
 /// The self-check's answer must be a time that parses and lies within a minute of the clock.

@@ -19,6 +19,19 @@ pub enum Teaches {
     /// A tool called because the person asks for exactly what it does (code run in
     /// Python, a message read out loud), never as a stand-in for an answer.
     AskedFor,
+    /// How a person asks for the tool in everyday words ("put 'back in 5' on my screen").
+    /// Not shown in every prompt: the chat shows such an example only beside a request
+    /// whose words are near it (or near the tool's own texts), so each tool can have a
+    /// few in both languages without every turn reading them all.
+    Wording,
+}
+
+impl Teaches {
+    /// Whether every prompt that offers the tool shows the example; [`Teaches::Wording`]
+    /// examples are shown only beside a request near them.
+    pub fn always_shown(self) -> bool {
+        self != Self::Wording
+    }
 }
 
 /// One worked example: a request and the calls that answer it, as the model writes them.

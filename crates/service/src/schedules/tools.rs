@@ -11,7 +11,7 @@ use deskmate_core::{
     Category, Compensation, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args,
     said, schema_for,
 };
-use deskmate_tools::{SelfCheck, Tool, ToolContext};
+use deskmate_tools::{Example, SelfCheck, Teaches, Tool, ToolContext};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -248,10 +248,36 @@ fn said_list(items: &[ScheduleView], total: u64) -> Localized {
     )
 }
 
+/// How a person asks for a reminder, in everyday words (beside a request near them).
+const CREATE_EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "remind me in 10 minutes to check the oven",
+        parts: &[],
+        calls: &[(
+            "schedule",
+            r#"{"when":"in 10 minutes","message":"check the oven"}"#,
+        )],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "周五下午三点提醒我交报告",
+        parts: &[],
+        calls: &[("schedule", r#"{"when":"周五下午三点","message":"交报告"}"#)],
+    },
+];
+
 #[async_trait]
 impl Tool for ScheduleTool {
     fn spec(&self) -> &ToolSpec {
         &self.spec
+    }
+
+    fn examples(&self) -> &[Example] {
+        match self.kind {
+            Kind::Create => CREATE_EXAMPLES,
+            Kind::List | Kind::Cancel => &[],
+        }
     }
 
     fn fits(&self, args: &Value) -> Result<(), ToolError> {
