@@ -7,21 +7,64 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::numfmt::{percent_text, round_half_away_text};
-use crate::{FnTool, SelfCheck};
+use crate::{Example, FnTool, SelfCheck, Teaches};
+
+/// How a person asks for SAS rounding, in everyday words (beside a request near them): one
+/// call per number, and a count out of a total as `numerator` and `denominator`.
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "round 4.5 and 5.5 to whole numbers the SAS way",
+        parts: &["round 4.5", "round 5.5"],
+        calls: &[
+            ("sas_round_rate", r#"{"value":4.5,"decimals":0}"#),
+            ("sas_round_rate", r#"{"value":5.5,"decimals":0}"#),
+        ],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "SAS-round 3 out of 8 as a percent",
+        parts: &[],
+        calls: &[(
+            "sas_round_rate",
+            r#"{"numerator":3,"denominator":8,"scale":"percent"}"#,
+        )],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "用 SAS 的方式把 0.45 和 1.55 保留一位小数",
+        parts: &["0.45 保留一位小数", "1.55 保留一位小数"],
+        calls: &[
+            ("sas_round_rate", r#"{"value":0.45,"decimals":1}"#),
+            ("sas_round_rate", r#"{"value":1.55,"decimals":1}"#),
+        ],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "12 除以 35，按 SAS 规则算百分比",
+        parts: &[],
+        calls: &[(
+            "sas_round_rate",
+            r#"{"numerator":12,"denominator":35,"scale":"percent"}"#,
+        )],
+    },
+];
 
 /// The SAS rounding tool: runs inline.
 pub fn tool() -> FnTool {
-    FnTool::inline(spec(), round_rate).with_self_check(|| SelfCheck::Sample {
-        // 2/3 as a percent to one decimal; SAS ROUND gives 66.7.
-        args: json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
-        judge: |data| match data["text"].as_str() {
-            Some("66.7") => Ok(Localized::same("66.7")),
-            _ => {
-                let got = &data["text"];
-                Err(said!("应为 66.7，实际为 {got}", "expected 66.7, got {got}"))
-            }
-        },
-    })
+    FnTool::inline(spec(), round_rate)
+        .with_examples(EXAMPLES)
+        .with_self_check(|| SelfCheck::Sample {
+            // 2/3 as a percent to one decimal; SAS ROUND gives 66.7.
+            args: json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
+            judge: |data| match data["text"].as_str() {
+                Some("66.7") => Ok(Localized::same("66.7")),
+                _ => {
+                    let got = &data["text"];
+                    Err(said!("应为 66.7，实际为 {got}", "expected 66.7, got {got}"))
+                }
+            },
+        })
 }
 
 fn spec() -> ToolSpec {

@@ -14,7 +14,7 @@ use super::lines::{colon, counted, join, rows};
 use super::{Column, DatasetDir, MISSING_LABEL, group_rows};
 use crate::numfmt::percent_text;
 use crate::said::field;
-use crate::{FnTool, Verdict};
+use crate::{Example, FnTool, Teaches, Verdict};
 
 /// Up to this many rows of a frequency table are written out in its line.
 const LINE_ROWS: usize = 12;
@@ -42,6 +42,29 @@ struct Args {
     #[schemars(schema_with = "super::subjects_schema")]
     subjects: Option<Vec<String>>,
 }
+
+/// How a person asks for counts, in everyday words (beside a request near them): one call
+/// per variable asked for.
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "counts of RACE and ETHNIC in adsl",
+        parts: &["counts of RACE", "counts of ETHNIC"],
+        calls: &[
+            ("frequency", r#"{"dataset":"adsl","variable":"RACE"}"#),
+            ("frequency", r#"{"dataset":"adsl","variable":"ETHNIC"}"#),
+        ],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "adsl 里 SEX 和 RACE 各有多少人",
+        parts: &["SEX 各有多少人", "RACE 各有多少人"],
+        calls: &[
+            ("frequency", r#"{"dataset":"adsl","variable":"SEX"}"#),
+            ("frequency", r#"{"dataset":"adsl","variable":"RACE"}"#),
+        ],
+    },
+];
 
 /// The `frequency` tool over a dataset folder.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
@@ -88,6 +111,7 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
         },
     }
     .tool(datasets)
+    .with_examples(EXAMPLES)
 }
 
 fn frequency(datasets: &DatasetDir, args: Args) -> Result<Value, ToolError> {

@@ -14,7 +14,7 @@ use super::lines::{colon, counted, join, rows};
 use super::{Column, DatasetDir, group_rows};
 use crate::numfmt::round_half_away_text;
 use crate::said::{field, text};
-use crate::{FnTool, Verdict};
+use crate::{Example, FnTool, Teaches, Verdict};
 
 /// Up to this many groups of a summary are written out in its line.
 const LINE_GROUPS: usize = 8;
@@ -42,6 +42,41 @@ struct Args {
     #[schemars(schema_with = "super::subjects_schema")]
     subjects: Option<Vec<String>>,
 }
+
+/// How a person asks for summaries, in everyday words (beside a request near them): one
+/// call per variable summarized.
+const EXAMPLES: &[Example] = &[
+    Example {
+        teaches: Teaches::Wording,
+        request: "mean HEIGHTBL and WEIGHTBL by SEX in adsl",
+        parts: &["mean HEIGHTBL by SEX", "mean WEIGHTBL by SEX"],
+        calls: &[
+            (
+                "summarize_by_group",
+                r#"{"dataset":"adsl","variable":"HEIGHTBL","group_by":"SEX"}"#,
+            ),
+            (
+                "summarize_by_group",
+                r#"{"dataset":"adsl","variable":"WEIGHTBL","group_by":"SEX"}"#,
+            ),
+        ],
+    },
+    Example {
+        teaches: Teaches::Wording,
+        request: "adsl 里按 SEX 分别汇总 HEIGHTBL 和 WEIGHTBL",
+        parts: &["按 SEX 汇总 HEIGHTBL", "按 SEX 汇总 WEIGHTBL"],
+        calls: &[
+            (
+                "summarize_by_group",
+                r#"{"dataset":"adsl","variable":"HEIGHTBL","group_by":"SEX"}"#,
+            ),
+            (
+                "summarize_by_group",
+                r#"{"dataset":"adsl","variable":"WEIGHTBL","group_by":"SEX"}"#,
+            ),
+        ],
+    },
+];
 
 /// The `summarize_by_group` tool over a dataset folder.
 pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
@@ -81,6 +116,7 @@ pub fn tool(datasets: Arc<DatasetDir>) -> FnTool {
         },
     }
     .tool(datasets)
+    .with_examples(EXAMPLES)
 }
 
 /// The self-check's call: the first numeric variable, by the first variable with a few
