@@ -948,15 +948,7 @@ fn about(spec: &deskmate_core::ToolSpec) -> String {
             _ => {}
         }
     }
-    let mut out = vec![
-        spec.description.clone(),
-        spec.name.en.clone(),
-        spec.name.zh.clone(),
-    ];
-    if let Some(summary) = &spec.summary {
-        out.push(summary.en.clone());
-        out.push(summary.zh.clone());
-    }
+    let mut out = described(spec, &spec.description);
     texts(&spec.parameters, &mut out);
     out.join(" ")
 }
@@ -966,8 +958,17 @@ fn about(spec: &deskmate_core::ToolSpec) -> String {
 /// parameters' texts: a long tool's many words would bring its examples near many
 /// requests.
 fn named(spec: &deskmate_core::ToolSpec) -> String {
+    described(
+        spec,
+        deskmate_llm::envelope::first_sentence(&spec.description),
+    )
+    .join(" ")
+}
+
+/// `description`, then the tool's display names and summaries in both languages.
+fn described(spec: &deskmate_core::ToolSpec, description: &str) -> Vec<String> {
     let mut out = vec![
-        deskmate_llm::envelope::first_sentence(&spec.description).to_string(),
+        description.to_string(),
         spec.name.en.clone(),
         spec.name.zh.clone(),
     ];
@@ -975,7 +976,7 @@ fn named(spec: &deskmate_core::ToolSpec) -> String {
         out.push(summary.en.clone());
         out.push(summary.zh.clone());
     }
-    out.join(" ")
+    out
 }
 
 /// A reply Deskmate writes itself to end the turn: shown, and saved with the turn.
