@@ -1198,8 +1198,18 @@ export interface components {
             passed_raw: boolean;
             /** @description Why it failed. */
             reason?: string | null;
+            /**
+             * @description The tools of the calls the person was asked to confirm and refused (they had not
+             *     asked for them): each is a wrong call.
+             */
+            refused: string[];
             /** @description What the assistant said. */
             reply: string;
+            /**
+             * @description Whether the reply made a claim the case says it must not make (`None`: the case
+             *     names none).
+             */
+            reply_claims_avoided?: boolean | null;
             /** @description What the reply left out of those facts, or claimed against them. */
             reply_missing?: string | null;
             /**
@@ -1207,6 +1217,10 @@ export interface components {
              *     claims it names (`None`: the case names none). Judged apart from task success.
              */
             reply_states_facts?: boolean | null;
+            /** @description Its part of the suite. */
+            split: components["schemas"]["Split"];
+            /** @description The case whose wordings it shares (its own id when it is no other's wording). */
+            wording_group: string;
         };
         /** @description A check's name and message in Chinese (`name` and `message` are English). */
         CaseZh: {
@@ -1589,6 +1603,8 @@ export interface components {
             max_tokens?: number | null;
             /** @description The LLM model id. */
             model_id: string;
+            /** @description Only the cases of these parts of the suite (`dev`, `heldout`); all when absent. */
+            splits?: string[] | null;
             /** @description A suite as JSONL text (docs/EVAL.md); the bundled suite when absent. */
             suite?: string | null;
         };
@@ -1624,6 +1640,11 @@ export interface components {
         EvalReport: {
             /** @description Per category. */
             by_category: components["schemas"]["CategoryRow"][];
+            /**
+             * @description The same per part of the suite (dev, heldout) that has cases: only heldout counts
+             *     toward a target.
+             */
+            by_split: components["schemas"]["SplitReport"][];
             /**
              * Format: int64
              * @description Total time.
@@ -2157,10 +2178,19 @@ export interface components {
              * @description The same for a raw executor (no compensation, no skipping).
              */
             parallel_atomicity_raw?: number | null;
+            /** @description Calls the simulated person was asked to confirm and refused. */
+            refused_calls: number;
+            /** @description Of those, the replies that made one of the claims. */
+            replies_claiming_avoided: number;
             /** @description Cases that name facts their reply must state (or claims it must not make). */
             replies_judged: number;
             /** @description Of those, the replies that stated every fact and made none of the claims. */
             replies_stating_facts: number;
+            /**
+             * @description Cases that name claims their reply must not make (a value no result carried, a
+             *     stand-in's "done").
+             */
+            replies_with_avoids: number;
             /**
              * Format: double
              * @description Calls to offered tools that were valid as emitted, of all such calls (`None`:
@@ -2183,6 +2213,13 @@ export interface components {
              * @description Cases that would have passed with raw execution (calls valid as emitted only).
              */
             task_success_raw: number;
+            /** @description Cases with other wordings (each counted once, with all its wordings run). */
+            wording_groups: number;
+            /**
+             * @description Of those, the ones whose every wording got the same tools (the same tools as many
+             *     times, in any order).
+             */
+            wording_groups_same_tools: number;
         };
         ModelId: string;
         ModelName: string;
@@ -2957,6 +2994,22 @@ export interface components {
             file: string;
             /** @description Why. */
             reason: string;
+        };
+        /**
+         * @description Which part of the bundled suite a case belongs to.
+         * @enum {string}
+         */
+        Split: "dev" | "heldout";
+        /** @description The metrics and the category table of one part of the suite. */
+        SplitReport: {
+            /** @description Its categories. */
+            by_category: components["schemas"]["CategoryRow"][];
+            /** @description Its cases. */
+            cases: number;
+            /** @description Its metrics. */
+            metrics: components["schemas"]["Metrics"];
+            /** @description The part. */
+            split: components["schemas"]["Split"];
         };
         /**
          * @description How a check ended.
@@ -3965,7 +4018,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description EvalReport {id, model, suite, started_at, duration_ms, metrics, by_category, results, markdown}; SSE case/done with Accept: text/event-stream */
+            /** @description EvalReport {id, model, suite, started_at, duration_ms, metrics, by_category, by_split, results, markdown}; SSE case/done with Accept: text/event-stream */
             200: {
                 headers: {
                     [name: string]: unknown;

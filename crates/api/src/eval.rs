@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use deskmate_autotest::eval::{self, CaseCategory, EvalOptions, EvalReport};
+use deskmate_autotest::eval::{self, CaseCategory, EvalOptions, EvalReport, Split};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -27,6 +27,9 @@ pub struct EvalBody {
     /// Only these categories.
     #[schema(value_type = Option<Vec<String>>)]
     categories: Option<Vec<CaseCategory>>,
+    /// Only the cases of these parts of the suite (`dev`, `heldout`); all when absent.
+    #[schema(value_type = Option<Vec<String>>)]
+    splits: Option<Vec<Split>>,
     /// At most this many cases (1–1000).
     limit: Option<usize>,
     /// Longest turn per case in seconds (1–600, default 180).
@@ -56,7 +59,7 @@ fn field_error(path: &str, message: &str) -> AppError {
 }
 
 /// `POST /api/v1/eval`: runs the suite; the report is stored (also when the client left).
-#[utoipa::path(post, path = "/api/v1/eval", tag = "eval", request_body = EvalBody, responses((status = 200, description = "EvalReport {id, model, suite, started_at, duration_ms, metrics, by_category, results, markdown}; SSE case/done with Accept: text/event-stream", body = EvalAnswer), (status = 404, description = "LLM Model not found"), (status = 422, description = "Invalid suite or options")))]
+#[utoipa::path(post, path = "/api/v1/eval", tag = "eval", request_body = EvalBody, responses((status = 200, description = "EvalReport {id, model, suite, started_at, duration_ms, metrics, by_category, by_split, results, markdown}; SSE case/done with Accept: text/event-stream", body = EvalAnswer), (status = 404, description = "LLM Model not found"), (status = 422, description = "Invalid suite or options")))]
 pub async fn run(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -67,11 +70,12 @@ pub async fn run(
         .model_record::<deskmate_service::models::LlmModel>(Some(&body.model_id))?;
     let suite = match &body.suite {
         Some(text) => eval::parse_suite("request", text),
-        None => eval::parse_suite("default", eval::DEFAULT_SUITE),
+        None => eval::bundled(),
     }
     .map_err(|e| field_error("/suite", &e.to_string()))?;
     let mut options = EvalOptions {
         categories: body.categories.unwrap_or_default(),
+        splits: body.splits.unwrap_or_default(),
         limit: body.limit,
         every_tool: body.all_tools.unwrap_or(false),
         ..EvalOptions::default()
@@ -96,7 +100,7 @@ pub async fn run(
     if eval::select(&suite, &options).is_empty() {
         return Err(field_error(
             "/categories",
-            "no case of the suite is in these categories",
+            "no case of the suite is in these categories and parts",
         ));
     }
     let deskmate = state.deskmate.clone();

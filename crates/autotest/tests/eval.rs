@@ -40,9 +40,14 @@ fn case(
     tools: serde_json::Value,
     expect: serde_json::Value,
 ) -> serde_json::Value {
-    json!({"id": id, "category": category, "lang": "en",
+    let mut case = json!({"id": id, "category": category, "lang": "en",
            "messages": [{"role": "user", "content": message}],
-           "tools": tools, "expect": expect})
+           "tools": tools, "expect": expect});
+    // The suite's rule: a reply to a request no tool does has a claim it must not make.
+    if category == "irrelevance" {
+        case["reply_avoids"] = json!(["volume is now"]);
+    }
+    case
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -251,12 +256,13 @@ async fn every_metric_on_known_outputs() {
     );
     assert_eq!(outcome("none"), (false, false, false));
     assert_eq!(by_id("none").reason.as_deref(), Some("no tool was called"));
-    // Nothing ran, so the person saw no stand-in action; raw, the model did call.
-    assert_eq!(outcome("irrelevant-call"), (true, false, true));
+    // Nothing ran, but the person had to refuse a stand-in: a wrong call all the same.
+    assert_eq!(outcome("irrelevant-call"), (false, false, true));
     assert_eq!(
         by_id("irrelevant-call").calls[0].status,
         Some(deskmate_agent::CallStatus::NotAsked)
     );
+    assert_eq!(by_id("irrelevant-call").refused, ["increase_volume"]);
     assert_eq!(outcome("irrelevant-ok"), (true, true, false));
     assert_eq!(outcome("phantom"), (false, false, true));
     let recovered = by_id("recovery");
@@ -307,11 +313,12 @@ async fn every_metric_on_known_outputs() {
         (Some(1.0), Some(0.0))
     );
     assert_eq!(m.atomicity_measured, 2);
-    // Passed: exact, repaired, order, irrelevant-call (nothing ran), irrelevant-ok,
-    // recovery, atomic, atomic-retry = 8 of 12; raw loses "repaired" (its call was not
-    // valid as emitted) and "irrelevant-call" (a call was made): 6 of 12.
+    // Passed: exact, repaired, order, irrelevant-ok, recovery, atomic, atomic-retry = 7 of
+    // 12 (irrelevant-call made a call the person refused); raw loses "repaired" (its call
+    // was not valid as emitted): 6 of 12.
+    assert_eq!(m.refused_calls, 1);
     assert!(
-        (m.task_success - 8.0 / 12.0).abs() < 1e-9,
+        (m.task_success - 7.0 / 12.0).abs() < 1e-9,
         "{}",
         m.task_success
     );
@@ -320,12 +327,16 @@ async fn every_metric_on_known_outputs() {
         "{}",
         m.task_success_raw
     );
-    assert!((m.guard_lift_points - 200.0 / 12.0).abs() < 1e-9);
+    assert!((m.guard_lift_points - 100.0 / 12.0).abs() < 1e-9);
     assert!(m.latency_p95_ms >= 3000, "the stalled case is the slowest");
     let table = report.markdown();
-    assert!(table.contains("| simple | 5 |"), "{table}");
+    assert!(table.contains("| simple | 1/5 (20.0%), raw 1,"), "{table}");
     assert!(
-        table.contains("| error_recovery | 1 | 1 (100.0%)"),
+        table.contains("| error_recovery | 1/1 (100.0%), raw 1,"),
+        "{table}"
+    );
+    assert!(
+        table.contains("| calls the person refused (wrong calls) | 1 |"),
         "{table}"
     );
     assert_eq!(report.by_category[0].category, CaseCategory::Simple);
@@ -336,7 +347,7 @@ async fn every_metric_on_known_outputs() {
         .list_eval_runs(1, 10)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(total, 1);
-    assert_eq!(runs[0].passed, 8);
+    assert_eq!(runs[0].passed, 7);
     assert!(
         runs[0].result["markdown"]
             .as_str()

@@ -118,6 +118,10 @@ enum Command {
         /// irrelevance, malformed, error_recovery, atomicity); repeatable.
         #[arg(long)]
         category: Vec<String>,
+        /// Only the cases of this part of the suite (dev, heldout); repeatable; both by
+        /// default, reported side by side.
+        #[arg(long)]
+        split: Vec<String>,
         /// At most this many cases.
         #[arg(long)]
         limit: Option<usize>,
@@ -304,6 +308,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             model,
             suite,
             category,
+            split,
             limit,
             case_timeout,
             max_tokens,
@@ -317,6 +322,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .map(|c| {
                         serde_json::from_value(Value::String(c.clone()))
                             .map_err(|_| anyhow::anyhow!("unknown category '{c}'"))
+                    })
+                    .collect::<anyhow::Result<_>>()?,
+                splits: split
+                    .iter()
+                    .map(|s| {
+                        serde_json::from_value(Value::String(s.clone()))
+                            .map_err(|_| anyhow::anyhow!("unknown split '{s}' (dev, heldout)"))
                     })
                     .collect::<anyhow::Result<_>>()?,
                 limit,
@@ -385,7 +397,7 @@ async fn eval(
                 .map_or_else(|| "suite".into(), |n| n.to_string_lossy().into_owned());
             eval::parse_suite(&name, &text)?
         }
-        None => eval::parse_suite("default", eval::DEFAULT_SUITE)?,
+        None => eval::bundled()?,
     };
     let deskmate = open_service(data_dir, Arc::new(NoConfirmer))?;
     // Registers the local models too, so a managed model's id is known after it.

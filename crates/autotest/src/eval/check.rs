@@ -2,7 +2,10 @@
 //! matches when the tool is the same, every argument it gives is expected and has one of
 //! the acceptable values, and every argument that may not be omitted is given; strings
 //! compare lower-cased without spaces and `,./-_*^`; numbers compare numerically; a
-//! set of calls matches in any order.
+//! set of calls matches in any order. An acceptable value may be a matcher instead of a
+//! value, for text a case cannot list every wording of: `{"$contains": "lunch is
+//! ready"}` (a string holding that text, compared the same way) or `{"$any": true}` (any
+//! value given).
 
 use serde_json::{Map, Value};
 
@@ -16,8 +19,64 @@ pub fn normalize_string(text: &str) -> String {
         .collect()
 }
 
+/// A matcher written where an acceptable value goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Matcher<'a> {
+    /// A string that holds this text (both normalized as strings compare).
+    Contains(&'a str),
+    /// Any value.
+    Any,
+}
+
+impl<'a> Matcher<'a> {
+    /// The matcher an acceptable value is, if it is one: `Ok(None)` for a plain value,
+    /// an error for an object that looks like a matcher (a `$` key) but is not one.
+    pub fn of(value: &'a Value) -> Result<Option<Self>, String> {
+        let Some(object) = value.as_object() else {
+            return Ok(None);
+        };
+        if !object.keys().any(|k| k.starts_with('$')) {
+            return Ok(None);
+        }
+        match (object.len(), object.iter().next()) {
+            (1, Some((key, Value::String(text)))) if key == "$contains" => {
+                if normalize_string(text).is_empty() {
+                    Err("$contains needs some text".into())
+                } else {
+                    Ok(Some(Self::Contains(text)))
+                }
+            }
+            (1, Some((key, Value::Bool(true)))) if key == "$any" => Ok(Some(Self::Any)),
+            _ => Err(format!(
+                "{value} is not a matcher: write {{\"$contains\": \"text\"}} or {{\"$any\": true}}"
+            )),
+        }
+    }
+}
+
+/// Checks every matcher inside an acceptable value (in lists and objects too).
+pub fn check_matchers(value: &Value) -> Result<(), String> {
+    if Matcher::of(value)?.is_some() {
+        return Ok(());
+    }
+    match value {
+        Value::Array(items) => items.iter().try_for_each(check_matchers),
+        Value::Object(fields) => fields.values().try_for_each(check_matchers),
+        _ => Ok(()),
+    }
+}
+
 /// Whether a value given matches an acceptable value.
 pub fn values_match(expected: &Value, got: &Value) -> bool {
+    match Matcher::of(expected) {
+        Ok(Some(Matcher::Any)) => return true,
+        Ok(Some(Matcher::Contains(text))) => {
+            return got
+                .as_str()
+                .is_some_and(|g| normalize_string(g).contains(&normalize_string(text)));
+        }
+        Ok(None) | Err(_) => {}
+    }
     match (expected, got) {
         (Value::String(e), Value::String(g)) => normalize_string(e) == normalize_string(g),
         (Value::Number(e), Value::Number(g)) => match (e.as_f64(), g.as_f64()) {
@@ -277,5 +336,34 @@ mod tests {
             ),
             Ok(())
         );
+    }
+
+    #[test]
+    fn matchers_stand_for_text_a_case_cannot_list() {
+        let contains = json!({"$contains": "Lunch is ready"});
+        assert!(values_match(&contains, &json!("lunch is ready!")));
+        assert!(values_match(
+            &contains,
+            &json!("Hey — lunch-is ready, come")
+        ));
+        assert!(!values_match(&contains, &json!("dinner is ready")));
+        assert!(
+            !values_match(&contains, &json!(42)),
+            "only a string holds text"
+        );
+        assert!(values_match(&json!({"$any": true}), &json!([1, 2])));
+        let options = json!([{"$contains": "tea"}, {"$contains": "coffee"}]);
+        assert!(values_match(&options, &json!(["Green tea", "Coffee"])));
+        assert!(!values_match(&options, &json!(["Coffee", "Green tea"])));
+        for bad in [
+            json!({"$contains": 3}),
+            json!({"$any": false}),
+            json!({"$regex": "a"}),
+            json!({"$contains": " , "}),
+            json!([{"$contain": "x"}]),
+        ] {
+            assert!(check_matchers(&bad).is_err(), "{bad}");
+        }
+        assert!(check_matchers(&json!({"codelist": {"SEX": ["M", "F"]}})).is_ok());
     }
 }

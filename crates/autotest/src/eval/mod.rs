@@ -15,7 +15,9 @@ use deskmate_store::autotest::AutotestRun;
 
 pub use report::{EvalReport, Metrics};
 pub use run::{CaseResult, EvalModel};
-pub use suite::{Case, CaseCategory, DEFAULT_SUITE, Suite, SuiteError, parse_suite};
+pub use suite::{
+    Case, CaseCategory, DEV_SUITE, HELDOUT_SUITE, Split, Suite, SuiteError, bundled, parse_suite,
+};
 
 /// How to run a suite.
 #[derive(Debug, Clone)]
@@ -32,6 +34,8 @@ pub struct EvalOptions {
     /// Offer every enabled tool in every case (the case's inline tools too), as a chat
     /// turn does, instead of the case's 2–3.
     pub every_tool: bool,
+    /// Only the cases of these parts of the suite (all when empty).
+    pub splits: Vec<Split>,
 }
 
 impl Default for EvalOptions {
@@ -42,6 +46,7 @@ impl Default for EvalOptions {
             limit: None,
             max_tokens: 256,
             every_tool: false,
+            splits: Vec::new(),
         }
     }
 }
@@ -52,6 +57,7 @@ pub fn select<'a>(suite: &'a Suite, options: &EvalOptions) -> Vec<&'a Case> {
         .cases
         .iter()
         .filter(|c| options.categories.is_empty() || options.categories.contains(&c.category))
+        .filter(|c| options.splits.is_empty() || options.splits.contains(&c.split))
         .take(options.limit.unwrap_or(usize::MAX))
         .collect()
 }
@@ -84,6 +90,7 @@ pub async fn evaluate(
         id: uuid::Uuid::new_v4().simple().to_string(),
         metrics: report::metrics(&results),
         by_category: report::by_category(&results),
+        by_split: report::by_split(&results),
         model,
         suite: suite.name.clone(),
         started_at,

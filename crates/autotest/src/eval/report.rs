@@ -3,8 +3,10 @@
 
 use serde::Serialize;
 
+use std::collections::BTreeMap;
+
 use super::run::{CaseResult, EvalModel};
-use super::suite::CaseCategory;
+use super::suite::{CaseCategory, Split};
 
 /// A turn slower than this scores 0 on latency; faster ones score linearly toward 1.
 pub const LATENCY_BUDGET_MS: f64 = 10_000.0;
@@ -43,6 +45,18 @@ pub struct Metrics {
     pub replies_judged: usize,
     /// Of those, the replies that stated every fact and made none of the claims.
     pub replies_stating_facts: usize,
+    /// Cases that name claims their reply must not make (a value no result carried, a
+    /// stand-in's "done").
+    pub replies_with_avoids: usize,
+    /// Of those, the replies that made one of the claims.
+    pub replies_claiming_avoided: usize,
+    /// Cases with other wordings (each counted once, with all its wordings run).
+    pub wording_groups: usize,
+    /// Of those, the ones whose every wording got the same tools (the same tools as many
+    /// times, in any order).
+    pub wording_groups_same_tools: usize,
+    /// Calls the simulated person was asked to confirm and refused.
+    pub refused_calls: usize,
     /// `task_success - task_success_raw`, in percentage points.
     pub guard_lift_points: f64,
     /// Calls the model made.
@@ -110,6 +124,7 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
         results.len(),
     )
     .unwrap_or(0.0);
+    let wordings = same_tools_per_wording(results);
     let task_success_plain = ratio(
         results.iter().filter(|r| r.passed_plain).count(),
         results.len(),
@@ -136,10 +151,86 @@ pub fn metrics(results: &[CaseResult]) -> Metrics {
             .iter()
             .filter(|r| r.reply_states_facts == Some(true))
             .count(),
+        replies_with_avoids: results
+            .iter()
+            .filter(|r| r.reply_claims_avoided.is_some())
+            .count(),
+        replies_claiming_avoided: results
+            .iter()
+            .filter(|r| r.reply_claims_avoided == Some(true))
+            .count(),
+        wording_groups: wordings.len(),
+        wording_groups_same_tools: wordings.values().filter(|same| **same).count(),
+        refused_calls: results.iter().map(|r| r.refused.len()).sum(),
         guard_lift_points: (task_success - task_success_raw) * 100.0,
         calls: calls.len(),
         hallucinated_calls: calls.iter().filter(|c| c.tool.is_none()).count(),
     }
+}
+
+/// The tools a case's calls named (as resolved among the offered ones), sorted: what
+/// its wordings are compared by.
+fn tools_called(result: &CaseResult) -> Vec<&str> {
+    let mut tools: Vec<&str> = result
+        .calls
+        .iter()
+        .map(|c| c.tool.as_deref().unwrap_or(c.name.as_str()))
+        .collect();
+    tools.sort_unstable();
+    tools
+}
+
+/// For each case that has other wordings among the results: whether all of them got the
+/// same tools.
+fn same_tools_per_wording(results: &[CaseResult]) -> BTreeMap<&str, bool> {
+    let mut groups: BTreeMap<&str, Vec<&CaseResult>> = BTreeMap::new();
+    for result in results {
+        groups
+            .entry(result.wording_group.as_str())
+            .or_default()
+            .push(result);
+    }
+    groups
+        .into_iter()
+        .filter(|(_, members)| members.len() > 1)
+        .map(|(group, members)| {
+            let first = tools_called(members[0]);
+            (group, members.iter().all(|m| tools_called(m) == first))
+        })
+        .collect()
+}
+
+/// The metrics and the category table of one part of the suite.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct SplitReport {
+    /// The part.
+    pub split: Split,
+    /// Its cases.
+    pub cases: usize,
+    /// Its metrics.
+    pub metrics: Metrics,
+    /// Its categories.
+    pub by_category: Vec<CategoryRow>,
+}
+
+/// The report of each part of the suite that has cases among the results, dev first.
+pub fn by_split(results: &[CaseResult]) -> Vec<SplitReport> {
+    Split::ALL
+        .iter()
+        .filter_map(|&split| {
+            let part: Vec<CaseResult> = results
+                .iter()
+                .filter(|r| r.split == split)
+                .cloned()
+                .collect();
+            (!part.is_empty()).then(|| SplitReport {
+                split,
+                cases: part.len(),
+                metrics: metrics(&part),
+                by_category: by_category(&part),
+            })
+        })
+        .collect()
 }
 
 /// One row of the per-category table.
@@ -196,6 +287,9 @@ pub struct EvalReport {
     pub metrics: Metrics,
     /// Per category.
     pub by_category: Vec<CategoryRow>,
+    /// The same per part of the suite (dev, heldout) that has cases: only heldout counts
+    /// toward a target.
+    pub by_split: Vec<SplitReport>,
     /// Every case.
     pub results: Vec<CaseResult>,
 }
@@ -208,10 +302,62 @@ fn optional(value: Option<f64>) -> String {
     value.map_or_else(|| "n/a".to_string(), percent)
 }
 
+fn of(part: usize, whole: usize) -> String {
+    format!("{part} of {whole}")
+}
+
+/// The metric rows of the report: a name and how to write it from the metrics.
+type MetricRow = (&'static str, fn(&Metrics) -> String);
+
+const METRIC_ROWS: [MetricRow; 16] = [
+    ("overall (evaluator weights)", |m| {
+        format!("{:.3}", m.overall)
+    }),
+    ("task success with the guard", |m| percent(m.task_success)),
+    ("task success raw (valid as emitted)", |m| {
+        percent(m.task_success_raw)
+    }),
+    (
+        "task success, plain tools client (raw, no calls from text)",
+        |m| percent(m.task_success_plain),
+    ),
+    ("guard lift", |m| {
+        format!("{:+.1} points", m.guard_lift_points)
+    }),
+    ("schema_compliance", |m| optional(m.schema_compliance)),
+    ("hallucination_rate", |m| percent(m.hallucination_rate)),
+    ("latency_p50", |m| format!("{} ms", m.latency_p50_ms)),
+    ("latency_p95", |m| format!("{} ms", m.latency_p95_ms)),
+    ("error_recovery", |m| optional(m.error_recovery)),
+    ("parallel_atomicity (guard / raw)", |m| {
+        format!(
+            "{} / {} (of {} cases where a write group failed)",
+            optional(m.parallel_atomicity),
+            optional(m.parallel_atomicity_raw),
+            m.atomicity_measured
+        )
+    }),
+    ("replies stating the facts their case names", |m| {
+        of(m.replies_stating_facts, m.replies_judged)
+    }),
+    ("replies making a claim their case rules out", |m| {
+        of(m.replies_claiming_avoided, m.replies_with_avoids)
+    }),
+    ("wordings of one request getting the same tools", |m| {
+        of(m.wording_groups_same_tools, m.wording_groups)
+    }),
+    ("calls the person refused (wrong calls)", |m| {
+        m.refused_calls.to_string()
+    }),
+    ("calls (to tools not offered)", |m| {
+        format!("{} ({})", m.calls, m.hallucinated_calls)
+    }),
+];
+
 impl EvalReport {
-    /// The report as markdown: the metrics, then a table per category.
+    /// The report as markdown: the metrics, then a table per category — with a column
+    /// per part of the suite (dev, heldout) when the run had cases of both.
     pub fn markdown(&self) -> String {
-        let m = &self.metrics;
         let mut out = format!(
             "## Tool-call evaluation: {} ({}), suite `{}`, {} cases\n\n",
             self.model.name,
@@ -219,58 +365,63 @@ impl EvalReport {
             self.suite,
             self.results.len()
         );
-        out.push_str("| metric | value |\n|---|---|\n");
-        let rows = [
-            ("overall (evaluator weights)", format!("{:.3}", m.overall)),
-            ("schema_compliance", optional(m.schema_compliance)),
-            ("hallucination_rate", percent(m.hallucination_rate)),
-            ("latency_p50", format!("{} ms", m.latency_p50_ms)),
-            ("latency_p95", format!("{} ms", m.latency_p95_ms)),
-            ("error_recovery", optional(m.error_recovery)),
-            (
-                "parallel_atomicity (guard / raw)",
-                format!(
-                    "{} / {} (of {} cases where a write group failed)",
-                    optional(m.parallel_atomicity),
-                    optional(m.parallel_atomicity_raw),
-                    m.atomicity_measured
-                ),
-            ),
-            ("task success with the guard", percent(m.task_success)),
-            (
-                "task success raw (valid as emitted)",
-                percent(m.task_success_raw),
-            ),
-            (
-                "task success, plain tools client (raw, no calls from text)",
-                percent(m.task_success_plain),
-            ),
-            ("guard lift", format!("{:+.1} points", m.guard_lift_points)),
-            (
-                "replies stating the facts their case names",
-                format!("{} of {}", m.replies_stating_facts, m.replies_judged),
-            ),
-            (
-                "calls (to tools not offered)",
-                format!("{} ({})", m.calls, m.hallucinated_calls),
-            ),
-        ];
-        for (name, value) in rows {
-            out.push_str(&format!("| {name} | {value} |\n"));
+        let columns: Vec<(String, &Metrics, &[CategoryRow])> = if self.by_split.len() > 1 {
+            self.by_split
+                .iter()
+                .map(|part| {
+                    (
+                        format!("{} ({} cases)", part.split.as_str(), part.cases),
+                        &part.metrics,
+                        part.by_category.as_slice(),
+                    )
+                })
+                .collect()
+        } else {
+            vec![("value".into(), &self.metrics, self.by_category.as_slice())]
+        };
+        let header = |first: &str| {
+            let names: Vec<&str> = columns.iter().map(|(name, ..)| name.as_str()).collect();
+            format!(
+                "| {first} | {} |\n|---|{}\n",
+                names.join(" | "),
+                "---|".repeat(names.len())
+            )
+        };
+        out.push_str(&header("metric"));
+        for (name, write) in METRIC_ROWS {
+            let values: Vec<String> = columns.iter().map(|(_, m, _)| write(m)).collect();
+            out.push_str(&format!("| {name} | {} |\n", values.join(" | ")));
         }
-        out.push_str(
-            "\n| category | cases | passed (guard) | passed (raw) | p50 latency |\n|---|---|---|---|---|\n",
-        );
-        for row in &self.by_category {
+        out.push_str("\npassed with the guard (raw), p50 latency:\n\n");
+        out.push_str(&header("category"));
+        for category in CaseCategory::ALL {
+            let cells: Vec<String> = columns
+                .iter()
+                .map(|(_, _, rows)| {
+                    rows.iter()
+                        .find(|row| row.category == category)
+                        .map_or_else(
+                            || "—".into(),
+                            |row| {
+                                format!(
+                                    "{}/{} ({}), raw {}, {} ms",
+                                    row.passed,
+                                    row.cases,
+                                    percent(ratio(row.passed, row.cases).unwrap_or(0.0)),
+                                    row.passed_raw,
+                                    row.latency_p50_ms
+                                )
+                            },
+                        )
+                })
+                .collect();
+            if cells.iter().all(|c| c == "—") {
+                continue;
+            }
             out.push_str(&format!(
-                "| {} | {} | {} ({}) | {} ({}) | {} ms |\n",
-                row.category.as_str(),
-                row.cases,
-                row.passed,
-                percent(ratio(row.passed, row.cases).unwrap_or(0.0)),
-                row.passed_raw,
-                percent(ratio(row.passed_raw, row.cases).unwrap_or(0.0)),
-                row.latency_p50_ms
+                "| {} | {} |\n",
+                category.as_str(),
+                cells.join(" | ")
             ));
         }
         out
@@ -305,11 +456,15 @@ mod tests {
             id: format!("{}-{latency_ms}", category.as_str()),
             category,
             lang: "en".into(),
+            split: Split::Dev,
+            wording_group: format!("{}-{latency_ms}", category.as_str()),
             passed,
             passed_raw: raw,
             passed_plain: raw,
             reply_states_facts: None,
             reply_missing: None,
+            reply_claims_avoided: None,
+            refused: Vec::new(),
             reason: None,
             calls: Vec::new(),
             reply: String::new(),
@@ -384,5 +539,60 @@ mod tests {
         assert!((slow.overall - 0.25).abs() < 1e-9, "{}", slow.overall);
         assert_eq!(percentile(&[5], 95.0), 5);
         assert_eq!(percentile(&[1, 2, 3, 4], 50.0), 2);
+    }
+
+    #[test]
+    fn parts_of_the_suite_are_reported_apart_and_wordings_compared_by_tools() {
+        let mut results = vec![
+            case(CaseCategory::Simple, true, true, 1000),
+            case(CaseCategory::Simple, false, false, 2000),
+            case(CaseCategory::Simple, true, true, 3000),
+            case(CaseCategory::Parallel, true, true, 4000),
+            case(CaseCategory::Parallel, true, true, 5000),
+            case(CaseCategory::Irrelevance, true, true, 6000),
+        ];
+        for r in &mut results[1..] {
+            r.split = Split::Heldout;
+        }
+        // Heldout: one request in three wordings, two of which called the calculator and
+        // one the clock; another in two wordings, each calling the clock twice.
+        for r in &mut results[1..3] {
+            r.wording_group = "a".into();
+        }
+        results[1].calls = vec![call(Some("calculator"), true)];
+        results[2].calls = vec![call(Some("current_time"), true)];
+        results[5].wording_group = "a".into();
+        results[5].calls = vec![call(Some("calculator"), true)];
+        for r in &mut results[3..5] {
+            r.wording_group = "b".into();
+            r.calls = vec![
+                call(Some("current_time"), true),
+                call(Some("current_time"), true),
+            ];
+        }
+        results[5].reply_claims_avoided = Some(true);
+        results[3].reply_claims_avoided = Some(false);
+        results[4].refused = vec!["turn_on_camera".into()];
+        let parts = by_split(&results);
+        assert_eq!(
+            parts.iter().map(|p| (p.split, p.cases)).collect::<Vec<_>>(),
+            [(Split::Dev, 1), (Split::Heldout, 5)]
+        );
+        let heldout = &parts[1].metrics;
+        assert_eq!(
+            (heldout.wording_groups, heldout.wording_groups_same_tools),
+            (2, 1)
+        );
+        assert_eq!(
+            (
+                heldout.replies_with_avoids,
+                heldout.replies_claiming_avoided
+            ),
+            (2, 1)
+        );
+        assert_eq!(heldout.refused_calls, 1);
+        assert!((heldout.task_success - 0.8).abs() < 1e-9);
+        assert_eq!(parts[0].metrics.task_success, 1.0);
+        assert_eq!(parts[0].metrics.wording_groups, 0);
     }
 }

@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::check::calls_match;
-use super::suite::{Case, CaseCategory, Fact, OfferedTool, ScriptedFailure};
+use super::suite::{Case, CaseCategory, Fact, OfferedTool, ScriptedFailure, Split};
 
 /// The CDISC pilot ADSL, the dataset the suite's dataset cases ask about.
 const ADSL: &[u8] = include_bytes!("../../../../testdata/cdisc/adsl.csv");
@@ -111,6 +111,10 @@ pub struct CaseResult {
     pub category: CaseCategory,
     /// Its language.
     pub lang: String,
+    /// Its part of the suite.
+    pub split: Split,
+    /// The case whose wordings it shares (its own id when it is no other's wording).
+    pub wording_group: String,
     /// Task success with the guard.
     pub passed: bool,
     /// Task success as a raw executor would have had it.
@@ -123,6 +127,12 @@ pub struct CaseResult {
     pub reply_states_facts: Option<bool>,
     /// What the reply left out of those facts, or claimed against them.
     pub reply_missing: Option<String>,
+    /// Whether the reply made a claim the case says it must not make (`None`: the case
+    /// names none).
+    pub reply_claims_avoided: Option<bool>,
+    /// The tools of the calls the person was asked to confirm and refused (they had not
+    /// asked for them): each is a wrong call.
+    pub refused: Vec<String>,
     /// Why it failed.
     pub reason: Option<String>,
     /// The calls, in the order made.
@@ -154,10 +164,12 @@ impl deskmate_devices::choice::Chooser for FirstOption {
 
 /// Answers a confirmation as the case's person would: yes to a call of a tool the case
 /// expects (for a batch, when it expects every tool of it), no to any other — a tool
-/// chosen as a stand-in for what they asked is not what they want.
+/// chosen as a stand-in for what they asked is not what they want. What it refused is
+/// kept: a call the person had to refuse is a wrong call, not one that did no harm.
 #[derive(Debug)]
 struct CaseConfirmer {
     expected: Vec<String>,
+    refused: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 #[async_trait]
@@ -176,6 +188,15 @@ impl Confirmer for CaseConfirmer {
         if !tools.is_empty() && tools.iter().all(|t| self.expected.iter().any(|e| e == t)) {
             Confirmation::Approved
         } else {
+            let mut refused = self
+                .refused
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if tools.is_empty() {
+                refused.push(request.tool.clone());
+            } else {
+                refused.extend(tools.iter().map(|t| (*t).to_string()));
+            }
             Confirmation::Denied
         }
     }
@@ -258,6 +279,7 @@ struct Bench {
     agent: Arc<Agent>,
     backends: Backends,
     fired: Arc<AtomicBool>,
+    refused: Arc<std::sync::Mutex<Vec<String>>>,
     model_id: String,
     /// Last: fields drop in order, and the service's database must be closed before its
     /// folder is removed (the other way round, its checkpoints failed with "disk I/O
@@ -298,8 +320,10 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
             fired: fired.clone(),
         }));
     }
+    let refused = Arc::new(std::sync::Mutex::new(Vec::new()));
     let confirmer = CaseConfirmer {
         expected: case.expect.iter().map(|c| c.tool.clone()).collect(),
+        refused: refused.clone(),
     };
     let deskmate = Deskmate::open_with_tools(dir.path(), Arc::new(confirmer), extra)
         .map_err(|e| format!("service: {e}"))?;
@@ -344,6 +368,7 @@ fn setup(model: &EvalModel, case: &Case) -> Result<Bench, String> {
         agent: Agent::new(Arc::new(deskmate)),
         backends,
         fired,
+        refused,
         model_id,
     })
 }
@@ -488,11 +513,15 @@ pub async fn run_case(
         id: case.id.clone(),
         category: case.category,
         lang: case.lang.clone(),
+        split: case.split,
+        wording_group: case.wording_group().to_string(),
         passed: false,
         passed_raw: false,
         passed_plain: false,
         reply_states_facts: None,
         reply_missing: None,
+        reply_claims_avoided: None,
+        refused: Vec::new(),
         reason: None,
         calls: Vec::new(),
         reply: String::new(),
@@ -550,22 +579,25 @@ pub async fn run_case(
     judge_calls(&mut calls, &offered, &bench.agent.deskmate().specs());
     result.reply = turn.reply;
     result.failure_fired = bench.fired.load(Ordering::SeqCst);
-    // A call Deskmate did not run because the person's message does not name what its
-    // tool acts on changed nothing for the person: task success with the guard judges
-    // what ran; the raw figure (below) and the hallucination rate, every call the model made.
-    let ran: Vec<&CallRecord> = calls
-        .iter()
-        .filter(|c| c.status != Some(CallStatus::NotAsked))
-        .collect();
+    result.refused = bench
+        .refused
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
     let offered_only = calls.iter().all(|c| c.tool.is_some());
     result.hallucinated =
         !offered_only || (case.category == CaseCategory::Irrelevance && !calls.is_empty());
 
-    let judged = if case.category == CaseCategory::Irrelevance {
-        judge_irrelevance(&ran)
-    } else {
-        judge(case, &calls)
-    };
+    // Every call the model made is judged, whether it ran or not: one the person was asked
+    // about and refused was a wrong call (a stand-in, or a look-alike), even though it
+    // changed nothing.
+    let judged = judge(case, &calls).and_then(|()| match result.refused.as_slice() {
+        [] => Ok(()),
+        refused => Err(format!(
+            "asked the person to confirm {}, which they had not asked for (refused)",
+            refused.join(", ")
+        )),
+    });
     result.passed = judged.is_ok() && offered_only;
     result.reason = match (&judged, timed_out, outcome) {
         (_, true, _) => Some(format!("the turn timed out after {} s", timeout.as_secs())),
@@ -588,6 +620,13 @@ pub async fn run_case(
     if let Some(missing) = reply_missing(case, &result.reply) {
         result.reply_states_facts = Some(missing.is_none());
         result.reply_missing = missing;
+    }
+    if !case.reply_avoids.is_empty() {
+        result.reply_claims_avoided = Some(
+            case.reply_avoids
+                .iter()
+                .any(|claim| Fact::One(claim.clone()).stated_in(&result.reply)),
+        );
     }
     result.passed_raw = result.passed
         && calls
@@ -659,19 +698,19 @@ fn scripted(case: &Case, call: &CallRecord) -> bool {
     })
 }
 
-/// An irrelevance case passes when no call ran.
-fn judge_irrelevance(ran: &[&CallRecord]) -> Result<(), String> {
-    if ran.is_empty() {
+/// An irrelevance case passes when the model made no call (run or not).
+fn judge_irrelevance(calls: &[CallRecord]) -> Result<(), String> {
+    if calls.is_empty() {
         return Ok(());
     }
-    let names: Vec<&str> = ran.iter().map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
     Err(format!("called {} where no tool fits", names.join(", ")))
 }
 
 /// Task success from the calls, by category.
 fn judge(case: &Case, calls: &[CallRecord]) -> Result<(), String> {
     match case.category {
-        CaseCategory::Irrelevance => judge_irrelevance(&calls.iter().collect::<Vec<_>>()),
+        CaseCategory::Irrelevance => judge_irrelevance(calls),
         // The group as first asked for: every call of the step the failure hit.
         CaseCategory::Atomicity => {
             let first_step = calls.first().map_or(0, |c| c.step);

@@ -8,8 +8,20 @@ use deskmate_core::ErrorType;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The suite bundled with Deskmate (`crates/autotest/suites/default.jsonl`).
-pub const DEFAULT_SUITE: &str = include_str!("../../suites/default.jsonl");
+/// The bundled suite's `dev` cases (`crates/autotest/suites/dev.jsonl`): the ones the
+/// loop, its prompt and its examples may be tuned on.
+pub const DEV_SUITE: &str = include_str!("../../suites/dev.jsonl");
+
+/// The bundled suite's `heldout` cases (`crates/autotest/suites/heldout.jsonl`): never
+/// used for examples, prompt text, thresholds or any other choice; only they count toward
+/// the targets. A test in `tests/near_copies.rs` fails when an example the model reads is
+/// a near-copy of one of them.
+pub const HELDOUT_SUITE: &str = include_str!("../../suites/heldout.jsonl");
+
+/// The bundled suite: its dev and held-out cases.
+pub fn bundled() -> Result<Suite, SuiteError> {
+    parse_suite("bundled", &format!("{DEV_SUITE}\n{HELDOUT_SUITE}"))
+}
 
 /// What a case tests.
 #[derive(
@@ -69,6 +81,43 @@ impl CaseCategory {
             Self::Malformed => "malformed",
             Self::ErrorRecovery => "error_recovery",
             Self::Atomicity => "atomicity",
+        }
+    }
+}
+
+/// Which part of the bundled suite a case belongs to.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Split {
+    /// Cases the loop may be tuned on and examples drawn from (a case without `split`).
+    #[default]
+    Dev,
+    /// Cases nobody tunes on: the measure that counts.
+    Heldout,
+}
+
+impl Split {
+    /// Both, in report order.
+    pub const ALL: [Self; 2] = [Self::Dev, Self::Heldout];
+
+    /// The name in the suite and the report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Dev => "dev",
+            Self::Heldout => "heldout",
         }
     }
 }
@@ -192,6 +241,13 @@ pub struct Case {
     pub category: CaseCategory,
     /// `en` or `zh`.
     pub lang: String,
+    /// `dev` (the default) or `heldout`.
+    #[serde(default)]
+    pub split: Split,
+    /// Another wording of this case (its id): the same request in other words, judged
+    /// on its own and, with its siblings, for whether every wording gets the same tools.
+    #[serde(default)]
+    pub wording_of: Option<String>,
     /// The user's message (exactly one).
     pub messages: Vec<SuiteMessage>,
     /// The tools offered: a list, or `"all"` (every enabled tool).
@@ -237,6 +293,11 @@ impl Case {
     pub fn offers_all(&self) -> bool {
         matches!(self.tools, Offered::Every(_))
     }
+
+    /// The case whose wordings this one shares: the one it is a wording of, else itself.
+    pub fn wording_group(&self) -> &str {
+        self.wording_of.as_deref().unwrap_or(&self.id)
+    }
 }
 
 /// A suite.
@@ -277,6 +338,33 @@ pub fn parse_suite(name: &str, text: &str) -> Result<Suite, SuiteError> {
         check_case(&case).map_err(fail)?;
         if !ids.insert(case.id.clone()) {
             return Err(fail(format!("duplicate id {}", case.id)));
+        }
+        if let Some(base) = &case.wording_of {
+            let same = cases.iter().find(|c: &&Case| &c.id == base);
+            match same {
+                None => {
+                    return Err(fail(format!(
+                        "{}: wording_of {base} is not an earlier case",
+                        case.id
+                    )));
+                }
+                Some(b) if b.wording_of.is_some() => {
+                    return Err(fail(format!(
+                        "{}: wording_of {base}, which is itself a wording",
+                        case.id
+                    )));
+                }
+                Some(b)
+                    if (b.split, b.category, b.lang.as_str())
+                        != (case.split, case.category, case.lang.as_str()) =>
+                {
+                    return Err(fail(format!(
+                        "{}: a wording has its case's split, category and language",
+                        case.id
+                    )));
+                }
+                Some(_) => {}
+            }
         }
         cases.push(case);
     }
@@ -323,6 +411,12 @@ fn check_case(case: &Case) -> Result<(), String> {
         if let Some((arg, _)) = call.args.iter().find(|(_, values)| values.is_empty()) {
             return Err(format!("{id}: {}.{arg} has no acceptable value", call.tool));
         }
+        for (arg, values) in &call.args {
+            values
+                .iter()
+                .try_for_each(super::check::check_matchers)
+                .map_err(|why| format!("{id}: {}.{arg}: {why}", call.tool))?;
+        }
     }
     let irrelevant = case.category == CaseCategory::Irrelevance;
     if irrelevant != case.expect.is_empty() {
@@ -350,7 +444,68 @@ fn check_case(case: &Case) -> Result<(), String> {
         None if scripted => return Err(format!("{id}: needs fail_first")),
         _ => {}
     }
+    // A reply to a request no tool does has a claim it must not make (a stand-in's
+    // "done", an invented reading): without one, the case cannot judge the reply.
+    if irrelevant && case.reply_avoids.is_empty() {
+        return Err(format!(
+            "{id}: an irrelevance case names what its reply must not claim (reply_avoids)"
+        ));
+    }
+    let facts = case
+        .reply_states
+        .iter()
+        .flat_map(|fact| match fact {
+            Fact::One(text) => std::slice::from_ref(text),
+            Fact::Any(texts) => texts.as_slice(),
+        })
+        .chain(&case.reply_avoids);
+    for text in facts {
+        if !can_fail(text) {
+            return Err(format!(
+                "{id}: the reply fact {text:?} cannot fail: one common word or one Chinese \
+                 character is in almost every reply (write a number, a name, two words or \
+                 a Chinese word)"
+            ));
+        }
+    }
     Ok(())
+}
+
+/// English words so common in replies that a fact of one of them alone says nothing
+/// ("even" is in "not even", "yes" in any answer). The suite's own rule for facts, not
+/// the product's.
+const COMMON_WORDS: &[&str] = &[
+    "yes", "no", "not", "even", "odd", "done", "ok", "okay", "sure", "true", "false", "the", "and",
+    "or", "is", "it", "on", "off", "to", "a", "an", "of", "in",
+];
+
+/// Whether a text a reply must (or must not) contain can tell replies apart: it holds a
+/// digit, two or more Chinese characters, two or more words, or one word of four or
+/// more letters that is not among the commonest.
+fn can_fail(text: &str) -> bool {
+    let written = text.trim();
+    let text = written.to_lowercase();
+    if text.chars().any(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    let han = text
+        .chars()
+        .filter(|&c| deskmate_service::language::is_han(c))
+        .count();
+    if han > 0 {
+        return han >= 2;
+    }
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // An acronym written in capitals ("JST", "PDF") is a name, however short.
+    let acronym = written.len() >= 2 && written.chars().all(|c| c.is_ascii_uppercase());
+    match words.as_slice() {
+        [] => false,
+        [word] => (acronym || word.chars().count() >= 4) && !COMMON_WORDS.contains(word),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -371,19 +526,68 @@ mod tests {
 
     #[test]
     fn the_bundled_suite_is_valid_and_covers_every_category_in_both_languages() {
-        let suite = parse_suite("default", DEFAULT_SUITE).unwrap_or_else(|e| panic!("{e}"));
-        assert!(suite.cases.len() >= 120, "{} cases", suite.cases.len());
-        for category in CaseCategory::ALL {
-            for lang in ["en", "zh"] {
-                assert!(
-                    suite
-                        .cases
-                        .iter()
-                        .any(|c| c.category == category && c.lang == lang),
-                    "no {lang} case for {}",
-                    category.as_str()
-                );
+        let suite = bundled().unwrap_or_else(|e| panic!("{e}"));
+        for split in Split::ALL {
+            let cases: Vec<&Case> = suite.cases.iter().filter(|c| c.split == split).collect();
+            assert!(
+                cases.len() >= 120,
+                "{} {} cases",
+                cases.len(),
+                split.as_str()
+            );
+            for category in CaseCategory::ALL {
+                for lang in ["en", "zh"] {
+                    assert!(
+                        cases
+                            .iter()
+                            .any(|c| c.category == category && c.lang == lang),
+                        "no {lang} {} case for {}",
+                        split.as_str(),
+                        category.as_str()
+                    );
+                }
             }
+        }
+        // Each file holds its own split only, so a case cannot slip from one to the other.
+        for (text, split) in [(DEV_SUITE, Split::Dev), (HELDOUT_SUITE, Split::Heldout)] {
+            let part = parse_suite("part", text).unwrap_or_else(|e| panic!("{e}"));
+            assert!(part.cases.iter().all(|c| c.split == split));
+        }
+    }
+
+    #[test]
+    fn the_heldout_cases_have_their_wordings_and_facts() {
+        let suite = parse_suite("heldout", HELDOUT_SUITE).unwrap_or_else(|e| panic!("{e}"));
+        let bases = suite
+            .cases
+            .iter()
+            .filter(|c| c.wording_of.is_none())
+            .count();
+        assert!(
+            bases >= 120,
+            "{bases} held-out cases besides their wordings"
+        );
+        let mut wordings: BTreeMap<&str, usize> = BTreeMap::new();
+        for case in suite.cases.iter().filter(|c| c.wording_of.is_some()) {
+            *wordings.entry(case.wording_group()).or_default() += 1;
+        }
+        let with_two = wordings.values().filter(|&&n| n >= 2).count();
+        assert!(with_two >= 60, "{with_two} cases have two more wordings");
+        let with_facts = suite
+            .cases
+            .iter()
+            .filter(|c| !c.reply_states.is_empty() || !c.reply_avoids.is_empty())
+            .count();
+        assert!(with_facts >= 60, "{with_facts} cases name reply facts");
+    }
+
+    #[test]
+    fn a_fact_that_cannot_fail_is_refused() {
+        for weak in ["是", "yes", "even", " Even ", "on", "ok", "OK", "Rio"] {
+            assert!(!can_fail(weak), "{weak}");
+        }
+        for fine in ["84", "偶数", "is even", "Tokyo", "50%", "静音", "JST"] {
+            assert!(can_fail(fine), "{fine}");
         }
     }
 
@@ -421,6 +625,23 @@ mod tests {
                     r#""fail_first": {"tool": "calculator", "error_type": "transient", "message": "busy"}, "expect""#,
                 ),
                 "only for error_recovery and atomicity",
+            ),
+            (
+                good.replace(r#""expect""#, r#""reply_states": [["84", "是"]], "expect""#),
+                "cannot fail",
+            ),
+            (
+                good.replace(r#""expect""#, r#""reply_avoids": ["yes"], "expect""#),
+                "cannot fail",
+            ),
+            (
+                good.replace(r#""category": "simple""#, r#""category": "irrelevance""#)
+                    .replace(r#"[{"tool": "calculator", "args": {"expression": ["1+1"]}}]"#, "[]"),
+                "reply_avoids",
+            ),
+            (
+                good.replace(r#""expect""#, r#""wording_of": "b", "expect""#),
+                "not an earlier case",
             ),
         ];
         for (line, why) in cases {
