@@ -101,6 +101,20 @@ impl Agent {
         &self.deskmate
     }
 
+    /// Every request the model may be shown as a worked example: each registered tool's
+    /// examples (in the prompt or beside a request near them) and the answers no tool
+    /// gives. What an evaluation must never ask word for word (`deskmate-autotest`'s
+    /// near-copy test reads it).
+    pub fn taught_requests(&self) -> Vec<String> {
+        let registry = self.deskmate.registry();
+        registry
+            .specs()
+            .filter_map(|spec| registry.tool(&spec.id))
+            .flat_map(|tool| tool.examples().iter().map(|e| e.request.to_string()))
+            .chain(protocol::answer_requests().map(str::to_string))
+            .collect()
+    }
+
     /// The database, when the service was opened on a data dir.
     fn store(&self) -> Result<&Arc<Store>, ServiceError> {
         self.deskmate.store().ok_or(ServiceError::NoStore)

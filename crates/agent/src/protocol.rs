@@ -42,7 +42,7 @@ call, or explain the problem to the user. Answer briefly, in the user's language
 /// questions it could answer ("who wrote Hamlet?").
 const ANSWERS: [(&str, &str); 5] = [
     ("hello", "Hello! What can I do for you?"),
-    ("tell me a fun fact", "Octopuses have three hearts."),
+    ("share a fun fact", "Octopuses have three hearts."),
     ("写一句生日祝福", "祝你生日快乐，天天开心！"),
     ("lock the front door", "Sorry, I can't lock doors."),
     ("帮我给老板发一封邮件", "抱歉，我发不了邮件。"),
@@ -57,6 +57,14 @@ const NEAR_ANSWERS: [(&str, &str); 2] = [
     ),
     ("现在屏幕亮度是多少", "抱歉，我查不到屏幕亮度。"),
 ];
+
+/// The requests of the answers no tool gives, in the prompt and beside a request.
+pub(crate) fn answer_requests() -> impl Iterator<Item = &'static str> {
+    ANSWERS
+        .iter()
+        .chain(&NEAR_ANSWERS)
+        .map(|(request, _)| *request)
+}
 
 /// The examples a request may be shown beside it ([`crate::near`]): the
 /// [`Teaches::Wording`](deskmate_tools::Teaches) examples of the tools in `catalog` (`of`

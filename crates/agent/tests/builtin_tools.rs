@@ -99,7 +99,7 @@ fn the_prompt_shows_the_examples_of_the_tools_it_offers() {
     };
     let all = agent.prefix_prompt(&offered);
     for example in [
-        "User: what's 3% of 1,250? → ",
+        "User: I need 3% of 1,250 → ",
         "User: 关掉摄像头，然后告诉我现在几点 → ",
     ] {
         assert!(all.contains(example), "{all}");

@@ -877,7 +877,7 @@ async fn a_request_near_a_tools_examples_is_shown_them_just_before_it() {
         ))
         .push(content(r#"{"done": true}"#))
         .push(content(r#"{"answer": "Hello!"}"#));
-    let (_, outcome) = turn(&f, "帮我算一下 45 乘 12 等于多少", None).await;
+    let (_, outcome) = turn(&f, "帮我算算 45 乘以 12 得几", None).await;
     let requests = f.server.requests();
     for step in &requests[..2] {
         let messages = step["messages"].as_array().cloned().unwrap_or_default();
@@ -888,15 +888,15 @@ async fn a_request_near_a_tools_examples_is_shown_them_just_before_it() {
         assert_eq!(messages[at - 1]["role"], "system", "{step}");
         let shown = messages[at - 1]["content"].as_str().unwrap_or_default();
         assert!(
-            shown.starts_with("Examples like this request:\nUser: 算一下 45 乘 12 → "),
+            shown.starts_with("Examples like this request:\nUser: 45 乘以 12 得几 → "),
             "{shown}"
         );
-        assert_eq!(messages[at]["content"], "帮我算一下 45 乘 12 等于多少");
+        assert_eq!(messages[at]["content"], "帮我算算 45 乘以 12 得几");
     }
     turn(&f, "hi", Some(outcome.conversation_id)).await;
     let next = f.server.requests()[2]["messages"].to_string();
     assert!(!next.contains("Examples like this request"), "{next}");
-    assert!(next.contains("帮我算一下 45 乘 12 等于多少"), "{next}");
+    assert!(next.contains("帮我算算 45 乘以 12 得几"), "{next}");
 }
 
 /// A constrained turn limited to some tools reads the catalog every turn reads (so the

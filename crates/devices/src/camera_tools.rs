@@ -81,13 +81,13 @@ const OFF_EXAMPLES: &[Example] = &[
     },
     Example {
         teaches: Teaches::Wording,
-        request: "switch off the camera",
+        request: "kill the webcam",
         parts: &[],
         calls: &[("turn_off_camera", "{}")],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "把摄像头关掉",
+        request: "摄像头不用了，关了它",
         parts: &[],
         calls: &[("turn_off_camera", "{}")],
     },
@@ -98,13 +98,13 @@ const OFF_EXAMPLES: &[Example] = &[
 const ON_EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "start the camera",
+        request: "fire up the webcam",
         parts: &[],
         calls: &[("turn_on_camera", "{}")],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "打开摄像头",
+        request: "我要视频，把摄像头开开",
         parts: &[],
         calls: &[("turn_on_camera", "{}")],
     },

@@ -151,7 +151,7 @@ fn spec() -> ToolSpec {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "let me pick in a dialog: red, green or blue",
+        request: "dialog with choices red, green, blue for me to click",
         parts: &[],
         calls: &[(
             "text_choice_prompt",

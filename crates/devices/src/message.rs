@@ -63,15 +63,15 @@ fn default_title() -> String {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "show a message on screen: backup done",
+        request: "display 'back in 5' for me",
         parts: &[],
-        calls: &[("text_msg_prompt", r#"{"message":"backup done"}"#)],
+        calls: &[("text_msg_prompt", r#"{"message":"back in 5"}"#)],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "remind me on screen to stand up",
+        request: "notify me on screen that the kettle boiled",
         parts: &[],
-        calls: &[("text_msg_prompt", r#"{"message":"Stand up"}"#)],
+        calls: &[("text_msg_prompt", r#"{"message":"The kettle boiled"}"#)],
     },
     Example {
         teaches: Teaches::Wording,

@@ -74,15 +74,15 @@ fn default_rate() -> u32 {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::AskedFor,
-        request: "read 'dinner is ready' out loud",
+        request: "read 'the oven is hot' to me aloud",
         parts: &[],
-        calls: &[("voice_msg_prompt", r#"{"message":"dinner is ready"}"#)],
+        calls: &[("voice_msg_prompt", r#"{"message":"the oven is hot"}"#)],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "say 'the tea is ready' aloud",
+        request: "speak the words 'tea is ready'",
         parts: &[],
-        calls: &[("voice_msg_prompt", r#"{"message":"the tea is ready"}"#)],
+        calls: &[("voice_msg_prompt", r#"{"message":"tea is ready"}"#)],
     },
     Example {
         teaches: Teaches::Wording,

@@ -202,7 +202,7 @@ impl VoiceChoicePrompt {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "ask me aloud: walk or bike?",
+        request: "with your voice, ask whether I'd rather walk or bike",
         parts: &[],
         calls: &[(
             "voice_choice_prompt",
@@ -211,7 +211,7 @@ const EXAMPLES: &[Example] = &[
     },
     Example {
         teaches: Teaches::Wording,
-        request: "语音问我：现在还是晚点",
+        request: "出声问问我要现在开始还是晚点",
         parts: &[],
         calls: &[(
             "voice_choice_prompt",

@@ -110,19 +110,19 @@ pub fn decrease_volume(mixer: Arc<dyn Mixer>) -> FnTool {
 const UP_EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Defaults,
-        request: "turn it up a bit",
+        request: "a little louder please",
         parts: &[],
         calls: &[("increase_volume", "{}")],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "make it louder by 30",
+        request: "crank the sound up 30",
         parts: &[],
         calls: &[("increase_volume", r#"{"step":30}"#)],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "声音大一点",
+        request: "音量往上调些",
         parts: &[],
         calls: &[("increase_volume", "{}")],
     },
@@ -132,13 +132,13 @@ const UP_EXAMPLES: &[Example] = &[
 const DOWN_EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "turn the sound down",
+        request: "it's too loud in here, lower it",
         parts: &[],
         calls: &[("decrease_volume", "{}")],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "音量小一点",
+        request: "把音量降下来一些",
         parts: &[],
         calls: &[("decrease_volume", "{}")],
     },

@@ -88,7 +88,7 @@ impl KnowledgeTool {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "look up my notes on the release process",
+        request: "search my notes about the release process",
         parts: &[],
         calls: &[("knowledge", r#"{"query":"release process"}"#)],
     },

@@ -27,7 +27,7 @@ const FUNCTIONS: [&str; 14] = [
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::StatedValue,
-        request: "what's 3% of 1,250?",
+        request: "I need 3% of 1,250",
         parts: &[],
         calls: &[("calculator", r#"{"expression":"3% of 1250"}"#)],
     },
@@ -42,13 +42,13 @@ const EXAMPLES: &[Example] = &[
     },
     Example {
         teaches: Teaches::Wording,
-        request: "what's 15% of 80?",
+        request: "figure out 15 percent of 80 for me",
         parts: &[],
         calls: &[("calculator", r#"{"expression":"15% of 80"}"#)],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "算一下 45 乘 12",
+        request: "45 乘以 12 得几",
         parts: &[],
         calls: &[("calculator", r#"{"expression":"45*12"}"#)],
     },

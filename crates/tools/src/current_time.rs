@@ -16,13 +16,13 @@ use crate::{Example, FnTool, SelfCheck, Teaches};
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "what time is it in London?",
+        request: "clock check for Sydney please",
         parts: &[],
-        calls: &[("current_time", r#"{"timezone":"Europe/London"}"#)],
+        calls: &[("current_time", r#"{"timezone":"Australia/Sydney"}"#)],
     },
     Example {
         teaches: Teaches::Wording,
-        request: "现在几点了",
+        request: "看下当前时间",
         parts: &[],
         calls: &[("current_time", "{}")],
     },

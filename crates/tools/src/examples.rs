@@ -1,6 +1,6 @@
 //! Worked examples a tool gives the model: a request a person makes and the calls that
 //! answer it. The chat's constrained prompt shows the examples of the tools it offers
-//! ("User: turn it up a bit → {"calls":[{"name":"increase_volume","arguments":{}}]}"), so
+//! ("User: a little louder please → {"calls":[{"name":"increase_volume","arguments":{}}]}"), so
 //! a tool says how it is asked for next to its schema, and an HTTP or MCP tool could too.
 
 /// What a worked example teaches the model. The prompt shows the examples in this order
@@ -8,9 +8,9 @@
 /// same thing in the order of the catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Teaches {
-    /// A call whose arguments the request leaves to their defaults ("turn it up a bit").
+    /// A call whose arguments the request leaves to their defaults ("a little louder please").
     Defaults,
-    /// An argument whose value the request states ("what's 3% of 1,250?").
+    /// An argument whose value the request states ("I need 3% of 1,250").
     StatedValue,
     /// One tool called once for each of several things asked, all in one list.
     OneToolTwice,
@@ -19,7 +19,7 @@ pub enum Teaches {
     /// A tool called because the person asks for exactly what it does (code run in
     /// Python, a message read out loud), never as a stand-in for an answer.
     AskedFor,
-    /// How a person asks for the tool in everyday words ("put 'back in 5' on my screen").
+    /// How a person asks for the tool in everyday words ("display 'back in 5' for me").
     /// Not shown in every prompt: the chat shows such an example only beside a request
     /// whose words are near it (or near the tool's own texts), so each tool can have a
     /// few in both languages without every turn reading them all.

@@ -23,7 +23,7 @@ const EXAMPLES: &[Example] = &[
     },
     Example {
         teaches: Teaches::Wording,
-        request: "SAS-round 3 out of 8 as a percent",
+        request: "percent for 3 responders out of 8, rounded like SAS does",
         parts: &[],
         calls: &[(
             "sas_round_rate",

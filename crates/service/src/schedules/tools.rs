@@ -252,7 +252,7 @@ fn said_list(items: &[ScheduleView], total: u64) -> Localized {
 const CREATE_EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "remind me in 10 minutes to check the oven",
+        request: "ping me about the oven in 10 minutes",
         parts: &[],
         calls: &[(
             "schedule",

@@ -48,8 +48,8 @@ struct Args {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "counts of RACE and ETHNIC in adsl",
-        parts: &["counts of RACE", "counts of ETHNIC"],
+        request: "how are RACE and ETHNIC distributed in adsl",
+        parts: &["how RACE is distributed", "how ETHNIC is distributed"],
         calls: &[
             ("frequency", r#"{"dataset":"adsl","variable":"RACE"}"#),
             ("frequency", r#"{"dataset":"adsl","variable":"ETHNIC"}"#),
@@ -57,8 +57,8 @@ const EXAMPLES: &[Example] = &[
     },
     Example {
         teaches: Teaches::Wording,
-        request: "adsl 里 SEX 和 RACE 各有多少人",
-        parts: &["SEX 各有多少人", "RACE 各有多少人"],
+        request: "adsl 分别统计一下 SEX、RACE 的人数",
+        parts: &["统计 SEX 的人数", "统计 RACE 的人数"],
         calls: &[
             ("frequency", r#"{"dataset":"adsl","variable":"SEX"}"#),
             ("frequency", r#"{"dataset":"adsl","variable":"RACE"}"#),

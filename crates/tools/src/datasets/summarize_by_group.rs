@@ -48,8 +48,8 @@ struct Args {
 const EXAMPLES: &[Example] = &[
     Example {
         teaches: Teaches::Wording,
-        request: "mean HEIGHTBL and WEIGHTBL by SEX in adsl",
-        parts: &["mean HEIGHTBL by SEX", "mean WEIGHTBL by SEX"],
+        request: "for adsl, stats of HEIGHTBL split by SEX, and WEIGHTBL too",
+        parts: &["stats of HEIGHTBL split by SEX", "WEIGHTBL too"],
         calls: &[
             (
                 "summarize_by_group",
