@@ -39,8 +39,8 @@ fn the_built_in_tools_read_as_committed() {
         .iter()
         .map(|s| (s.id.clone(), s.parameters.clone()))
         .collect();
-    // 22 built-in tools and the 3 shipped HTTP templates.
-    assert_eq!(parameters.len(), 25, "{:?}", parameters.keys());
+    // 24 built-in tools and the 3 shipped HTTP templates.
+    assert_eq!(parameters.len(), 27, "{:?}", parameters.keys());
     let agent = Agent::new(deskmate);
     let offered = agent.offered_tools(None);
     let document = json!({

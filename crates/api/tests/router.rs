@@ -1141,7 +1141,7 @@ async fn eval_runs_a_suite_streams_cases_and_keeps_reports() {
                "expect": [{"tool": "calculator", "args": {"expression": ["6*7"]}}]}),
         json!({"id": "thanks", "category": "irrelevance", "lang": "en",
                "messages": [{"role": "user", "content": "thanks!"}],
-               "tools": ["calculator"], "expect": []}),
+               "tools": ["calculator"], "expect": [], "reply_avoids": ["I can't"]}),
     ]
     .iter()
     .map(Value::to_string)
@@ -1205,7 +1205,7 @@ async fn eval_runs_a_suite_streams_cases_and_keeps_reports() {
     assert!(
         report["markdown"]
             .as_str()
-            .is_some_and(|m| m.contains("| simple | 1 |"))
+            .is_some_and(|m| m.contains("| simple | 1/1 (100.0%), raw 1,"))
     );
 
     push_answers();

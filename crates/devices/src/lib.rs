@@ -10,6 +10,7 @@ pub mod answer;
 pub mod camera;
 pub mod camera_tools;
 pub mod choice;
+pub mod device_state;
 pub mod error;
 pub mod message;
 pub mod microphone;
@@ -148,8 +149,10 @@ pub fn system_tools(backends: &Backends) -> Vec<Arc<dyn Tool>> {
     vec![
         Arc::new(camera_tools::turn_on_camera(backends.camera.clone())),
         Arc::new(camera_tools::turn_off_camera(backends.camera.clone())),
+        Arc::new(device_state::camera_status(backends.camera.clone())),
         Arc::new(volume::increase_volume(backends.mixer.clone())),
         Arc::new(volume::decrease_volume(backends.mixer.clone())),
+        Arc::new(device_state::get_volume(backends.mixer.clone())),
         Arc::new(voice::voice_msg_prompt(backends.speaker.clone())),
         Arc::new(message::text_msg_prompt(
             backends.notifier.clone(),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use deskmate_devices::DeviceError;
 use deskmate_devices::camera::{Camera, NokhwaCamera};
 use deskmate_devices::camera_tools::turn_on_camera;
+use deskmate_devices::device_state::camera_status;
 use deskmate_tools::{Tool, ToolContext};
 use serde_json::json;
 
@@ -50,6 +51,19 @@ async fn without_a_camera_turning_it_on_is_a_clear_not_found() {
         .expect_err("no camera");
     assert_eq!(error.error_type, deskmate_core::ErrorType::NotFound);
     assert!(error.hint.unwrap_or_default().contains("do not retry"));
+    // Asked whether the camera is on, the answer is "off, none connected", not an error.
+    let status = camera_status(camera.clone())
+        .run(json!({}), ToolContext::new("s"))
+        .await
+        .expect("a status");
+    assert_eq!(
+        (status["on"].clone(), status["cameras"].clone()),
+        (json!(false), json!([]))
+    );
+    assert_eq!(
+        status["said"]["en"],
+        "The camera is off (none is connected)"
+    );
 }
 
 /// Opt-in: DESKMATE_TEST_REAL_CAMERA=1 on a machine with a camera.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use deskmate_devices::mixer::{Mixer, PulseMixer};
-use deskmate_devices::{DeviceError, volume};
+use deskmate_devices::{DeviceError, device_state, volume};
 use deskmate_testkit::pulse::PulseServer as Pulse;
 use deskmate_tools::{Tool, ToolContext};
 use serde_json::json;
@@ -63,6 +63,46 @@ async fn the_volume_tools_change_the_real_sink_and_say_how_to_undo() {
         (json!(100), json!(100))
     );
     assert_eq!(pulse.percent(), 100);
+}
+
+/// `get_volume` reads the real sink's level and mute as `pactl` sets them, and changes
+/// neither.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_volume_reads_the_real_sink_level_and_mute() {
+    let pulse = Pulse::start();
+    let mixer: Arc<dyn Mixer> = Arc::new(PulseMixer::with_server(pulse.server()));
+    let read = device_state::get_volume(mixer);
+    pulse
+        .pactl(&["set-sink-volume", "ci_sink", "42%"])
+        .expect("pactl set-sink-volume");
+    let result = read
+        .run(json!({}), ToolContext::new("r1"))
+        .await
+        .expect("read");
+    assert_eq!(
+        (
+            result["percent"].clone(),
+            result["muted"].clone(),
+            result["device"].clone()
+        ),
+        (json!(42), json!(false), json!("ci_sink"))
+    );
+    pulse
+        .pactl(&["set-sink-mute", "ci_sink", "1"])
+        .expect("pactl set-sink-mute");
+    let result = read
+        .run(json!({}), ToolContext::new("r2"))
+        .await
+        .expect("read");
+    assert_eq!(result["muted"], true);
+    assert_eq!(result["said"]["en"], "Volume 42%, muted");
+    assert_eq!(pulse.percent(), 42, "reading changed nothing");
+    assert_eq!(
+        pulse
+            .pactl(&["get-sink-mute", "ci_sink"])
+            .map(|s| s.contains("yes")),
+        Some(true)
+    );
 }
 
 #[test]
