@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Two `deskmate eval --json` reports of the same suite, side by side.
 
-    scripts/eval-compare.py SUITE.jsonl A.json B.json [--skip ID]...
+    scripts/eval-compare.py SUITE.jsonl[,MORE.jsonl] A.json B.json [--split dev|heldout] [--skip ID]...
 
 Prints, for each report: task success overall and per category, the replies that state
 the facts their case names (judged here, from the case's `reply_states` / `reply_avoids`
 and the report's reply text alone, so an old build whose evaluator did not judge facts is
 judged the same way), latency p50/p95, cases finished in <= 8 s and the run's wall time.
 Then the cases whose verdict differs. `--skip` leaves cases out of both (e.g. cases of a
-tool the older build does not have), and the table says how many.
+tool the older build does not have), and the table says how many. `--split` keeps only
+the cases of one part of the suite (a case without `split` is `dev`); the bundled suite is
+`crates/autotest/suites/dev.jsonl,crates/autotest/suites/heldout.jsonl`.
 """
 
 import json
@@ -68,11 +70,15 @@ def summary(report, suite, skip):
 
 def main(argv):
     skip = set()
+    split = None
     args = []
     i = 0
     while i < len(argv):
         if argv[i] == "--skip":
             skip.add(argv[i + 1])
+            i += 2
+        elif argv[i] == "--split":
+            split = argv[i + 1]
             i += 2
         else:
             args.append(argv[i])
@@ -81,11 +87,14 @@ def main(argv):
         sys.exit(__doc__)
     suite_path, a_path, b_path = args
     suite = {}
-    with open(suite_path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip() and not line.lstrip().startswith("#"):
-                case = json.loads(line)
-                suite[case["id"]] = case
+    for path in suite_path.split(","):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip() and not line.lstrip().startswith("#"):
+                    case = json.loads(line)
+                    suite[case["id"]] = case
+    if split:
+        skip |= {i for i, c in suite.items() if c.get("split", "dev") != split}
     reports = []
     for path in (a_path, b_path):
         with open(path, encoding="utf-8") as f:
@@ -109,8 +118,11 @@ def main(argv):
           f"| {b['p50'] / 1000:.1f} s / {b['p95'] / 1000:.1f} s |")
     print(f"| cases finished in <= 8 s | {a['fast']} | {b['fast']} |")
     print(f"| whole run | {a['wall_min']:.1f} min | {b['wall_min']:.1f} min |")
-    if skip:
-        print(f"\n{len(skip)} case(s) left out of both: {', '.join(sorted(skip))}")
+    if split:
+        print(f"\nOnly the {split} cases.")
+    named = skip - ({i for i, c in suite.items() if c.get("split", "dev") != split} if split else set())
+    if named:
+        print(f"\n{len(named)} case(s) left out of both: {', '.join(sorted(named))}")
     verdicts = {}
     for which, report in enumerate(reports):
         for r in report["results"]:
