@@ -184,8 +184,12 @@ impl Tool for CodeInterpreter {
                         );
                     }
                 }
-                let line = line(&data);
-                Ok(crate::said::with_line(data, line))
+                let (line, whole) = line(&data);
+                if !whole && shown(&data).is_none() && data.get("error").is_none() {
+                    // Nothing to show: the model reads how to get an answer out of the run.
+                    data["note"] = json!(NOTHING_SHOWN);
+                }
+                Ok(crate::said::with_partial_line(data, line, whole))
             }
             Err(error) => Err(to_tool_error(error, seconds)),
         }
@@ -195,15 +199,43 @@ impl Tool for CodeInterpreter {
 /// Most characters of code output a line shows whole.
 const CODE_SHOWN: usize = 120;
 
-/// The line of a run: what it returned, or else what it printed, trimmed and clipped.
-fn line(data: &Value) -> Localized {
-    let shown = crate::said::field(data, "result")
+/// What the model reads beside a run that printed nothing and returned no value.
+const NOTHING_SHOWN: &str = "the code printed nothing and its last line is not an expression with \
+a value: print the answer, or end the code with an expression whose value is the answer";
+
+/// What a run shows: the value of its last expression, or else what it printed, trimmed;
+/// `None` when it shows nothing.
+fn shown(data: &Value) -> Option<String> {
+    crate::said::field(data, "result")
         .filter(|r| !r.is_empty() && r != "None")
         .or_else(|| crate::said::field(data, "stdout").map(|s| s.trim().to_string()))
         .filter(|s| !s.is_empty())
-        .unwrap_or_default();
-    let shown = crate::said::clip(&shown, CODE_SHOWN);
-    said!("代码已运行：{shown}", "Code ran: {shown}")
+}
+
+/// The line of a run, and whether it holds all of the run's answer: what it returned or
+/// else what it printed, clipped (whole unless clipped); the exception it raised; or that
+/// it showed nothing — never an empty "Code ran: ". A line that does not hold the answer
+/// leaves the words to the model, which reads the run's data.
+fn line(data: &Value) -> (Localized, bool) {
+    if let Some(shown) = shown(data) {
+        let clipped = crate::said::clip(&shown, CODE_SHOWN);
+        let whole = clipped == shown;
+        return (said!("代码已运行：{clipped}", "Code ran: {clipped}"), whole);
+    }
+    if let Some(error) = crate::said::field(data, "error").filter(|e| !e.is_empty()) {
+        let error = crate::said::clip(&error, CODE_SHOWN);
+        return (
+            said!("代码出错：{error}", "The code raised an error: {error}"),
+            false,
+        );
+    }
+    (
+        Localized::new(
+            "代码运行了，但没有输出，也没有返回值",
+            "The code ran but printed nothing and returned no value",
+        ),
+        false,
+    )
 }
 
 fn to_tool_error(error: SandboxError, seconds: u64) -> ToolError {
@@ -249,17 +281,52 @@ mod tests {
             (
                 json!({"result": "'olleh'", "stdout": "x\n"}),
                 "Code ran: 'olleh'",
+                true,
             ),
-            (json!({"result": null, "stdout": "  hi\n"}), "Code ran: hi"),
-            (json!({"result": "None", "stdout": ""}), "Code ran: "),
+            (
+                json!({"result": null, "stdout": "  hi\n"}),
+                "Code ran: hi",
+                true,
+            ),
             (
                 json!({"result": "1".repeat(130)}),
                 &*format!("Code ran: {}…", "1".repeat(120)),
+                false,
             ),
         ];
-        for (data, want) in cases {
-            assert_eq!(line(&data).en, want, "{data}");
+        for (data, want, whole) in cases {
+            let (said, is_whole) = line(&data);
+            assert_eq!((said.en.as_str(), is_whole), (want, whole), "{data}");
         }
-        assert_eq!(line(&json!({"stdout": "2"})).zh, "代码已运行：2");
+        assert_eq!(line(&json!({"stdout": "2"})).0.zh, "代码已运行：2");
+    }
+
+    /// A run that shows nothing never reads "Code ran: " and is not taken for the answer:
+    /// the model gets the words to write (and reads how to get a value out of a run).
+    #[test]
+    fn a_run_that_shows_nothing_says_so_and_leaves_the_answer_to_the_model() {
+        for data in [
+            json!({"result": "None", "stdout": ""}),
+            json!({"result": null, "stdout": "  \n"}),
+        ] {
+            let (said, whole) = line(&data);
+            assert_eq!(
+                said.en,
+                "The code ran but printed nothing and returned no value"
+            );
+            assert_eq!(said.zh, "代码运行了，但没有输出，也没有返回值");
+            assert!(!whole);
+        }
+        let failed = json!({"stdout": "", "error": "ZeroDivisionError: division by zero"});
+        assert_eq!(
+            line(&failed),
+            (
+                Localized::new(
+                    "代码出错：ZeroDivisionError: division by zero",
+                    "The code raised an error: ZeroDivisionError: division by zero"
+                ),
+                false
+            )
+        );
     }
 }
