@@ -24,7 +24,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::Agent;
-use crate::chat::{AgentEvent, CallStatus, emit};
+use crate::types::{AgentEvent, CallStatus, emit};
 
 /// What every call of a turn shares.
 #[derive(Clone, Copy)]

@@ -48,6 +48,7 @@ mod said;
 mod select;
 pub mod summary;
 mod tokens;
+mod types;
 pub mod warm;
 mod words;
 
@@ -60,9 +61,10 @@ use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::Store;
 use tokio::sync::broadcast::error::RecvError;
 
-pub use chat::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, MAX_STEPS, StopReason};
+pub use chat::MAX_STEPS;
 pub use conversations::{ChatEntry, ConversationDetail};
 pub use probe::{ProbeRequest, ToolCallingProbe};
+pub use types::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, StopReason};
 
 /// The agent of one service: runs chat turns over it and keeps what they say.
 #[derive(Debug)]

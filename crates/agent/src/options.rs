@@ -22,7 +22,7 @@ use deskmate_llm::wire::ToolDef;
 use serde_json::{Value, json};
 
 use crate::calls::Outcome;
-use crate::chat::CallStatus;
+use crate::types::CallStatus;
 
 /// Narrows, in `tools`, the argument of `outcome`'s call that its error's options
 /// replace, or takes out the optional one for which no value is valid. Returns whether a

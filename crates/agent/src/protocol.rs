@@ -24,7 +24,7 @@ use deskmate_tools::Example;
 use serde_json::json;
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::chat::{AgentEvent, emit};
+use crate::types::{AgentEvent, emit};
 
 /// The system prompt of a native turn.
 const NATIVE_PROMPT: &str = "You are Deskmate, a desktop assistant. Call a tool only when the \

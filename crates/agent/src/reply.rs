@@ -11,8 +11,8 @@
 use serde_json::Value;
 
 use crate::calls::Outcome;
-use crate::chat::CallStatus;
 use crate::summary::line;
+use crate::types::CallStatus;
 
 /// Why a model's reply after the turn's calls cannot be an answer; `None` when it can.
 pub(crate) fn ungrounded(reply: &str, offered: &[String]) -> Option<&'static str> {

@@ -9,7 +9,7 @@ use deskmate_core::ToolResult;
 use deskmate_tools::said::{clip, text};
 use serde_json::Value;
 
-use crate::chat::CallStatus;
+use crate::types::CallStatus;
 
 /// The line for one call that ended with `status`, in Chinese when `zh`.
 pub(crate) fn line(tool: &str, status: CallStatus, result: &ToolResult, zh: bool) -> String {

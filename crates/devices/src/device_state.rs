@@ -90,19 +90,13 @@ fn status(camera: &dyn Camera) -> Value {
     }
 }
 
-fn volume_spec() -> ToolSpec {
+/// A spec of a tool that reads a device's state: no arguments, a read, idempotent.
+fn read_spec(id: &str, name: Localized, summary: Localized, description: &str) -> ToolSpec {
     ToolSpec {
-        id: "get_volume".into(),
-        name: Localized::new("查看音量", "Get volume"),
-        summary: Some(Localized::new(
-            "告诉你电脑现在的音量是多少、是否静音，不做任何改动。",
-            "Tells you the computer's volume now and whether it is muted, changing nothing.",
-        )),
-        description: "Reads the volume of the default audio output and whether it is muted, \
-            changing nothing. Use it when the user asks how loud it is or whether the sound \
-            is muted; to change the volume use increase_volume or decrease_volume. Returns the \
-            level in percent, muted, and the device."
-            .into(),
+        id: id.into(),
+        name,
+        summary: Some(summary),
+        description: description.into(),
         category: Category::System,
         parameters: schema_for::<NoArguments>(),
         side_effect: SideEffect::Read,
@@ -112,25 +106,33 @@ fn volume_spec() -> ToolSpec {
     }
 }
 
+fn volume_spec() -> ToolSpec {
+    read_spec(
+        "get_volume",
+        Localized::new("查看音量", "Get volume"),
+        Localized::new(
+            "告诉你电脑现在的音量是多少、是否静音，不做任何改动。",
+            "Tells you the computer's volume now and whether it is muted, changing nothing.",
+        ),
+        "Reads the volume of the default audio output and whether it is muted, changing \
+         nothing. Use it when the user asks how loud it is or whether the sound is muted; to \
+         change the volume use increase_volume or decrease_volume. Returns the level in \
+         percent, muted, and the device.",
+    )
+}
+
 fn camera_spec() -> ToolSpec {
-    ToolSpec {
-        id: "camera_status".into(),
-        name: Localized::new("摄像头状态", "Camera status"),
-        summary: Some(Localized::new(
+    read_spec(
+        "camera_status",
+        Localized::new("摄像头状态", "Camera status"),
+        Localized::new(
             "告诉你摄像头现在是开着还是关着、是哪一个，不做任何改动。",
             "Tells you whether the camera is on or off, and which one, changing nothing.",
-        )),
-        description: "Reads whether the camera is on or off, which camera it is and the cameras \
-            connected, changing nothing. Use it when the user asks whether the camera is on; to \
-            switch it use turn_on_camera or turn_off_camera."
-            .into(),
-        category: Category::System,
-        parameters: schema_for::<NoArguments>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
-        timeout_ms: 5_000,
-        compensation: None,
-    }
+        ),
+        "Reads whether the camera is on or off, which camera it is and the cameras connected, \
+         changing nothing. Use it when the user asks whether the camera is on; to switch it use \
+         turn_on_camera or turn_off_camera.",
+    )
 }
 
 #[cfg(test)]
