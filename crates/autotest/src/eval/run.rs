@@ -622,11 +622,7 @@ pub async fn run_case(
         result.reply_missing = missing;
     }
     if !case.reply_avoids.is_empty() {
-        result.reply_claims_avoided = Some(
-            case.reply_avoids
-                .iter()
-                .any(|claim| Fact::One(claim.clone()).stated_in(&result.reply)),
-        );
+        result.reply_claims_avoided = Some(!claimed(case, &result.reply).is_empty());
     }
     result.passed_raw = result.passed
         && calls
@@ -681,13 +677,20 @@ fn reply_missing(case: &Case, reply: &str) -> Option<Option<String>> {
             Fact::Any(texts) => format!("states none of {texts:?}"),
         })
         .chain(
-            case.reply_avoids
-                .iter()
-                .filter(|claim| Fact::One((*claim).clone()).stated_in(reply))
+            claimed(case, reply)
+                .into_iter()
                 .map(|claim| format!("claims {claim:?}")),
         )
         .collect();
     Some((!missing.is_empty()).then(|| missing.join("; ")))
+}
+
+/// The claims the case rules out that the reply makes.
+fn claimed<'a>(case: &'a Case, reply: &str) -> Vec<&'a String> {
+    case.reply_avoids
+        .iter()
+        .filter(|claim| Fact::One((*claim).clone()).stated_in(reply))
+        .collect()
 }
 
 /// Whether a call is the one the scripted failure hit.
