@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use crate::Agent;
+use crate::agent::Agent;
 use crate::types::{AgentEvent, CallStatus, emit};
 
 /// What every call of a turn shares.

@@ -22,7 +22,8 @@ use crate::calls::{self, Outcome, Succeeded, TurnContext};
 use crate::protocol::{self, Protocol, TokenGate};
 use crate::types::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, StopReason, emit};
 use crate::{
-    Agent, branch, fold, near, options, parts, reply, reply_language, said, select, summary, words,
+    agent::Agent, branch, fold, near, options, parts, reply, reply_language, said, select, summary,
+    words,
 };
 
 /// Most tokens of a reply after tool results.

@@ -10,7 +10,7 @@ use deskmate_store::conversation_tree::Node;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::Agent;
+use crate::agent::Agent;
 use crate::conversations::{ChatEntry, ConversationDetail, entries};
 
 /// What names the JSON export's format.

@@ -9,7 +9,7 @@ use deskmate_store::conversations::Conversation;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::Agent;
+use crate::agent::Agent;
 
 /// Longest title, in characters.
 const MAX_TITLE: usize = 200;
@@ -84,7 +84,7 @@ pub struct ConversationDetail {
     /// What the chat shows, in order.
     pub entries: Vec<ChatEntry>,
     /// The messages shown that have siblings (edits, regenerated replies).
-    pub branches: Vec<crate::conversation_branches::BranchPoint>,
+    pub branches: Vec<crate::branch_points::BranchPoint>,
     /// How full the model's context was at the last turn (`null` before one was
     /// measured): the chat's meter.
     pub context: Option<deskmate_store::conversation_context::ContextUse>,
@@ -131,7 +131,7 @@ impl Agent {
         Ok(ConversationDetail {
             conversation,
             entries,
-            branches: crate::conversation_branches::branch_points(&store.tree(id)?, &path),
+            branches: crate::branch_points::branch_points(&store.tree(id)?, &path),
             context: store.context_use(id)?,
         })
     }

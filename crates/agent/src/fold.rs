@@ -22,7 +22,7 @@ use deskmate_service::models::LlmModel;
 use deskmate_store::conversation_context::{ContextUse, ConversationSummary};
 use serde_json::Value;
 
-use crate::Agent;
+use crate::agent::Agent;
 use crate::context::{self, Folded, MESSAGE_OVERHEAD, Plan, Stored, Turn};
 use crate::tokens::Counter;
 

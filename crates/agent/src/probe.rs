@@ -10,7 +10,7 @@ use deskmate_llm::ChatClient;
 use deskmate_llm::wire::ToolDef;
 use deskmate_store::models::LlmModel;
 
-use crate::Agent;
+use crate::agent::Agent;
 use crate::protocol::{self, Protocol};
 
 /// The canned request of a probe: a message, the tool that should answer it, and a

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use deskmate_llm::ChatClient;
 use deskmate_service::settings::{CONTEXT_SETTING, DEFAULT_CONTEXT_TOKENS};
 
-use crate::Agent;
+use crate::agent::Agent;
 
 /// The smallest and largest context size the setting takes.
 const CONTEXT_RANGE: (i64, i64) = (512, 2_000_000);

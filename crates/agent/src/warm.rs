@@ -23,7 +23,7 @@ use deskmate_llm::wire::{ChatRequest, Message};
 use deskmate_llm::{ChatClient, Endpoint};
 use deskmate_service::models::LlmModel;
 
-use crate::Agent;
+use crate::agent::Agent;
 
 /// FNV-1a, 64 bits: stable across builds and platforms (the file name must be).
 fn fnv1a(parts: &[&str]) -> u64 {

@@ -12,7 +12,7 @@ use chrono::{
 use chrono_tz::Tz;
 use rrule::{RRule, RRuleSet, Unvalidated};
 
-use crate::next::resolve;
+use crate::wall::resolve;
 
 /// The parts a rule may have.
 const KEYS: [&str; 14] = [

@@ -102,6 +102,10 @@ mod next;
 mod parse;
 mod rule;
 mod spans;
+mod wall;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 
 pub use error::{RuleError, RuleErrorKind};
 pub use rule::{Lang, Rule, Step};
@@ -109,3 +113,36 @@ pub use spans::time_spans;
 
 /// The longest expression [`Rule::parse`] accepts, in characters.
 pub const MAX_EXPR_CHARS: usize = 200;
+
+// What a rule does, each in the module that does it: the rule itself is a plain type
+// (`rule.rs`) those modules read.
+impl Rule {
+    /// Parses a time expression said at `now` in the zone `tz`: English or Simplified Chinese
+    /// words ("in 10 minutes", "every weekday at 9", "明天早上9点", "每周一、三 7:30"), an ISO 8601
+    /// date and time ("2026-12-24 18:00") or an RFC 5545 rule ("RRULE:FREQ=MONTHLY;BYMONTHDAY=1;
+    /// BYHOUR=9;BYMINUTE=0"). See the crate documentation for the grammar and its decisions.
+    ///
+    /// # Errors
+    ///
+    /// A [`RuleError`] whose message names what was not accepted and the accepted forms: empty
+    /// or longer than 200 characters, not understood, an invalid date or time, a time in the
+    /// past, an interval under a minute, a duration over 366 days, an RRULE that is invalid or
+    /// never fires after `now`.
+    pub fn parse(expr: &str, now: DateTime<Utc>, tz: Tz) -> Result<Rule, RuleError> {
+        parse::parse(expr, now, tz)
+    }
+
+    /// The first firing strictly after `after`, in the zone `tz`; `None` when the rule never
+    /// fires again. Never panics, also not for a rule read from storage that [`Rule::parse`]
+    /// would not have made (an empty weekday list, a zero step or a broken RRULE give `None`).
+    #[must_use]
+    pub fn next_after(&self, after: DateTime<Utc>, tz: Tz) -> Option<DateTime<Utc>> {
+        next::next_after(self, after, tz)
+    }
+
+    /// The rule in words, e.g. "weekdays at 09:00" / "每个工作日 09:00".
+    #[must_use]
+    pub fn describe(&self, tz: Tz, lang: Lang) -> String {
+        describe::describe(self, tz, lang)
+    }
+}

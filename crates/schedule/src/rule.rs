@@ -1,10 +1,8 @@
-//! The rule types and their public methods.
+//! The rule types: what a schedule is, stored as JSON (what a rule does is in the modules
+//! that do it, wired to `Rule` at the crate root).
 
 use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc, Weekday};
-use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
-
-use crate::error::RuleError;
 
 /// When a schedule fires. Stored as JSON, tagged by `"kind"`:
 ///
@@ -126,35 +124,6 @@ impl Lang {
 }
 
 impl Rule {
-    /// Parses a time expression said at `now` in the zone `tz`: English or Simplified Chinese
-    /// words ("in 10 minutes", "every weekday at 9", "明天早上9点", "每周一、三 7:30"), an ISO 8601
-    /// date and time ("2026-12-24 18:00") or an RFC 5545 rule ("RRULE:FREQ=MONTHLY;BYMONTHDAY=1;
-    /// BYHOUR=9;BYMINUTE=0"). See the crate documentation for the grammar and its decisions.
-    ///
-    /// # Errors
-    ///
-    /// A [`RuleError`] whose message names what was not accepted and the accepted forms: empty
-    /// or longer than 200 characters, not understood, an invalid date or time, a time in the
-    /// past, an interval under a minute, a duration over 366 days, an RRULE that is invalid or
-    /// never fires after `now`.
-    pub fn parse(expr: &str, now: DateTime<Utc>, tz: Tz) -> Result<Rule, RuleError> {
-        crate::parse::parse(expr, now, tz)
-    }
-
-    /// The first firing strictly after `after`, in the zone `tz`; `None` when the rule never
-    /// fires again. Never panics, also not for a rule read from storage that [`Rule::parse`]
-    /// would not have made (an empty weekday list, a zero step or a broken RRULE give `None`).
-    #[must_use]
-    pub fn next_after(&self, after: DateTime<Utc>, tz: Tz) -> Option<DateTime<Utc>> {
-        crate::next::next_after(self, after, tz)
-    }
-
-    /// The rule in words, e.g. "weekdays at 09:00" / "每个工作日 09:00".
-    #[must_use]
-    pub fn describe(&self, tz: Tz, lang: Lang) -> String {
-        crate::describe::describe(self, tz, lang)
-    }
-
     /// Whether the rule can fire more than once (all kinds but [`Rule::Once`]).
     #[must_use]
     pub fn is_recurring(&self) -> bool {

@@ -4,6 +4,7 @@
 //! `eval`). See `docs/EVAL.md`.
 
 pub mod check;
+pub mod matcher;
 pub mod near_copy;
 pub mod report;
 pub mod run;

@@ -414,7 +414,7 @@ fn check_case(case: &Case) -> Result<(), String> {
         for (arg, values) in &call.args {
             values
                 .iter()
-                .try_for_each(super::check::check_matchers)
+                .try_for_each(super::matcher::check_matchers)
                 .map_err(|why| format!("{id}: {}.{arg}: {why}", call.tool))?;
         }
     }

@@ -9,7 +9,7 @@ use super::once::once;
 use super::repeat::{repeating, stepped};
 use crate::Rule;
 use crate::error::{RuleError, RuleErrorKind};
-use crate::next::resolve;
+use crate::wall::resolve;
 
 /// The longest duration or interval: 366 days.
 pub(crate) const MAX_SECONDS: f64 = 366.0 * 86_400.0;

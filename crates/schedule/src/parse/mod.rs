@@ -14,7 +14,7 @@ use chrono_tz::Tz;
 
 use crate::error::{RuleError, RuleErrorKind};
 use crate::ical::{self, Spec};
-use crate::next::resolve;
+use crate::wall::resolve;
 use crate::{MAX_EXPR_CHARS, Rule};
 
 pub(crate) fn parse(expr: &str, now: DateTime<Utc>, tz: Tz) -> Result<Rule, RuleError> {

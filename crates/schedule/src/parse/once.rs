@@ -6,7 +6,7 @@ use super::build::{Ctx, invalid_date, missing_time, once_at_instant, time_of};
 use super::grammar::{DayRef, Slots, WeekMode};
 use crate::Rule;
 use crate::error::{RuleError, RuleErrorKind};
-use crate::next::resolve;
+use crate::wall::resolve;
 
 /// A one-time rule from a day and a time.
 pub(super) fn once(s: &Slots, ctx: &Ctx<'_>) -> Result<Rule, RuleError> {
