@@ -12,7 +12,7 @@ use deskmate_service::{Deskmate, ServiceError};
 use deskmate_store::Store;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::protocol;
+use crate::prompt;
 use crate::types::ChatTurn;
 
 /// The agent of one service: runs chat turns over it and keeps what they say.
@@ -62,7 +62,7 @@ impl Agent {
             .specs()
             .filter_map(|spec| registry.tool(&spec.id))
             .flat_map(|tool| tool.examples().iter().map(|e| e.request.to_string()))
-            .chain(protocol::answer_requests().map(str::to_string))
+            .chain(prompt::answer_requests().map(str::to_string))
             .collect()
     }
 

@@ -19,7 +19,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::calls::{self, Outcome, Succeeded, TurnContext};
-use crate::protocol::{self, Protocol, TokenGate};
+use crate::gate::TokenGate;
+use crate::prompt;
+use crate::protocol::Protocol;
+use crate::read::{self, Read};
+use crate::request::{self, Followup};
 use crate::types::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, StopReason, emit};
 use crate::{
     agent::Agent, branch, fold, near, options, parts, reply, reply_language, said, select, summary,
@@ -43,14 +47,14 @@ impl Agent {
     /// model's server keeps warm): the instructions, the worked examples of these tools
     /// and their catalog.
     pub fn prefix_prompt(&self, tools: &[ToolDef]) -> String {
-        protocol::system_prompt(Protocol::Constrained, tools, tools, &self.examples(tools))
+        prompt::system_prompt(Protocol::Constrained, tools, tools, &self.examples(tools))
     }
 
     /// The worked examples of the tools of a catalog, as its prompt shows them: each
     /// registered tool's own ([`deskmate_tools::Tool::examples`]).
     pub(crate) fn examples(&self, catalog: &[ToolDef]) -> Vec<deskmate_tools::Example> {
         let registry = self.deskmate.registry();
-        protocol::examples_for(catalog, |id| {
+        prompt::examples_for(catalog, |id| {
             registry
                 .tool(id)
                 .map(|t| t.examples().to_vec())
@@ -63,7 +67,7 @@ impl Agent {
     /// gives, with each tool's texts in both languages.
     fn near_pool(&self, catalog: &[ToolDef]) -> near::Pool {
         let registry = self.deskmate.registry();
-        protocol::near_pool(
+        prompt::near_pool(
             catalog,
             |id| {
                 registry
@@ -184,7 +188,7 @@ impl Agent {
         let mut cards: HashMap<String, Value> = HashMap::new();
         let mut succeeded = Succeeded::new();
         let mut ran: Vec<Outcome> = Vec::new();
-        let mut followup = protocol::Followup::new(language);
+        let mut followup = Followup::new(language);
         // The parts of the request the model listed with each of this turn's steps, by the
         // step's first call: shown to it again as it wrote them within the turn, and saved
         // with the turn's messages.
@@ -215,12 +219,12 @@ impl Agent {
                 Some(_) if protocol == Protocol::Constrained => {
                     let every_turn = self.chat_tools("");
                     let examples = self.examples(&every_turn);
-                    (protocol::masked_catalog(every_turn, &tools), examples)
+                    (prompt::masked_catalog(every_turn, &tools), examples)
                 }
                 _ => (tools.clone(), self.examples(&tools)),
             };
             messages[0] =
-                Message::system(protocol::system_prompt(protocol, &shown, &tools, &examples));
+                Message::system(prompt::system_prompt(protocol, &shown, &tools, &examples));
             // The examples nearest the request, shown just before it (after the cached
             // prefix and the earlier turns), for every step of the turn.
             let near = match protocol {
@@ -283,7 +287,7 @@ impl Agent {
             };
             while steps < MAX_STEPS {
                 steps += 1;
-                let mut request = protocol::request(
+                let mut request = request::request(
                     protocol,
                     &model.model,
                     &messages,
@@ -340,15 +344,15 @@ impl Agent {
                 }
                 let cut = reply.finish_reason.as_deref() == Some("length");
                 let raw = reply.content.clone();
-                let protocol::Read {
+                let Read {
                     mut calls,
                     text,
                     extracted,
                     done,
                     parts,
-                } = protocol::read(protocol, reply);
+                } = read::read(protocol, reply);
                 if protocol == Protocol::Native {
-                    protocol::from_wire(&mut calls, &tools);
+                    request::from_wire(&mut calls, &tools);
                 }
                 if done && !ran.is_empty() {
                     // The model says the results answer everything: they are the reply.
@@ -589,7 +593,7 @@ impl Agent {
                 }
                 if let Some(parts) = m.tool_calls.first().and_then(|c| plans.get(&c.id)) {
                     let parts: Vec<serde_json::Value> = parts.iter().map(Part::to_value).collect();
-                    row["deskmate"] = serde_json::json!({ protocol::PARTS: parts });
+                    row["deskmate"] = serde_json::json!({ read::PARTS: parts });
                 }
                 Some(row)
             })

@@ -11,7 +11,8 @@ use deskmate_llm::wire::ToolDef;
 use deskmate_store::models::LlmModel;
 
 use crate::agent::Agent;
-use crate::protocol::{self, Protocol};
+use crate::protocol::Protocol;
+use crate::{prompt, read, request};
 
 /// The canned request of a probe: a message, the tool that should answer it, and a
 /// harmless read-only tool offered beside it (a model that calls it cannot drive tools).
@@ -78,17 +79,17 @@ impl Agent {
         };
         let examples = self.examples(&tools);
         let messages = vec![
-            deskmate_llm::wire::Message::system(protocol::system_prompt(
+            deskmate_llm::wire::Message::system(prompt::system_prompt(
                 protocol, &tools, &tools, &examples,
             )),
             deskmate_llm::wire::Message::user(request),
         ];
-        let mut chat = protocol::request(
+        let mut chat = request::request(
             protocol,
             &model.model,
             &messages,
             &tools,
-            &protocol::Followup::new(deskmate_service::language::Language::of(request, None)),
+            &request::Followup::new(deskmate_service::language::Language::of(request, None)),
             &std::collections::HashMap::new(),
         );
         chat.temperature = Some(model.temperature);
@@ -105,7 +106,7 @@ impl Agent {
             }
         };
         let ms = started.elapsed().as_millis();
-        let read = protocol::read(protocol, reply);
+        let read = read::read(protocol, reply);
         let how = match (protocol, &read.extracted) {
             (Protocol::Constrained, _) => said!("受约束的 JSON", "constrained JSON"),
             (Protocol::Native, Some(found)) => {

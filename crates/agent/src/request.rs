@@ -1,0 +1,393 @@
+//! The request of each step: the conversation as the model reads it (a constrained model's
+//! calls and answers as the JSON it wrote, each step's results as one message with what to
+//! do next), the grammar or the tools it may use, and the names a native server accepts.
+
+use std::collections::HashMap;
+
+use deskmate_llm::envelope::{self, Part};
+use deskmate_llm::wire::{ChatRequest, Message, ToolCall, ToolDef};
+use deskmate_service::language::Language;
+use serde_json::json;
+
+use crate::protocol::Protocol;
+
+/// What the model is told with the latest results.
+#[derive(Debug, Clone)]
+pub(crate) struct Followup {
+    /// The language the person writes in.
+    pub language: Language,
+    /// A call of the latest step failed: the model should fix it or explain.
+    pub failed: bool,
+    /// Every failed call of the latest step failed for a passing reason
+    /// (`Outcome::passing`): the model should call it again or explain.
+    pub passing: bool,
+    /// A call of the latest step failed in a way no other call can fix (the device is
+    /// missing, the person refused): the model may only answer now.
+    pub settled: bool,
+    /// A call of the latest step was not run because the person did not ask for what its
+    /// tool does: the model should answer their message itself.
+    pub unasked: bool,
+    /// A part the model listed this turn is one no tool does: its words are still owed,
+    /// so the model is not offered to end the turn with the results alone.
+    pub owed: bool,
+    /// Words are owed and the latest step did what its tools can do (its calls did every
+    /// part naming a tool, or only repeated calls that are done, or were not run because
+    /// the person did not ask for what their tools do): the model is asked for the words
+    /// alone, with no tool offered.
+    pub words_only: bool,
+    /// The parts (as the model listed them) the words are owed for: those no tool does and
+    /// those whose calls were not run. Empty: the request as a whole.
+    pub asks: Vec<String>,
+    /// When the latest step failed nothing: the calls of earlier steps that failed and
+    /// are not fixed yet, as `tool {arguments}` (a retry fixed one of two calls that
+    /// failed the same way). The model is told which.
+    pub open: Vec<String>,
+}
+
+impl Followup {
+    /// Before any result: nothing failed, nothing is settled.
+    pub(crate) fn new(language: Language) -> Self {
+        Self {
+            language,
+            failed: false,
+            passing: false,
+            settled: false,
+            unasked: false,
+            owed: false,
+            words_only: false,
+            asks: Vec::new(),
+            open: Vec::new(),
+        }
+    }
+
+    /// The model may only answer now: no tool is offered.
+    fn answer_only(&self) -> bool {
+        self.settled || self.words_only
+    }
+}
+
+/// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
+/// starting with the system prompt; `plans` the parts of the request the model listed
+/// before each step's calls, by the step's first call id (shown to it again as it wrote
+/// them).
+pub(crate) fn request(
+    protocol: Protocol,
+    model: &str,
+    messages: &[Message],
+    tools: &[ToolDef],
+    followup: &Followup,
+    plans: &HashMap<String, Vec<Part>>,
+) -> ChatRequest {
+    match protocol {
+        Protocol::Native => {
+            let mut messages = messages.to_vec();
+            for call in messages.iter_mut().flat_map(|m| m.tool_calls.iter_mut()) {
+                call.function.name = wire_name(&call.function.name);
+            }
+            let mut request = ChatRequest::new(model, messages);
+            request.tools = tools
+                .iter()
+                .map(|t| {
+                    let mut t = t.clone();
+                    t.function.name = wire_name(&t.function.name);
+                    t
+                })
+                .collect();
+            let choice = if followup.answer_only() {
+                "none"
+            } else {
+                "auto"
+            };
+            request.tool_choice = (!tools.is_empty()).then(|| json!(choice));
+            request
+        }
+        Protocol::Constrained => {
+            let mut request = ChatRequest::new(model, as_written(messages, followup, plans));
+            let allowed = if followup.answer_only() {
+                &[][..]
+            } else {
+                tools
+            };
+            // After results the model may say they are the answer (`done`), so a turn whose
+            // results say it all costs a few generated tokens, not a sentence repeating them.
+            let after_results = messages.last().is_some_and(|m| m.role == "tool");
+            // Calls come after the model's list of what the person asked for (after
+            // results: what is still open). The examples teach that form, so a grammar
+            // without it would turn a model about to call into one that answers.
+            let answer = match (after_results, followup.owed) {
+                (false, _) => envelope::Answer::Text,
+                (true, true) => envelope::Answer::Owed,
+                (true, false) => envelope::Answer::TextOrDone,
+            };
+            let plan = envelope::Plan::Parts;
+            request.grammar = envelope::grammar_with(allowed, answer, plan);
+            if request.grammar.is_none() {
+                request.response_format =
+                    Some(envelope::response_format_with(allowed, answer, plan));
+            }
+            request
+        }
+    }
+}
+
+/// A tool's name as OpenAI's function-name rule (`^[a-zA-Z0-9_-]{1,64}$`, which some
+/// servers enforce) takes it: an imported tool's `server.tool` is sent as `server-tool`.
+/// The length is the same, and it reads back unambiguously ([`from_wire`]): Deskmate's
+/// own ids and server names have no `-`, so the first `-` of a name is the dot.
+fn wire_name(name: &str) -> String {
+    name.replacen('.', "-", 1)
+}
+
+/// Native calls named as sent ([`wire_name`]) renamed back to the offered tools' ids.
+pub(crate) fn from_wire(calls: &mut [ToolCall], tools: &[ToolDef]) {
+    for call in calls {
+        let sent = &call.function.name;
+        if tools.iter().any(|t| &t.function.name == sent) {
+            continue;
+        }
+        if let Some(tool) = tools.iter().find(|t| wire_name(&t.function.name) == *sent) {
+            call.function.name = tool.function.name.clone();
+        }
+    }
+}
+
+/// The conversation as a constrained model writes and reads it: its calls and answers as
+/// the JSON it produced (calls with the parts it listed before them, `plans`), each
+/// step's results as one message.
+fn as_written(
+    messages: &[Message],
+    followup: &Followup,
+    plans: &HashMap<String, Vec<Part>>,
+) -> Vec<Message> {
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    let mut out: Vec<Message> = Vec::new();
+    let mut results: Vec<String> = Vec::new();
+    // The person's latest message: after a step's results the model is reminded of it,
+    // so a request for several things is not answered after the first one is done.
+    let request = messages
+        .iter()
+        .rev()
+        .find(|m| m.role == "user")
+        .and_then(|m| m.content.as_deref())
+        .unwrap_or_default();
+    let flush = |results: &mut Vec<String>, out: &mut Vec<Message>, last: bool| {
+        if results.is_empty() {
+            return;
+        }
+        let mut text = format!("Tool results:\n{}", results.join("\n"));
+        if last {
+            text.push('\n');
+            text.push_str(&what_next(followup, request));
+        }
+        out.push(Message::user(text));
+        results.clear();
+    };
+    for message in messages {
+        if message.role == "tool" {
+            let id = message.tool_call_id.as_deref().unwrap_or_default();
+            let name = names.get(id).copied().unwrap_or("tool");
+            results.push(format!(
+                "- {name}: {}",
+                message.content.as_deref().unwrap_or_default()
+            ));
+            continue;
+        }
+        flush(&mut results, &mut out, false);
+        match message.role.as_str() {
+            "assistant" if !message.tool_calls.is_empty() => {
+                for call in &message.tool_calls {
+                    names.insert(&call.id, &call.function.name);
+                }
+                let parts = message
+                    .tool_calls
+                    .first()
+                    .and_then(|c| plans.get(&c.id))
+                    .map_or(&[][..], Vec::as_slice);
+                out.push(Message::assistant(
+                    Some(envelope::render_calls(parts, &message.tool_calls)),
+                    Vec::new(),
+                ));
+            }
+            "assistant" => out.push(Message::assistant(
+                Some(envelope::render_answer(
+                    message.content.as_deref().unwrap_or_default(),
+                )),
+                Vec::new(),
+            )),
+            _ => out.push(message.clone()),
+        }
+    }
+    flush(&mut results, &mut out, true);
+    out
+}
+
+/// What the model is told to do after the latest results, from the state of the turn
+/// (`request`: the person's latest message).
+fn what_next(followup: &Followup, request: &str) -> String {
+    let language = followup.language.named();
+    if followup.words_only {
+        // The parts owed, as the model wrote them, put as the person's question: measured
+        // to get an answer instead of an echo of the part or a refusal.
+        let owed = if followup.asks.is_empty() {
+            format!("what the user's request {request:?} still asks")
+        } else {
+            let asks: Vec<String> = followup.asks.iter().map(|a| format!("{a:?}")).collect();
+            format!("the user's question {}", asks.join(", "))
+        };
+        format!(
+            "Now answer {owed} in {language} (or the language they ask for), briefly, with the \
+results above."
+        )
+    } else if followup.unasked {
+        format!(
+            "These calls were not run: the user did not ask for them. Do not call tools now; \
+reply to the user's message {request:?} itself, in {language} (or the language they ask for), \
+briefly (if they asked for something no tool does, say so)."
+        )
+    } else if followup.settled {
+        format!(
+            "A call could not be done on this computer, was refused, or got no answer in time: \
+do not call it again; tell the user in {language} (or the language they ask for), briefly, what \
+was done and what was not."
+        )
+    } else if followup.failed && followup.passing {
+        format!(
+            "A call failed for a passing reason (busy, restarting, slow the first time): call it \
+again as it was, or tell the user in {language} what is wrong."
+        )
+    } else if !followup.open.is_empty() {
+        format!(
+            "Not fixed yet: {}. Fix each with its error's hint and valid options and call it \
+again, or tell the user in {language} what is wrong.",
+            followup.open.join("; ")
+        )
+    } else if followup.failed {
+        format!(
+            "A call failed: fix it with the error's hint and valid options and call again, or \
+tell the user in {language} what is wrong."
+        )
+    } else {
+        // With a part no tool does listed, words are owed: "done" is not offered.
+        let done = if followup.owed {
+            String::new()
+        } else {
+            format!(
+                " If the results answer all of it, reply {}.",
+                envelope::DONE
+            )
+        };
+        format!(
+            "The user's request: {request:?}. If a part of it is not done yet, call tools for \
+that part only (a result above may be an argument). If a part asks something these results do \
+not say, answer it in {language} (or the language they ask for), briefly.{done} Never repeat a \
+call that is done."
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deskmate_llm::wire::FunctionCall;
+
+    fn tool(name: &str) -> ToolDef {
+        ToolDef::function(
+            name,
+            "Does a thing. More words.",
+            json!({"type": "object", "properties": {}}),
+        )
+    }
+
+    #[test]
+    fn imported_tools_reach_a_native_server_under_openai_function_names() {
+        let tools = [tool("files.read_file"), tool("calculator")];
+        let call = |name: &str| ToolCall {
+            id: "call_1".into(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: name.into(),
+                arguments: "{}".into(),
+            },
+        };
+        let messages = [
+            Message::system("s"),
+            Message::assistant(None, vec![call("files.read_file")]),
+        ];
+        let sent = request(
+            Protocol::Native,
+            "m",
+            &messages,
+            &tools,
+            &Followup::new(Language::English),
+            &HashMap::new(),
+        );
+        let names: Vec<&str> = sent
+            .tools
+            .iter()
+            .map(|t| t.function.name.as_str())
+            .collect();
+        assert_eq!(names, ["files-read_file", "calculator"]);
+        assert_eq!(
+            sent.messages[1].tool_calls[0].function.name,
+            "files-read_file"
+        );
+        let mut calls = [call("files-read_file"), call("calculator"), call("nope-x")];
+        from_wire(&mut calls, &tools);
+        let back: Vec<&str> = calls.iter().map(|c| c.function.name.as_str()).collect();
+        assert_eq!(back, ["files.read_file", "calculator", "nope-x"]);
+    }
+
+    #[test]
+    fn earlier_calls_and_results_are_shown_as_the_model_writes_and_reads_them() {
+        let call = ToolCall {
+            id: "call_x".into(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: "calculator".into(),
+                arguments: r#"{"expression": "2+2"}"#.into(),
+            },
+        };
+        let messages = vec![
+            Message::system("sys"),
+            Message::user("2+2?"),
+            Message::assistant(None, vec![call]),
+            Message::tool("call_x", r#"{"result":4}"#),
+        ];
+        let written = as_written(
+            &messages,
+            &Followup::new(Language::Chinese),
+            &HashMap::new(),
+        );
+        let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
+        assert_eq!(roles, ["system", "user", "assistant", "user"]);
+        assert_eq!(
+            written[2].content.as_deref(),
+            Some(r#"{"calls":[{"name":"calculator","arguments":{"expression":"2+2"}}]}"#)
+        );
+        let results = written[3].content.clone().unwrap_or_default();
+        assert!(results.starts_with("Tool results:\n- calculator: {\"result\":4}"));
+        assert!(results.contains("in Chinese"), "{results}");
+        // Reminded of the request, so the rest of a request for several things is called.
+        assert!(
+            results.contains(r#"The user's request: "2+2?""#),
+            "{results}"
+        );
+        assert!(results.contains(r#"reply {"done":true}"#), "{results}");
+        // After results the grammar admits `done`; before them it does not.
+        let grammar = |messages: &[Message]| {
+            request(
+                Protocol::Constrained,
+                "m",
+                messages,
+                &[tool("calculator")],
+                &Followup::new(Language::English),
+                &HashMap::new(),
+            )
+            .grammar
+            .unwrap_or_default()
+        };
+        assert!(grammar(&messages).contains(r#"{\"done\":true}"#));
+        assert!(!grammar(&messages[..2]).contains("done"));
+        assert!(written.iter().all(|m| m.tool_calls.is_empty()));
+    }
+}
