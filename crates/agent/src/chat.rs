@@ -9,26 +9,24 @@ use std::collections::{HashMap, HashSet};
 
 use deskmate_core::ErrorType;
 use deskmate_llm::envelope::Part;
-use deskmate_llm::wire::{Message, ToolDef};
+use deskmate_llm::wire::Message;
 use deskmate_llm::{ChatClient, Endpoint};
 use deskmate_service::ServiceError;
-use deskmate_service::error::FieldError;
 use deskmate_service::language::Language;
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::Agent;
 use crate::calls::{self, Outcome, Succeeded, TurnContext};
 use crate::gate::TokenGate;
 use crate::prompt;
 use crate::protocol::Protocol;
 use crate::read::{self, Read};
 use crate::request::{self, Followup};
-use crate::types::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, StopReason, emit};
-use crate::{
-    agent::Agent, branch, fold, near, options, parts, reply, reply_language, said, select, summary,
-    words,
-};
+use crate::turn_end::{card, closing, covers, cut_short, did, model_failed};
+use crate::types::{AgentEvent, CallStatus, ChatOutcome, ChatTurn, StopReason, emit};
+use crate::{branch, fold, near, options, parts, reply, reply_language, said};
 
 /// Most tokens of a reply after tool results.
 const AFTER_RESULTS_MAX_TOKENS: u32 = 256;
@@ -37,49 +35,8 @@ pub const MAX_STEPS: usize = 6;
 /// Most messages of the conversation so far read for a turn (what does not fit the
 /// model's context is folded into a summary, `agent/fold.rs`).
 const CONVERSATION_READ: u32 = 100_000;
-/// Longest message accepted.
-const MAX_MESSAGE_CHARS: usize = 16_000;
-/// Longest locale accepted (a BCP 47 tag, or a POSIX one such as `zh_CN.UTF-8`).
-const MAX_LOCALE_CHARS: usize = 35;
 
 impl Agent {
-    /// The system prompt a constrained turn offering `tools` starts with (what the local
-    /// model's server keeps warm): the instructions, the worked examples of these tools
-    /// and their catalog.
-    pub fn prefix_prompt(&self, tools: &[ToolDef]) -> String {
-        prompt::system_prompt(Protocol::Constrained, tools, tools, &self.examples(tools))
-    }
-
-    /// The worked examples of the tools of a catalog, as its prompt shows them: each
-    /// registered tool's own ([`deskmate_tools::Tool::examples`]).
-    pub(crate) fn examples(&self, catalog: &[ToolDef]) -> Vec<deskmate_tools::Example> {
-        let registry = self.deskmate.registry();
-        prompt::examples_for(catalog, |id| {
-            registry
-                .tool(id)
-                .map(|t| t.examples().to_vec())
-                .unwrap_or_default()
-        })
-    }
-
-    /// The examples a request to a constrained model offering `catalog` may be shown
-    /// beside it ([`near`]): the tools' everyday-words examples and the answers no tool
-    /// gives, with each tool's texts in both languages.
-    fn near_pool(&self, catalog: &[ToolDef]) -> near::Pool {
-        let registry = self.deskmate.registry();
-        prompt::near_pool(
-            catalog,
-            |id| {
-                registry
-                    .tool(id)
-                    .map(|t| t.examples().to_vec())
-                    .unwrap_or_default()
-            },
-            |id| registry.specs().find(|s| s.id == id).map(named),
-            |id| registry.specs().find(|s| s.id == id).map(about),
-        )
-    }
-
     /// Runs one turn, reporting through `events`; fails before the turn starts when the
     /// input, the model or the conversation is wrong.
     pub async fn chat(
@@ -638,249 +595,5 @@ impl Agent {
             events.push(event);
         }
         Ok((events, outcome))
-    }
-
-    /// The tools a turn offers: the enabled ones, or those of them named in `only`, in
-    /// registration order (so the prompt built from them is the same every time).
-    pub fn offered_tools(&self, only: Option<&[String]>) -> Vec<ToolDef> {
-        self.deskmate
-            .enabled_specs()
-            .iter()
-            .filter(|s| only.is_none_or(|ids| ids.contains(&s.id)))
-            .map(|s| ToolDef::function(&s.id, &s.description, s.parameters_for_model()))
-            .collect()
-    }
-
-    /// The tools a chat turn offers for what the person `said` (their message, and the one
-    /// before it) when the caller names none: all enabled ones, or, when there are many,
-    /// the built-in ones and the most relevant others (`select`, which reads each tool's
-    /// texts in both languages). With nothing said, the set every turn's prompt starts with.
-    pub fn chat_tools(&self, said: &str) -> Vec<ToolDef> {
-        let registry = self.deskmate.registry();
-        let enabled: Vec<&deskmate_core::ToolSpec> = registry
-            .specs()
-            .filter(|s| registry.guard().is_enabled(&s.id))
-            .collect();
-        let def = |s: &&deskmate_core::ToolSpec| {
-            ToolDef::function(&s.id, &s.description, s.parameters_for_model())
-        };
-        if enabled.len() <= select::OFFER_ALL_UP_TO {
-            return enabled.iter().map(def).collect();
-        }
-        // Known without asking the database (this runs on every registry change); without
-        // a store every tool is a built-in one.
-        let builtin = self.deskmate.system_tool_ids();
-        let is_builtin =
-            |s: &&&deskmate_core::ToolSpec| builtin.as_ref().is_none_or(|ids| ids.contains(&s.id));
-        if !words::has_terms(said) {
-            // Nothing to choose by: the built-in tools alone, without describing the rest.
-            return enabled.iter().filter(is_builtin).map(def).collect();
-        }
-        let core: HashSet<String> = enabled
-            .iter()
-            .filter(is_builtin)
-            .map(|s| s.id.clone())
-            .collect();
-        let described = enabled.iter().map(|s| (def(s), about(s))).collect();
-        select::select(said, described, &core)
-    }
-
-    /// Whether the model server constrains decoding (probed once per base URL).
-    pub(crate) async fn constrains(&self, client: &ChatClient) -> bool {
-        let base = client.endpoint().base().to_string();
-        if let Some(&known) = self
-            .constrains
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&base)
-        {
-            return known;
-        }
-        // A server that could not tell now (still loading its model) is asked again at
-        // the next turn instead of being taken for another kind until restart.
-        let Some(found) = client.is_llama_cpp().await else {
-            return false;
-        };
-        self.constrains
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(base, found);
-        found
-    }
-
-    /// Checks a turn before it starts: the message, the model, the conversation. Front
-    /// ends that stream call it first so a bad turn gets a plain error, not a stream.
-    pub fn check_turn(&self, turn: &ChatTurn) -> Result<(), ServiceError> {
-        let length = turn.message.trim().chars().count();
-        // A regeneration answers the stored message again; its own text is not used.
-        let regenerates = matches!(turn.branch, Some(Branch::Regenerate(_)));
-        if !regenerates && (length == 0 || length > MAX_MESSAGE_CHARS) {
-            return Err(ServiceError::Invalid(vec![FieldError {
-                path: "/message".into(),
-                message: format!("message must have 1 to {MAX_MESSAGE_CHARS} characters"),
-                hint: "type what you want Deskmate to do".into(),
-            }]));
-        }
-        if let Some(locale) = &turn.locale
-            && (locale.is_empty()
-                || locale.len() > MAX_LOCALE_CHARS
-                || !locale
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '@')))
-        {
-            return Err(ServiceError::Invalid(vec![FieldError {
-                path: "/locale".into(),
-                message: format!(
-                    "locale must be a language tag of 1 to {MAX_LOCALE_CHARS} letters, digits and '-'"
-                ),
-                hint: "send the window's language, e.g. \"zh-CN\" or \"en\", or leave it out"
-                    .into(),
-            }]));
-        }
-        self.deskmate
-            .model_record::<deskmate_service::models::LlmModel>(turn.model_id.as_deref())?;
-        if let Some(id) = &turn.conversation_id
-            && self.store()?.conversation(id)?.is_none()
-        {
-            return Err(ServiceError::NotFound {
-                what: "Conversation",
-                id: id.clone(),
-            });
-        }
-        Ok(())
-    }
-}
-
-/// Everything that describes a tool to a person, in both languages: its description, display
-/// names and summaries, and its parameters' descriptions (English and Chinese).
-fn about(spec: &deskmate_core::ToolSpec) -> String {
-    fn texts(value: &Value, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) => {
-                for (key, v) in map {
-                    match (key.as_str(), v) {
-                        ("description" | "x-description-zh" | "title", Value::String(s)) => {
-                            out.push(s.clone());
-                        }
-                        _ => texts(v, out),
-                    }
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|v| texts(v, out)),
-            _ => {}
-        }
-    }
-    let mut out = described(spec, &spec.description);
-    texts(&spec.parameters, &mut out);
-    out.join(" ")
-}
-
-/// What a tool is, in a few words of both languages: its display names and summaries and
-/// the first sentence of its description (the catalog line's). Unlike [`about`], not its
-/// parameters' texts: a long tool's many words would bring its examples near many
-/// requests.
-fn named(spec: &deskmate_core::ToolSpec) -> String {
-    described(
-        spec,
-        deskmate_llm::envelope::first_sentence(&spec.description),
-    )
-    .join(" ")
-}
-
-/// `description`, then the tool's display names and summaries in both languages.
-fn described(spec: &deskmate_core::ToolSpec, description: &str) -> Vec<String> {
-    let mut out = vec![
-        description.to_string(),
-        spec.name.en.clone(),
-        spec.name.zh.clone(),
-    ];
-    if let Some(summary) = &spec.summary {
-        out.push(summary.en.clone());
-        out.push(summary.zh.clone());
-    }
-    out
-}
-
-/// A reply Deskmate writes itself to end the turn: shown, and saved with the turn.
-fn closing(
-    events: &UnboundedSender<AgentEvent>,
-    new_messages: &mut Vec<Message>,
-    reply: String,
-) -> String {
-    emit(
-        events,
-        AgentEvent::Token {
-            text: reply.clone(),
-        },
-    );
-    new_messages.push(Message::assistant(Some(reply.clone()), Vec::new()));
-    reply
-}
-
-/// What the chat's card showed for a call, kept with the saved tool message.
-fn card(outcome: &Outcome, zh: bool) -> Value {
-    serde_json::json!({
-        "status": outcome.status.as_str(),
-        "summary": summary::line(&outcome.tool, outcome.status, &outcome.result, zh),
-        "result": outcome.result,
-    })
-}
-
-fn cut_short(zh: bool) -> String {
-    if zh {
-        "我的回复写到长度上限时调用还没写完，所以什么都没有执行。请换个说法，或者分几步来问。"
-            .into()
-    } else {
-        "My reply reached its length limit before the call was complete, so nothing was run. \
-         Please rephrase the request or ask in smaller steps."
-            .into()
-    }
-}
-
-/// Whether one step's calls cover the `parts` the model listed before them: every part
-/// names a tool (a part no tool does needs words), each tool has at least one call done
-/// per part naming it, every call succeeded (or repeats one that did), and each result
-/// carries its tool's own line holding all of it — a result only the model can read
-/// (search hits, a large table, a tool that says nothing) needs its words. With no parts
-/// listed nothing is covered ([`did`]).
-fn covers(parts: &[Part], step: &[Outcome]) -> bool {
-    parts.iter().all(|p| p.tool.is_some())
-        && did(parts, step)
-        && step.iter().all(|o| {
-            deskmate_tools::said::line(&o.result.data, false).is_some()
-                && deskmate_tools::said::whole(&o.result.data) != Some(false)
-        })
-}
-
-/// Whether one step's calls did every part of `parts` that names a tool: each tool has at
-/// least one call done per part naming it, and every call succeeded (or repeats one that
-/// did). `parts` empty: nothing was listed, so nothing is known to be done.
-fn did(parts: &[Part], step: &[Outcome]) -> bool {
-    let done = |tool: &str| {
-        step.iter()
-            .filter(|o| o.status == CallStatus::Done && o.tool == tool)
-            .count()
-    };
-    let named = |tool: &str| {
-        parts
-            .iter()
-            .filter(|q| q.tool.as_deref() == Some(tool))
-            .count()
-    };
-    !parts.is_empty()
-        && parts
-            .iter()
-            .filter_map(|p| p.tool.as_deref())
-            .all(|tool| done(tool) >= named(tool))
-        && step
-            .iter()
-            .all(|o| matches!(o.status, CallStatus::Done | CallStatus::Repeated) && o.result.ok)
-}
-
-fn model_failed(zh: bool, error: &str) -> String {
-    if zh {
-        format!("模型服务出错了，没能完成：{error}")
-    } else {
-        format!("The model server failed, so I could not finish: {error}")
     }
 }

@@ -45,6 +45,29 @@ impl ToolCallingProbe {
 }
 
 impl Agent {
+    /// Whether the model server constrains decoding (probed once per base URL).
+    pub(crate) async fn constrains(&self, client: &ChatClient) -> bool {
+        let base = client.endpoint().base().to_string();
+        if let Some(&known) = self
+            .constrains
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&base)
+        {
+            return known;
+        }
+        // A server that could not tell now (still loading its model) is asked again at
+        // the next turn instead of being taken for another kind until restart.
+        let Some(found) = client.is_llama_cpp().await else {
+            return false;
+        };
+        self.constrains
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(base, found);
+        found
+    }
+
     /// Sends the canned `probe` request with its two tools offered and says what the
     /// model did: a valid call of the expected tool passes; an answer in text, another or
     /// an unknown tool, arguments the guard rejects, or a failing server do not.
