@@ -11,11 +11,7 @@
 //! order, and later writes are skipped. When the turn is stopped, a call in flight ends,
 //! what has not started is skipped, and the reply's finished writes are undone.
 
-use std::collections::HashMap;
-
-use deskmate_core::{
-    ErrorType, Localized, Repair, RepairRule, SideEffect, ToolError, ToolResult, ToolSpec,
-};
+use deskmate_core::{ErrorType, Repair, RepairRule, ToolError, ToolResult, ToolSpec};
 use deskmate_llm::extract::Extracted;
 use deskmate_llm::wire::ToolCall;
 use deskmate_service::CallRequest;
@@ -24,6 +20,9 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
+use crate::inspect;
+use crate::outcome::{Outcome, Succeeded, canonical, canonical_arguments};
+use crate::plan::{Calls, Planned, Reuse, Verdict};
 use crate::types::{AgentEvent, CallStatus, emit};
 
 /// What every call of a turn shares.
@@ -46,145 +45,6 @@ pub(crate) struct TurnContext<'a> {
     pub cancel: &'a CancellationToken,
 }
 
-/// What one call of a reply came to.
-#[derive(Debug, Clone)]
-pub(crate) struct Outcome {
-    /// The call as the model made it (with the id the turn gave it).
-    pub call: ToolCall,
-    /// The tool it resolved to (the name as written when it resolved to none).
-    pub tool: String,
-    /// How it ended.
-    pub status: CallStatus,
-    /// Its result (for a repeated call, the earlier one's).
-    pub result: ToolResult,
-    /// The tool and its arguments as the guard normalized them (as written when the
-    /// guard refused them): two spellings of one call have one key.
-    pub key: String,
-}
-
-impl Outcome {
-    /// A failure no other call can fix in this turn: the device or service is not there
-    /// (not found, with no valid values to choose from instead), a person or a policy
-    /// refused the call, or a call that may not simply be made again (`retriable` false:
-    /// a question the person did not answer, a write that may have happened) timed out.
-    /// After one, the model may only answer.
-    pub(crate) fn settles(&self, retriable: bool) -> bool {
-        self.status == CallStatus::NotAsked
-            || self.status == CallStatus::Failed
-                && match self.result.error_type {
-                    Some(ErrorType::Denied) => true,
-                    Some(ErrorType::NotFound) => self.result.options.is_empty(),
-                    Some(ErrorType::Timeout) => !retriable,
-                    _ => false,
-                }
-    }
-
-    /// An outcome of `tool` called with `arguments` (JSON text), for tests.
-    #[cfg(test)]
-    pub(crate) fn of(tool: &str, arguments: &str, status: CallStatus, result: ToolResult) -> Self {
-        Self {
-            call: ToolCall {
-                id: "c".into(),
-                kind: "function".into(),
-                function: deskmate_llm::wire::FunctionCall {
-                    name: tool.into(),
-                    arguments: arguments.into(),
-                },
-            },
-            tool: tool.into(),
-            status,
-            result,
-            key: format!("{tool}\n{}", canonical_arguments(arguments)),
-        }
-    }
-
-    /// A failure that calling again as it was may get past: the tool said it was
-    /// passing (busy, restarting), or a call that may be made again (`retriable`) timed
-    /// out. A write that timed out may have happened, and a question that timed out was
-    /// put to a person who did not answer: neither is made again unasked.
-    pub(crate) fn passing(&self, retriable: bool) -> bool {
-        self.status == CallStatus::Failed
-            && match self.result.error_type {
-                Some(ErrorType::Transient) => true,
-                Some(ErrorType::Timeout) => retriable,
-                _ => false,
-            }
-    }
-}
-
-/// The results of the calls that succeeded so far in a turn, by call key, each with
-/// whether it was a read (a read's result is stale once a write ran after it).
-pub(crate) type Succeeded = HashMap<String, (ToolResult, bool)>;
-
-/// Object keys sorted at every level, so two spellings of the same arguments compare equal.
-fn canonical(value: &Value) -> String {
-    fn sorted(value: &Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sorted(&map[k])))
-                        .collect(),
-                )
-            }
-            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(value).to_string()
-}
-
-/// The raw arguments, canonical when they are JSON.
-pub(crate) fn canonical_arguments(arguments: &str) -> String {
-    serde_json::from_str::<Value>(arguments)
-        .map(|v| canonical(&v))
-        .unwrap_or_else(|_| arguments.trim().to_string())
-}
-
-/// A call ready to run: the request, its spec (when the name resolves), its key.
-struct Planned {
-    request: CallRequest,
-    spec: Option<ToolSpec>,
-    tool: String,
-    key: String,
-}
-
-impl Planned {
-    fn is_read(&self) -> bool {
-        reads(self.spec.as_ref())
-    }
-
-    /// Whether running it again has no further effect: a read, or an idempotent tool.
-    fn repeatable(&self) -> bool {
-        self.spec
-            .as_ref()
-            .is_none_or(|s| s.idempotent || s.side_effect == SideEffect::Read)
-    }
-}
-
-/// Whether a call of the tool with `spec` only reads; one whose name resolves to no tool
-/// runs nothing, so it counts as a read.
-pub(crate) fn reads(spec: Option<&ToolSpec>) -> bool {
-    spec.is_none_or(|s| s.side_effect == SideEffect::Read)
-}
-
-/// Whether a call of the tool with `spec` may simply be made again after a timeout: it
-/// only reads and a second call has no effect of its own. A question put to the person
-/// reads, but is not idempotent: asking again puts it to them again.
-pub(crate) fn retriable(spec: Option<&ToolSpec>) -> bool {
-    spec.is_none_or(|s| s.side_effect == SideEffect::Read && s.idempotent)
-}
-
-/// Where a call's result comes from when it is not run.
-enum Reuse {
-    /// An earlier step of the turn.
-    Earlier(ToolResult),
-    /// An earlier call of the same reply.
-    Twin(usize),
-}
-
 impl Agent {
     /// Runs one reply's calls and reports each as it starts and ends.
     pub(crate) async fn run_calls(
@@ -205,19 +65,6 @@ impl Agent {
         } = *turn;
         let registry = self.deskmate.registry();
         let guard = registry.guard();
-        // A tool the turn did not offer is not run, whatever the registry has.
-        let mut refused: Vec<Option<(CallStatus, ToolError)>> = calls
-            .iter()
-            .map(|call| {
-                let ids = offered?;
-                deskmate_core::resolve::resolve_name(
-                    &call.function.name,
-                    ids.iter().map(String::as_str),
-                )
-                .err()
-                .map(|error| (CallStatus::Failed, error))
-            })
-            .collect();
         let mut planned = Vec::new();
         for (i, call) in calls.iter().enumerate() {
             emit(
@@ -261,157 +108,31 @@ impl Agent {
             });
         }
 
-        // A tool whose subject the person did not name may be a stand-in for what they
-        // asked (the camera for the lights, the volume for the screen's brightness) — or
-        // a real request in words no list has ("开大点"). The person decides: asked
-        // first, it runs on a yes and is not run on a no (or with nobody to ask).
-        for (i, p) in planned.iter_mut().enumerate() {
-            if refused[i].is_some() {
-                continue;
-            }
-            let Some(subjects) = registry.tool(&p.tool).map(|t| t.subjects()) else {
-                continue;
-            };
-            if subjects.is_empty()
-                || asked
-                    .iter()
-                    .any(|m| deskmate_tools::words::mentions_any(m, subjects))
-            {
-                continue;
-            }
-            let named: Vec<&str> = subjects.iter().take(4).copied().collect();
-            let approved = self
-                .deskmate
-                .confirm_batch(deskmate_service::hooks::ConfirmRequest {
-                    call_id: calls[i].id.clone(),
-                    tool: p.tool.clone(),
-                    tool_name: p.spec.as_ref().map_or_else(
-                        || Localized::new(p.tool.clone(), p.tool.clone()),
-                        |s| s.name.clone(),
-                    ),
-                    arguments: serde_json::from_str(&calls[i].function.arguments)
-                        .unwrap_or_else(|_| json!({})),
-                    repairs: Vec::new(),
-                    reason: Localized::new(
-                        format!(
-                            "消息里没有提到 {} 作用的对象（{}）",
-                            p.tool,
-                            named.join("、")
-                        ),
-                        format!(
-                            "the message does not mention what {} acts on ({})",
-                            p.tool,
-                            named.join(", ")
-                        ),
-                    ),
-                    side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
-                    // About this message's words: a yes does not carry over.
-                    grants: vec![deskmate_service::hooks::Grant::Once],
-                })
-                .await;
-            if approved {
-                p.request.confirmed = true;
-            } else {
-                refused[i] = Some((CallStatus::NotAsked, not_asked(&p.tool, subjects)));
-            }
-        }
+        // The checks before anything runs ([`crate::inspect`]): what is not offered, not
+        // asked for, already done, or not confirmed as a batch does not run.
+        let mut plan = Calls::new(calls, planned);
+        inspect::check_calls(
+            &mut plan,
+            inspect::CallChecks {
+                deskmate: &self.deskmate,
+                offered,
+                asked,
+                succeeded,
+            },
+        )
+        .await;
+        let Calls {
+            planned, verdicts, ..
+        } = plan;
+        let runs = |i: usize| matches!(verdicts[i], Verdict::Run);
 
-        let reuse: Vec<Option<Reuse>> = planned
+        let mut outcomes: Vec<Option<(CallStatus, ToolResult)>> = verdicts
             .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                if refused[i].is_some() {
-                    return None;
+            .map(|v| match v {
+                Verdict::Refused(status, error) => {
+                    Some((*status, ToolResult::failure(error.clone())))
                 }
-                if let Some((earlier, _)) = succeeded.get(&p.key) {
-                    return Some(Reuse::Earlier(earlier.clone()));
-                }
-                // The same call twice in one reply is asked for twice unless a second run
-                // changes nothing — and a read after a write reads again.
-                if !p.repeatable() {
-                    return None;
-                }
-                planned[..i]
-                    .iter()
-                    .position(|q| q.key == p.key)
-                    .filter(|&j| refused[j].is_none())
-                    .filter(|&j| planned[j + 1..i].iter().all(Planned::is_read))
-                    .map(Reuse::Twin)
-            })
-            .collect();
-        let runs = |i: usize| refused[i].is_none() && reuse[i].is_none();
-
-        // An irreversible call among several: one confirmation for the whole batch, asked
-        // before anything runs, so a "no" leaves nothing half done.
-        let irreversible = planned.iter().enumerate().find(|(i, p)| {
-            runs(*i)
-                && p.spec
-                    .as_ref()
-                    .is_some_and(|s| s.side_effect == SideEffect::Irreversible)
-        });
-        if calls.len() > 1
-            && let Some((_, Planned { tool, .. })) = irreversible
-        {
-            let listed: Vec<Value> = calls
-                .iter()
-                .map(|c| json!({"tool": c.function.name, "arguments": c.function.arguments}))
-                .collect();
-            let approved = self
-                .deskmate
-                .confirm_batch(deskmate_service::hooks::ConfirmRequest {
-                    call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
-                    tool: "batch".into(),
-                    tool_name: Localized::new(
-                        format!("{} 个调用", calls.len()),
-                        format!("{} calls", calls.len()),
-                    ),
-                    arguments: Value::Array(listed),
-                    repairs: Vec::new(),
-                    reason: Localized::new(
-                        format!("这 {} 个调用一起执行，而 {tool} 无法撤销", calls.len()),
-                        format!(
-                            "these {} calls run together and {tool} cannot be undone",
-                            calls.len(),
-                        ),
-                    ),
-                    side_effect: SideEffect::Irreversible,
-                    grants: vec![deskmate_service::hooks::Grant::Once],
-                })
-                .await;
-            if !approved {
-                return calls
-                    .iter()
-                    .zip(&planned)
-                    .map(|(call, p)| {
-                        let error = ToolError::new(
-                            ErrorType::Denied,
-                            "the user did not confirm this batch of calls",
-                        )
-                        .with_hint("do not retry unless the user asks again");
-                        // Refused, not merely not reached: the model may only answer now,
-                        // and the person is not asked again.
-                        finish(
-                            events,
-                            zh,
-                            call,
-                            &p.tool,
-                            &p.key,
-                            CallStatus::Failed,
-                            ToolResult::failure(error),
-                        )
-                    })
-                    .collect();
-            }
-            for p in &mut planned {
-                p.request.confirmed = true;
-            }
-        }
-
-        let mut outcomes: Vec<Option<(CallStatus, ToolResult)>> = refused
-            .iter()
-            .map(|r| {
-                r.clone()
-                    .map(|(status, error)| (status, ToolResult::failure(error)))
+                _ => None,
             })
             .collect();
         // In the model's order: the reads next to each other together, each write alone.
@@ -481,14 +202,14 @@ impl Agent {
             self.undo(&planned, &done, &mut outcomes, conversation_id)
                 .await;
         }
-        for (i, reuse) in reuse.iter().enumerate() {
-            let result = match reuse {
-                Some(Reuse::Earlier(result)) => result.clone(),
-                Some(Reuse::Twin(j)) => match &outcomes[*j] {
+        for (i, verdict) in verdicts.iter().enumerate() {
+            let result = match verdict {
+                Verdict::Reused(Reuse::Earlier(result)) => result.clone(),
+                Verdict::Reused(Reuse::Twin(j)) => match &outcomes[*j] {
                     Some((_, result)) => result.clone(),
                     None => continue,
                 },
-                None => continue,
+                _ => continue,
             };
             outcomes[i] = Some((CallStatus::Repeated, result));
         }
@@ -564,22 +285,6 @@ impl Agent {
         request.origin = "compensation".into();
         self.deskmate.call(request).await.ok
     }
-}
-
-/// Why a call of a tool whose subject the person did not name is not run.
-fn not_asked(tool: &str, subjects: &[&str]) -> ToolError {
-    let named: Vec<&str> = subjects.iter().take(4).copied().collect();
-    ToolError::new(
-        ErrorType::Denied,
-        format!(
-            "not run: the user did not ask for this. {tool} is only for requests about {}, \
-             and the user's message mentions none of that",
-            named.join(", ")
-        ),
-    )
-    .with_hint(
-        "do not call it; answer the user directly, and if no tool does what they asked, say so",
-    )
 }
 
 /// The result of a call not run because the person stopped the turn.
@@ -686,51 +391,6 @@ mod tests {
     }
 
     #[test]
-    fn a_passing_failure_is_one_the_tool_says_passes_or_a_read_that_timed_out() {
-        let failed = |error: ToolError| {
-            Outcome::of("t", "{}", CallStatus::Failed, ToolResult::failure(error))
-        };
-        assert!(failed(ToolError::transient("busy")).passing(false));
-        let timed_out = failed(ToolError::new(ErrorType::Timeout, "slow"));
-        assert!(timed_out.passing(true));
-        assert!(
-            !timed_out.passing(false),
-            "a write that timed out may have happened"
-        );
-        assert!(!failed(ToolError::validation("bad")).passing(true));
-    }
-
-    #[test]
-    fn a_question_nobody_answered_is_not_asked_again_unasked() {
-        let spec = |side_effect, idempotent| ToolSpec {
-            id: "ask".into(),
-            name: deskmate_core::Localized::new("问", "Ask"),
-            summary: None,
-            description: "Asks the person.".into(),
-            category: deskmate_core::Category::System,
-            parameters: json!({"type": "object", "additionalProperties": false}),
-            side_effect,
-            idempotent,
-            timeout_ms: 1000,
-            compensation: None,
-        };
-        let nobody_chose = Outcome::of(
-            "ask",
-            "{}",
-            CallStatus::Failed,
-            ToolResult::failure(ToolError::new(ErrorType::Timeout, "nobody chose")),
-        );
-        // A question (reads, not idempotent), a lookup (reads, idempotent), a write.
-        assert!(!nobody_chose.passing(retriable(Some(&spec(SideEffect::Read, false)))));
-        assert!(nobody_chose.passing(retriable(Some(&spec(SideEffect::Read, true)))));
-        assert!(!nobody_chose.passing(retriable(Some(&spec(SideEffect::Write, true)))));
-        // And what may not be made again ends the model's calls: it may only answer.
-        assert!(nobody_chose.settles(retriable(Some(&spec(SideEffect::Read, false)))));
-        assert!(nobody_chose.settles(retriable(Some(&spec(SideEffect::Write, true)))));
-        assert!(!nobody_chose.settles(retriable(Some(&spec(SideEffect::Read, true)))));
-    }
-
-    #[test]
     fn the_model_reads_a_result_without_its_undo_data_or_its_line() {
         let outcome = Outcome::of(
             "increase_volume",
@@ -743,18 +403,5 @@ mod tests {
         assert_eq!(text, r#"{"before":40,"after":50}"#);
         assert_eq!(outcome.result.data["undo"]["step"], 10, "the loop keeps it");
         assert!(outcome.result.data["said"].is_object(), "the card keeps it");
-    }
-
-    #[test]
-    fn the_same_arguments_in_another_order_have_one_key() {
-        assert_eq!(
-            canonical_arguments(r#"{"b": 1, "a": {"y": [1, {"d": 2, "c": 3}], "x": 0}}"#),
-            canonical_arguments(r#"{"a":{"x":0,"y":[1,{"c":3,"d":2}]},"b":1}"#)
-        );
-        assert_ne!(
-            canonical_arguments(r#"{"a": [1, 2]}"#),
-            canonical_arguments(r#"{"a": [2, 1]}"#)
-        );
-        assert_eq!(canonical_arguments(" not json "), "not json");
     }
 }

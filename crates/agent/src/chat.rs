@@ -18,15 +18,17 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
-use crate::calls::{self, Outcome, Succeeded, TurnContext};
+use crate::calls::{self, TurnContext};
 use crate::gate::TokenGate;
+use crate::inspect;
+use crate::outcome::{self, Outcome, Succeeded};
 use crate::prompt;
 use crate::protocol::Protocol;
 use crate::read::{self, Read};
 use crate::request::{self, Followup};
 use crate::turn_end::{card, closing, covers, cut_short, did, model_failed};
 use crate::types::{AgentEvent, CallStatus, ChatOutcome, ChatTurn, StopReason, emit};
-use crate::{branch, fold, near, options, parts, reply, reply_language, said};
+use crate::{branch, fold, near, options, parts, reply, said};
 
 /// Most tokens of a reply after tool results.
 const AFTER_RESULTS_MAX_TOKENS: u32 = 256;
@@ -334,53 +336,28 @@ impl Agent {
                     );
                 }
                 if calls.is_empty() {
-                    let text = if ran.is_empty() {
-                        text
-                    } else {
-                        reply::tidy(&text, cut)
-                    };
-                    // Words in the other language: the model says which one the person
-                    // wants, and writes them again when it is not theirs.
-                    let text = if reply_language::off(&text, language) {
-                        let mended = tokio::select! {
-                            mended = reply_language::mend(&client, &request, &raw, &text, &message, language) => mended,
-                            () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
-                        };
-                        match mended {
-                            Some(again) => {
-                                tracing::info!(reply = %text, again = %again, "the reply was written again in the language the person wants");
-                                again
-                            }
-                            None => text,
-                        }
-                    } else {
-                        text
-                    };
-                    let why = if ran.is_empty() {
-                        None
-                    } else {
-                        reply::ungrounded(&text, &offered_ids)
-                    };
-                    let (text, stop) = match why {
-                        None => {
-                            // What did not succeed, and what worked that the reply does
-                            // not mention, is said from the calls' state.
-                            let missing = reply::unreported(&text, &ran, zh);
-                            if missing.is_empty() {
-                                (text, StopReason::Answered)
-                            } else {
-                                tracing::info!(?missing, "results the reply left out were added");
-                                (
-                                    format!("{}\n{}", text.trim_end(), missing.join("\n")),
-                                    StopReason::Answered,
-                                )
-                            }
-                        }
-                        Some(why) => {
-                            tracing::info!(why, reply = %text, "the model's reply was replaced by the results");
-                            (reply::from_results(&ran, zh), StopReason::FromResults)
-                        }
-                    };
+                    // The checks on the reply ([`crate::inspect`]): tidied, in the person's
+                    // language, an answer at all, and telling the whole outcome.
+                    let mut draft = inspect::Draft::new(text);
+                    inspect::check_reply(
+                        &mut draft,
+                        inspect::ReplyChecks {
+                            ran: &ran,
+                            offered: &offered_ids,
+                            cut,
+                            language,
+                            message: &message,
+                            client: &client,
+                            request: &request,
+                            raw: &raw,
+                            cancel,
+                        },
+                    )
+                    .await;
+                    let inspect::Draft { text, stop } = draft;
+                    if stop == StopReason::Cancelled {
+                        break 'turn (String::new(), StopReason::Cancelled);
+                    }
                     gate.finish(&text);
                     new_messages.push(Message::assistant(Some(text.clone()), Vec::new()));
                     break 'turn (text, stop);
@@ -461,7 +438,7 @@ impl Agent {
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
                 let registry = self.deskmate.registry();
                 let retriable =
-                    |o: &Outcome| calls::retriable(registry.tool(&o.tool).map(|t| t.spec()));
+                    |o: &Outcome| outcome::retriable(registry.tool(&o.tool).map(|t| t.spec()));
                 followup.passing = outcomes
                     .iter()
                     .filter(|o| o.status == CallStatus::Failed)

@@ -21,7 +21,7 @@ use deskmate_core::ErrorType;
 use deskmate_llm::wire::ToolDef;
 use serde_json::{Value, json};
 
-use crate::calls::Outcome;
+use crate::outcome::Outcome;
 use crate::types::CallStatus;
 
 /// Narrows, in `tools`, the argument of `outcome`'s call that its error's options

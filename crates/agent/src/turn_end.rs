@@ -7,7 +7,7 @@ use deskmate_llm::wire::Message;
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::calls::Outcome;
+use crate::outcome::Outcome;
 use crate::summary;
 use crate::types::{AgentEvent, CallStatus, emit};
 
