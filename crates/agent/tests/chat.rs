@@ -1441,6 +1441,55 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
     drop(outcome);
 }
 
+/// A yes to "did you mean this?" says the person meant the tool, not that they accept
+/// what its own policy asks about: a tool that asks first (irreversible) still puts its
+/// own question, with its own reason, before it runs.
+#[tokio::test]
+async fn a_yes_to_did_you_mean_is_not_a_yes_to_the_tools_own_question() {
+    let sent = Arc::new(AtomicI64::new(0));
+    let counter = sent.clone();
+    let mut spec = write_spec("send_invoice", None);
+    spec.side_effect = SideEffect::Irreversible;
+    let invoice: Arc<dyn Tool> = Arc::new(
+        FnTool::inline(spec, move |_: Value| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            Ok(json!({"sent": true}))
+        })
+        .with_subjects(&["invoice", "发票"]),
+    );
+    let confirmer = Arc::new(Counting {
+        approve: true,
+        asked: Default::default(),
+        last: Default::default(),
+    });
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, confirmer.clone(), vec![invoice]).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"send_invoice","arguments":{}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&f, "bill the client for March", None).await;
+    assert_eq!(
+        statuses(&events),
+        [("send_invoice".to_string(), CallStatus::Done)]
+    );
+    assert_eq!(sent.load(Ordering::SeqCst), 1);
+    // Asked twice: "did you mean send_invoice?", then the tool's own question.
+    assert_eq!(confirmer.asked.load(Ordering::SeqCst), 2);
+    let last = confirmer
+        .last
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| panic!("nobody was asked"));
+    assert!(
+        !last.reason.en.contains("does not mention"),
+        "the tool's own reason: {:?}",
+        last.reason
+    );
+}
+
 /// After results the model is always asked, under a grammar that admits more calls, a
 /// text answer, or "done": it says when the turn is finished. "done" makes the reply of
 /// the results' lines; a part that needs words gets words; a result can feed the next
@@ -1615,11 +1664,16 @@ async fn a_read_never_overtakes_a_write_it_follows() {
 async fn a_turn_stopped_during_a_write_saves_every_result_and_undoes_the_write() {
     let value = Arc::new(AtomicI64::new(0));
     let written = value.clone();
+    // The turn is stopped once the write has started (not after a fixed time, which a
+    // loaded machine's model reply may outlast).
+    let started = Arc::new(tokio::sync::Notify::new());
+    let starting = started.clone();
     let slow_add: Arc<dyn Tool> = Arc::new(FnTool::blocking(
         write_spec("slow_add", Some("slow_add")),
         move |args: Value| {
             let delta = args["delta"].as_i64().unwrap_or(0);
             if delta > 0 {
+                starting.notify_one();
                 std::thread::sleep(std::time::Duration::from_millis(400));
             }
             let after = written.fetch_add(delta, Ordering::SeqCst) + delta;
@@ -1635,7 +1689,7 @@ async fn a_turn_stopped_during_a_write_saves_every_result_and_undoes_the_write()
     let cancel = CancellationToken::new();
     let stop = cancel.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        started.notified().await;
         stop.cancel();
     });
     let outcome = f

@@ -1,7 +1,8 @@
 //! "Did you mean this?": a tool whose subject the person did not name may be a stand-in
 //! for what they asked (the camera for the lights, the volume for the screen's brightness)
 //! — or a real request in words no list has ("开大点"). The person decides: asked first,
-//! the call runs on a yes and is not run on a no (or with nobody to ask).
+//! the call goes on to the guard on a yes (where a tool that asks first still asks its own
+//! question) and is not run on a no (or with nobody to ask).
 
 use async_trait::async_trait;
 use deskmate_core::{ErrorType, Localized, SideEffect, ToolError};
@@ -77,9 +78,10 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
                     grants: vec![Grant::Once],
                 })
                 .await;
-            if approved {
-                calls.planned[i].request.confirmed = true;
-            } else {
+            // A yes says the person meant this tool — not that they accept what its own
+            // policy asks about: the call still goes through the guard unconfirmed, and a
+            // tool that asks first puts its own question, with its own reason.
+            if !approved {
                 let error = not_asked(&calls.planned[i].tool, subjects);
                 calls.verdicts[i] = Verdict::Refused(CallStatus::NotAsked, error);
             }
