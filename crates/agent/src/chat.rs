@@ -197,7 +197,7 @@ impl Agent {
             };
             // What the history must leave room for: the new message and those examples.
             let counted = match &near {
-                Some(text) => Message::user(format!("{text}\n{message}")),
+                Some(text) => Message::user(request::with_examples(text, &message)),
                 None => messages[1].clone(),
             };
             // The earlier turns that fit the context (the oldest folded into a summary),
@@ -224,17 +224,17 @@ impl Agent {
             // results behind them: a small model copied the last turn's call into the
             // next question ("Is 135 even or odd?" after "What is 128 * 3?" was called
             // as 135*3, and every turn after it).
+            // They are shown in turns, the person's and the assistant's in alternation, as
+            // strict chat templates require.
             messages.splice(
                 1..1,
-                fitted
-                    .history
-                    .into_iter()
-                    .filter(|m| m.role != "tool" && m.tool_calls.is_empty()),
+                request::in_turns(
+                    fitted
+                        .history
+                        .into_iter()
+                        .filter(|m| m.role != "tool" && m.tool_calls.is_empty()),
+                ),
             );
-            if let Some(text) = near {
-                let at = messages.len() - 1;
-                messages.insert(at, Message::system(text));
-            }
             // The grammar holds the person's own words where a tool asks for them.
             let mut grammar_tools = match protocol {
                 Protocol::Constrained => said::narrowed(
@@ -253,6 +253,7 @@ impl Agent {
                     &grammar_tools,
                     &followup,
                     &plans,
+                    near.as_deref(),
                 );
                 request.temperature = Some(model.temperature);
                 request.top_p = Some(model.top_p);

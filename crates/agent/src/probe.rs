@@ -114,6 +114,7 @@ impl Agent {
             &tools,
             &request::Followup::new(deskmate_service::language::Language::of(request, None)),
             &std::collections::HashMap::new(),
+            None,
         );
         chat.temperature = Some(model.temperature);
         chat.top_p = Some(model.top_p);

@@ -441,6 +441,7 @@ mod tests {
             &callable,
             &Followup::new(Language::English),
             &HashMap::new(),
+            None,
         );
         let grammar = sent.grammar.unwrap_or_default();
         assert!(

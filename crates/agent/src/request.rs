@@ -69,7 +69,12 @@ impl Followup {
 /// The request for one step: `messages` is the conversation in the stored (OpenAI) form,
 /// starting with the system prompt; `plans` the parts of the request the model listed
 /// before each step's calls, by the step's first call id (shown to it again as it wrote
-/// them).
+/// them); `near` the examples near the person's message (a constrained turn's), shown in
+/// that message, before its words ([`with_examples`]).
+///
+/// The request has one system message, first, and the person's and the model's messages
+/// in turn after it: chat templates strict about roles (Gemma's, Mistral's) reject
+/// anything else.
 pub(crate) fn request(
     protocol: Protocol,
     model: &str,
@@ -77,6 +82,7 @@ pub(crate) fn request(
     tools: &[ToolDef],
     followup: &Followup,
     plans: &HashMap<String, Vec<Part>>,
+    near: Option<&str>,
 ) -> ChatRequest {
     match protocol {
         Protocol::Native => {
@@ -102,7 +108,7 @@ pub(crate) fn request(
             request
         }
         Protocol::Constrained => {
-            let mut request = ChatRequest::new(model, as_written(messages, followup, plans));
+            let mut request = ChatRequest::new(model, as_written(messages, followup, plans, near));
             let allowed = if followup.answer_only() {
                 &[][..]
             } else {
@@ -158,7 +164,11 @@ fn as_written(
     messages: &[Message],
     followup: &Followup,
     plans: &HashMap<String, Vec<Part>>,
+    near: Option<&str>,
 ) -> Vec<Message> {
+    // The person's message of this turn: the last one of theirs (results are `tool`
+    // messages here), where the examples near it go.
+    let latest = messages.iter().rposition(|m| m.role == "user");
     let mut names: HashMap<&str, &str> = HashMap::new();
     let mut out: Vec<Message> = Vec::new();
     let mut results: Vec<String> = Vec::new();
@@ -182,7 +192,7 @@ fn as_written(
         out.push(Message::user(text));
         results.clear();
     };
-    for message in messages {
+    for (i, message) in messages.iter().enumerate() {
         if message.role == "tool" {
             let id = message.tool_call_id.as_deref().unwrap_or_default();
             let name = names.get(id).copied().unwrap_or("tool");
@@ -214,10 +224,55 @@ fn as_written(
                 )),
                 Vec::new(),
             )),
+            "user" if Some(i) == latest && near.is_some() => {
+                let text = message.content.as_deref().unwrap_or_default();
+                out.push(Message::user(with_examples(near.unwrap_or_default(), text)));
+            }
             _ => out.push(message.clone()),
         }
     }
     flush(&mut results, &mut out, true);
+    out
+}
+
+/// The person's message with the examples near it shown before its words.
+pub(crate) fn with_examples(examples: &str, message: &str) -> String {
+    format!("{examples}\n\n{message}")
+}
+
+/// Earlier turns as a strict chat template takes them: the person's and the assistant's
+/// messages in turn, starting with the person's and ending with the assistant's. A
+/// message of the person that got no reply (the turn was stopped, or its reply was only
+/// calls) is left out, and so is a reply with no message of the person before it.
+pub(crate) fn in_turns(history: impl IntoIterator<Item = Message>) -> Vec<Message> {
+    let mut out: Vec<Message> = Vec::new();
+    for message in history {
+        let expected = if out.len().is_multiple_of(2) {
+            "user"
+        } else {
+            "assistant"
+        };
+        if message.role == expected {
+            out.push(message);
+        } else if message.role == "user" {
+            // A second message of the person: the one before it got no reply.
+            out.pop();
+            out.push(message);
+        } else if message.role == "assistant" && !out.is_empty() {
+            // A second reply to one message: the two are one answer.
+            if let Some(last) = out.last_mut() {
+                let joined = format!(
+                    "{}\n{}",
+                    last.content.as_deref().unwrap_or_default(),
+                    message.content.as_deref().unwrap_or_default()
+                );
+                last.content = Some(joined);
+            }
+        }
+    }
+    if !out.len().is_multiple_of(2) {
+        out.pop();
+    }
     out
 }
 
@@ -320,6 +375,7 @@ mod tests {
             &tools,
             &Followup::new(Language::English),
             &HashMap::new(),
+            None,
         );
         let names: Vec<&str> = sent
             .tools
@@ -357,6 +413,7 @@ mod tests {
             &messages,
             &Followup::new(Language::Chinese),
             &HashMap::new(),
+            None,
         );
         let roles: Vec<&str> = written.iter().map(|m| m.role.as_str()).collect();
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
@@ -382,6 +439,7 @@ mod tests {
                 &[tool("calculator")],
                 &Followup::new(Language::English),
                 &HashMap::new(),
+                None,
             )
             .grammar
             .unwrap_or_default()
@@ -389,5 +447,112 @@ mod tests {
         assert!(grammar(&messages).contains(r#"{\"done\":true}"#));
         assert!(!grammar(&messages[..2]).contains("done"));
         assert!(written.iter().all(|m| m.tool_calls.is_empty()));
+    }
+
+    /// One system message, first, then the person's and the model's messages in turn —
+    /// with the examples near the request in the person's message, and after results —
+    /// while the reminder of the request quotes the person's own words.
+    #[test]
+    fn a_constrained_request_keeps_to_a_strict_templates_roles() {
+        let call = ToolCall {
+            id: "call_x".into(),
+            kind: "function".into(),
+            function: FunctionCall {
+                name: "calculator".into(),
+                arguments: r#"{"expression": "2+2"}"#.into(),
+            },
+        };
+        let earlier = in_turns([
+            Message::user("hello"),
+            Message::assistant(Some("Hi!".into()), Vec::new()),
+            Message::user("stopped before any reply"),
+            Message::user("what time is it?"),
+            Message::assistant(Some("It is 9:00.".into()), Vec::new()),
+            Message::user("stopped again"),
+        ]);
+        let mut messages = vec![Message::system("sys")];
+        messages.extend(earlier);
+        messages.push(Message::user("2+2?"));
+        let examples = "Examples like this request:\nUser: 3+3 → {}";
+        let roles = |sent: &ChatRequest| -> Vec<String> {
+            sent.messages.iter().map(|m| m.role.clone()).collect()
+        };
+        let alternate = |roles: &[String]| {
+            roles[0] == "system"
+                && roles[1..]
+                    .iter()
+                    .enumerate()
+                    .all(|(i, r)| r == if i % 2 == 0 { "user" } else { "assistant" })
+        };
+        let first = request(
+            Protocol::Constrained,
+            "m",
+            &messages,
+            &[tool("calculator")],
+            &Followup::new(Language::English),
+            &HashMap::new(),
+            Some(examples),
+        );
+        let first_roles = roles(&first);
+        assert!(alternate(&first_roles), "{first_roles:?}");
+        assert_eq!(first_roles.len(), 6, "{first_roles:?}");
+        let asked = first.messages[5].content.clone().unwrap_or_default();
+        assert!(
+            asked.starts_with(examples) && asked.ends_with("\n\n2+2?"),
+            "{asked}"
+        );
+
+        messages.push(Message::assistant(None, vec![call]));
+        messages.push(Message::tool("call_x", r#"{"result":4}"#));
+        let after = request(
+            Protocol::Constrained,
+            "m",
+            &messages,
+            &[tool("calculator")],
+            &Followup::new(Language::English),
+            &HashMap::new(),
+            Some(examples),
+        );
+        let after_roles = roles(&after);
+        assert!(alternate(&after_roles), "{after_roles:?}");
+        let results = after
+            .messages
+            .last()
+            .and_then(|m| m.content.clone())
+            .unwrap_or_default();
+        assert!(
+            results.contains(r#"The user's request: "2+2?""#),
+            "{results}"
+        );
+    }
+
+    #[test]
+    fn earlier_turns_alternate_from_the_person_to_the_assistant() {
+        let texts = |history: Vec<Message>| -> Vec<String> {
+            in_turns(history)
+                .into_iter()
+                .map(|m| format!("{}:{}", m.role, m.content.unwrap_or_default()))
+                .collect()
+        };
+        let reply = |t: &str| Message::assistant(Some(t.into()), Vec::new());
+        assert_eq!(
+            texts(vec![
+                reply("orphan"),
+                Message::user("a"),
+                reply("A"),
+                reply("A2")
+            ]),
+            ["user:a", "assistant:A\nA2"]
+        );
+        assert_eq!(
+            texts(vec![
+                Message::user("a"),
+                Message::user("b"),
+                reply("B"),
+                Message::user("c")
+            ]),
+            ["user:b", "assistant:B"]
+        );
+        assert!(texts(vec![Message::user("only")]).is_empty());
     }
 }
