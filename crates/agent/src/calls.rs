@@ -34,6 +34,8 @@ pub(crate) struct TurnContext<'a> {
     pub conversation_id: &'a str,
     /// This turn's id (with the conversation, the scope of keys tools derive).
     pub turn_id: &'a str,
+    /// What of the conversation lies before this turn (its branch's history).
+    pub before: deskmate_tools::Before,
     /// The person writes Chinese: summaries in Chinese.
     pub zh: bool,
     /// What the person asked: their message of this turn and the one before it (a
@@ -58,6 +60,7 @@ impl Agent {
             offered,
             conversation_id,
             turn_id,
+            before,
             zh,
             asked,
             events,
@@ -91,6 +94,7 @@ impl Agent {
             let mut request = CallRequest::new(call.function.name.clone(), arguments);
             request.conversation_id = Some(conversation_id.to_string());
             request.turn_id = Some(turn_id.to_string());
+            request.before = before;
             request.origin = "llm".into();
             if let Some(found) = extracted {
                 request.repairs.push(Repair {

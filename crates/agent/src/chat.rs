@@ -138,6 +138,11 @@ impl Agent {
             offered,
             conversation_id: &conversation_id,
             turn_id: &turn_id,
+            before: match place.history_to {
+                None => deskmate_tools::Before::Head,
+                Some(Some(seq)) => deskmate_tools::Before::Message(seq),
+                Some(None) => deskmate_tools::Before::Nothing,
+            },
             zh,
             asked: &asked,
             events,

@@ -2346,6 +2346,57 @@ async fn calls_that_cover_every_listed_part_end_the_turn_without_asking_again() 
     assert_eq!(outcome.steps, 2, "{}", outcome.reply);
 }
 
+/// A turn on another branch (an edit of an earlier message) looks up the turns before it
+/// on its own branch, not the ones the conversation's head shows.
+#[tokio::test]
+async fn an_edited_turn_looks_up_the_turns_of_its_own_branch() {
+    use deskmate_agent::Branch;
+    let f = fixture(false).await;
+    f.server
+        .push(Script::Json(completion(Some("4711 is 7 × 673."), &[])))
+        .push(Script::Json(completion(Some("135 is odd."), &[])))
+        .push(Script::Json(completion(Some("9 is odd."), &[])));
+    let (_, first) = turn(&f, "What is special about 4711?", None).await;
+    let c = first.conversation_id.clone();
+    turn(&f, "Is 135 even or odd?", Some(c.clone())).await;
+    turn(&f, "And 9?", Some(c.clone())).await;
+    // "Is 135 even or odd?" edited: the branch holds only the first turn before it.
+    let asked = shown(&f, &c)[2].0;
+    f.server
+        .push(Script::Json(completion(
+            None,
+            &[("conversation_history", r#"{"count": 10}"#)],
+        )))
+        .push(Script::Json(completion(Some("You asked about 4711."), &[])));
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    f.agent
+        .chat(
+            ChatTurn {
+                message: "What did I ask before this?".into(),
+                conversation_id: Some(c.clone()),
+                branch: Some(Branch::Edit(asked)),
+                ..ChatTurn::default()
+            },
+            &tx,
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(tx);
+    let mut events = Vec::new();
+    while let Ok(event) = rx.try_recv() {
+        events.push(event);
+    }
+    let looked = results(&events);
+    assert_eq!(looked[0].1, CallStatus::Done, "{looked:?}");
+    let data = &looked[0].2["data"];
+    assert_eq!(data["total_turns"], 1, "{data}");
+    assert_eq!(
+        data["turns"][0]["user"], "What is special about 4711?",
+        "{data}"
+    );
+}
+
 #[tokio::test]
 async fn an_earlier_turn_is_looked_up_by_its_number_in_the_turns_conversation() {
     let f = fixture(false).await;

@@ -180,6 +180,7 @@ pub async fn call(
         idem_key: body.idem_key,
         conversation_id: body.conversation_id,
         turn_id: None,
+        before: Default::default(),
         origin: match body.origin {
             CallOrigin::Api => "api",
             CallOrigin::Gui => "gui",

@@ -13,7 +13,7 @@ use deskmate_core::{
 };
 use deskmate_store::Store;
 use deskmate_tools::said::clip;
-use deskmate_tools::{SelfCheck, Tool, ToolContext};
+use deskmate_tools::{Before, SelfCheck, Tool, ToolContext};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -222,12 +222,19 @@ impl Tool for ConversationHistoryTool {
                 .with_hint("conversation_history reads the conversation a chat turn is in; call it from a chat"));
         };
         let store = self.store.clone();
+        let before = ctx.before;
         deskmate_tools::blocking(move || {
-            let messages: Vec<Value> = store
-                .conversation_messages(&conversation_id, u32::MAX)
-                .map_err(|e| {
-                    ToolError::internal(format!("the conversation could not be read: {e}"))
-                })?;
+            // The turns before the call's turn, on its own branch.
+            let read = match before {
+                Before::Head => store.conversation_messages(&conversation_id, u32::MAX),
+                Before::Message(seq) => store
+                    .path(&conversation_id, Some(seq), u32::MAX)
+                    .map(|path| path.into_iter().map(|(_, m)| m).collect()),
+                Before::Nothing => Ok(Vec::new()),
+            };
+            let messages: Vec<Value> = read.map_err(|e| {
+                ToolError::internal(format!("the conversation could not be read: {e}"))
+            })?;
             let all = turns(&messages);
             let total = all.len();
             let picked = chosen(all, &recall)?;

@@ -54,7 +54,7 @@ use deskmate_core::{
 use deskmate_store::Store;
 use deskmate_store::kb::{KbDocument, KbHit};
 use deskmate_store::resources::{ResourceFilter, ToolResource};
-use deskmate_tools::{Registry, Tool, ToolConfig, ToolContext};
+use deskmate_tools::{Before, Registry, Tool, ToolConfig, ToolContext};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -81,6 +81,9 @@ pub struct CallRequest {
     /// The turn of that conversation (a model's calls); with the conversation it is the
     /// scope a tool derives keys from.
     pub turn_id: Option<String>,
+    /// What of the conversation lies before the call's turn (a turn on another branch
+    /// reads that branch's history).
+    pub before: Before,
     /// Which front end asks (`cli`, `api`, `llm`, `gui`, `mcp`).
     pub origin: String,
     /// The program behind the front end, as it named itself (an MCP client's name).
@@ -105,6 +108,7 @@ impl CallRequest {
             idem_key: None,
             conversation_id: None,
             turn_id: None,
+            before: Before::Head,
             origin: "cli".into(),
             client: None,
             repairs: Vec::new(),
@@ -757,7 +761,11 @@ impl Deskmate {
             tool,
             prepared.clone(),
             (call_id.to_string(), scope, request.cancel.clone()),
-            (request.origin.clone(), request.conversation_id.clone()),
+            (
+                request.origin.clone(),
+                request.conversation_id.clone(),
+                request.before,
+            ),
             self.limits,
             started,
         );
@@ -1032,14 +1040,15 @@ async fn execute(
     tool: Arc<dyn Tool>,
     call: PreparedCall,
     (call_id, scope, caller): (String, Option<String>, Option<CancellationToken>),
-    (origin, conversation_id): (String, Option<String>),
+    (origin, conversation_id, before): (String, Option<String>, Before),
     limits: CapLimits,
     started: Instant,
 ) -> ToolResult {
     let timeout = Duration::from_millis(tool.spec().timeout_ms);
     let ctx = ToolContext::new(call_id.clone())
         .in_scope(scope)
-        .asked_by(&origin, conversation_id);
+        .asked_by(&origin, conversation_id)
+        .after(before);
     let cancel = ctx.cancel.clone();
     let handle = tokio::spawn(async move { tool.run(call.arguments, ctx).await });
     let abort = handle.abort_handle();

@@ -231,6 +231,20 @@ impl Tool for FnTool {
     }
 }
 
+/// What of its conversation lies before a call: the turn that made it goes on from the
+/// conversation's head, or is on another branch (an edit of an earlier message, a
+/// regenerated reply) whose history ends at an earlier message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Before {
+    /// The conversation up to its head (also a call outside a chat turn).
+    #[default]
+    Head,
+    /// The path from the conversation's first message to this stored message (its seq).
+    Message(i64),
+    /// Nothing: the turn is an edit of the conversation's first message.
+    Nothing,
+}
+
 /// What a running call may know about its surroundings.
 #[derive(Debug, Clone)]
 pub struct ToolContext {
@@ -246,6 +260,8 @@ pub struct ToolContext {
     pub origin: Option<String>,
     /// The conversation the call belongs to.
     pub conversation_id: Option<String>,
+    /// What of that conversation lies before the call's turn.
+    pub before: Before,
 }
 
 impl ToolContext {
@@ -257,6 +273,7 @@ impl ToolContext {
             scope: None,
             origin: None,
             conversation_id: None,
+            before: Before::Head,
         }
     }
 
@@ -264,6 +281,12 @@ impl ToolContext {
     pub fn asked_by(mut self, origin: &str, conversation_id: Option<String>) -> Self {
         self.origin = Some(origin.to_string());
         self.conversation_id = conversation_id;
+        self
+    }
+
+    /// The same, made in a turn with `before` before it.
+    pub fn after(mut self, before: Before) -> Self {
+        self.before = before;
         self
     }
 

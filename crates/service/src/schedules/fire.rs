@@ -200,6 +200,7 @@ impl Deskmate {
             idem_key: Some(format!("schedule:{}:{occurrence}:{tool}", schedule.id)),
             conversation_id: schedule.conversation_id.clone(),
             turn_id: None,
+            before: deskmate_tools::Before::Head,
             origin: "schedule".into(),
             client: None,
             repairs: Vec::new(),
