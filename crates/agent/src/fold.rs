@@ -349,6 +349,16 @@ fn transcript(turns: &[Turn]) -> String {
     lines.join("\n")
 }
 
+/// `text` in at most `max` characters: its start and "…" when it is longer.
+fn clipped(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut start: String = text.chars().take(max.saturating_sub(1)).collect();
+    start.push('…');
+    start
+}
+
 /// The summary as sent: the person's message with it, and the model's "OK".
 fn frame(summary: &str) -> [Message; 2] {
     [
@@ -358,21 +368,26 @@ fn frame(summary: &str) -> [Message; 2] {
 }
 
 /// What stands in for a summary the model did not write: the summary before it, then
-/// the person's words of the folded turns (their start, within a summary's length).
+/// the person's words of every folded turn. Those words have a summary's length of their
+/// own, shared among the messages: each keeps its start (a short one leaves the rest of
+/// its share to those after it), so no folded turn passes without a trace, whatever the
+/// length of the summary before them.
 async fn stand_in(previous: Option<&Folded>, turns: &[Turn], counter: &Counter<'_>) -> Folded {
-    let said: Vec<String> = turns
+    let said: Vec<&str> = turns
         .iter()
         .flat_map(|t| &t.messages)
         .filter(|m| m.role == "user")
         .filter_map(|m| m.content.as_deref())
-        .map(|t| format!("User: {}", t.trim()))
+        .map(str::trim)
         .collect();
-    let mut text = previous.map(|p| p.text.clone()).unwrap_or_default();
-    let cap = usize::try_from(SUMMARY_MAX_TOKENS).unwrap_or(usize::MAX);
-    for line in said {
-        if text.chars().count() + line.chars().count() > cap {
-            break;
-        }
+    let mut text = previous
+        .map(|p| p.text.trim_end().to_string())
+        .unwrap_or_default();
+    let mut room = usize::try_from(SUMMARY_MAX_TOKENS).unwrap_or(usize::MAX);
+    for (k, words) in said.iter().enumerate() {
+        let share = room / (said.len() - k);
+        let line = clipped(&format!("User: {words}"), share);
+        room = room.saturating_sub(line.chars().count());
         if !text.is_empty() {
             text.push('\n');
         }
@@ -431,5 +446,52 @@ mod tests {
     fn the_instruction_names_the_language() {
         assert!(instruction(Language::Chinese).contains("in Chinese"));
         assert!(instruction(Language::English).contains("in English"));
+    }
+
+    /// When the model writes no summary, the person's words of every folded turn stand in
+    /// for it — whatever the length of the summary before them.
+    #[tokio::test]
+    async fn the_stand_in_keeps_the_words_of_every_folded_turn() {
+        let client = ChatClient::new(
+            deskmate_llm::Endpoint::new("http://127.0.0.1:9", None)
+                .unwrap_or_else(|e| panic!("{e}")),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let counter = Counter::new(&client, "m", false);
+        let previous = Folded {
+            until_seq: 4,
+            text: "The user asked about the weather in Oslo and about 4711. ".repeat(8),
+            tokens: 200,
+        };
+        let asked = |seq: i64, text: &str| Turn {
+            first_seq: seq,
+            last_seq: seq + 1,
+            messages: vec![
+                Message::user(text),
+                Message::assistant(Some("OK.".into()), Vec::new()),
+            ],
+            tokens: 0,
+        };
+        let turns = [
+            asked(5, "Remember the locker code 2718."),
+            asked(
+                7,
+                &format!("{} and the room is B-114.", "Also, ".repeat(120)),
+            ),
+            asked(9, "My sister's name is Astrid."),
+        ];
+        let made = stand_in(Some(&previous), &turns, &counter).await;
+        assert!(
+            made.text.starts_with(previous.text.trim_end()),
+            "{}",
+            made.text
+        );
+        for kept in ["locker code 2718", "Also, Also,", "My sister's name"] {
+            assert!(made.text.contains(kept), "{kept:?} not in {}", made.text);
+        }
+        assert_eq!(made.until_seq, 10);
+        // The folded turns' words stay within a summary's length.
+        let added = made.text.chars().count() - previous.text.trim_end().chars().count();
+        assert!(added <= SUMMARY_MAX_TOKENS as usize + 8, "{added}");
     }
 }
