@@ -224,22 +224,10 @@ impl Agent {
                     language,
                 })
                 .await;
-            // Earlier turns are shown as what was said — the person's messages and the
-            // replies they read (which carry the results' lines) —, not the calls and
-            // results behind them: a small model copied the last turn's call into the
-            // next question ("Is 135 even or odd?" after "What is 128 * 3?" was called
-            // as 135*3, and every turn after it).
-            // They are shown in turns, the person's and the assistant's in alternation, as
-            // strict chat templates require.
-            messages.splice(
-                1..1,
-                request::in_turns(
-                    fitted
-                        .history
-                        .into_iter()
-                        .filter(|m| m.role != "tool" && m.tool_calls.is_empty()),
-                ),
-            );
+            // Earlier turns are shown as what was said (`context::Turn::sent`), in turns,
+            // the person's and the assistant's in alternation, as strict chat templates
+            // require.
+            messages.splice(1..1, request::in_turns(fitted.history));
             // The grammar holds the person's own words where a tool asks for them.
             let mut grammar_tools = match protocol {
                 Protocol::Constrained => said::narrowed(

@@ -44,20 +44,30 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
-    /// The text whose tokens stand for the turn: each message as JSON, one a line. The
-    /// JSON is at least what a template shows of a message (its text, its calls' names
-    /// and arguments), so the count errs on the full side.
-    pub(crate) fn text(&self) -> String {
+    /// What of the turn is sent to the model in a later turn: what was said — the
+    /// person's message and the reply they read (which carries the results' lines) —, not
+    /// the calls and results behind it. A small model copied the last turn's call into the
+    /// next question ("Is 135 even or odd?" after "What is 128 * 3?" was called as 135*3,
+    /// and every turn after it).
+    pub(crate) fn sent(&self) -> impl Iterator<Item = &Message> {
         self.messages
             .iter()
+            .filter(|m| m.role != "tool" && m.tool_calls.is_empty())
+    }
+
+    /// The text whose tokens stand for the turn as sent: each message as JSON, one a line.
+    /// The JSON is at least what a template shows of a message, so the count errs on the
+    /// full side.
+    pub(crate) fn text(&self) -> String {
+        self.sent()
             .map(|m| serde_json::to_string(m).unwrap_or_default())
             .collect::<Vec<_>>()
             .join("\n")
     }
 
-    /// Its messages' template overhead.
+    /// Its sent messages' template overhead.
     pub(crate) fn overhead(&self) -> u32 {
-        u32::try_from(self.messages.len())
+        u32::try_from(self.sent().count())
             .unwrap_or(u32::MAX)
             .saturating_mul(MESSAGE_OVERHEAD)
     }
@@ -249,6 +259,28 @@ mod tests {
             t.tokens = each;
         }
         turns
+    }
+
+    /// A turn counts as what is sent of it — the person's message and the reply they read
+    /// — not the calls and results behind it, which the model never reads again.
+    #[test]
+    fn a_turn_counts_what_is_sent_of_it() {
+        let mut stored = conversation(1);
+        stored[2].message = Message::tool("c0", "x".repeat(5_000));
+        let turn = &turns(stored, &[])[0];
+        let text = turn.text();
+        assert!(
+            text.contains("question 0") && text.contains("answer 0"),
+            "{text}"
+        );
+        assert!(
+            text.len() < 200,
+            "the result is counted: {} bytes",
+            text.len()
+        );
+        assert_eq!(turn.overhead(), 2 * MESSAGE_OVERHEAD);
+        let sent: Vec<&str> = turn.sent().map(|m| m.role.as_str()).collect();
+        assert_eq!(sent, ["user", "assistant"]);
     }
 
     #[test]

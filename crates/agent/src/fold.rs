@@ -165,7 +165,7 @@ impl Agent {
             conversation += summary.tokens;
         }
         for turn in kept {
-            history.extend(turn.messages.iter().cloned());
+            history.extend(turn.sent().cloned());
             conversation += turn.tokens;
         }
         tracing::debug!(

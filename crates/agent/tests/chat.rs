@@ -1756,36 +1756,53 @@ async fn a_server_still_loading_is_probed_again() {
     );
 }
 
-/// After a turn of many calls, too large for what the context leaves, the next turn
-/// folds it whole into a summary (a call is never parted from its result) that still
-/// says what the person asked, so a follow-up finds its subject.
+/// After a turn too large for what the context leaves, the next turn folds it whole into
+/// a summary that still says what the person asked, so a follow-up finds its subject. What
+/// counts is what is sent of a turn: its calls and results are never sent again, so a turn
+/// of many calls with a short reply fits, and a long reply is what makes it too large.
 #[tokio::test]
 async fn the_history_window_holds_whole_turns() {
     let f = constrained_fixture(false).await;
-    for step in 0..6 {
-        let many: Vec<String> = (0..8)
-            .map(|i| {
-                format!(r#"{{"name":"calculator","arguments":{{"expression":"{step}*10+{i}"}}}}"#)
-            })
-            .collect();
-        f.server
-            .push(content(&format!(r#"{{"calls":[{}]}}"#, many.join(","))));
-    }
+    let many: Vec<String> = (0..8)
+        .map(|i| format!(r#"{{"name":"calculator","arguments":{{"expression":"10+{i}"}}}}"#))
+        .collect();
+    let calls = format!(r#"{{"calls":[{}]}}"#, many.join(","));
+    f.server
+        .push(content(&calls))
+        .push(content(r#"{"answer":"They are 10 to 17."}"#));
     let (_, first) = turn(&f, "the first question", None).await;
-    assert_eq!(first.stop, StopReason::StepLimit);
+    // Many calls, a short reply: the next turn reads it whole, without its calls.
+    f.server.push(content(r#"{"answer":"ok"}"#));
+    turn(&f, "and the second?", Some(first.conversation_id.clone())).await;
+    let last = f
+        .server
+        .requests()
+        .last()
+        .cloned()
+        .unwrap_or_default()
+        .to_string();
+    assert!(last.contains("They are 10 to 17."), "{last}");
+    assert!(!last.contains("10+7"), "calls are not sent again: {last}");
+
+    // A reply longer than what the context leaves: folded whole into a summary.
+    let long: Vec<String> = (0..6000).map(|i| format!("w{i}")).collect();
+    f.server
+        .push(content(&calls))
+        .push(content(&format!(r#"{{"answer":"{}"}}"#, long.join(" "))));
+    turn(&f, "the long one", Some(first.conversation_id.clone())).await;
     f.server
         .push(content(
-            "The user asked the first question; 48 sums were computed.",
+            "The user asked the first question and the long one; 8 sums were computed.",
         ))
         .push(content(r#"{"answer":"ok"}"#));
     turn(&f, "and now?", Some(first.conversation_id.clone())).await;
     let requests = f.server.requests();
     let summary = requests[requests.len() - 2].to_string();
-    assert!(summary.contains("User: the first question"), "{summary}");
+    assert!(summary.contains("User: the long one"), "{summary}");
     let last = requests.last().cloned().unwrap_or_default().to_string();
-    assert!(last.contains("the first question"), "{last}");
+    assert!(last.contains("the long one"), "{last}");
     assert!(
-        !last.contains("5*10+7"),
+        !last.contains("w5999"),
         "the long turn is folded whole: {last}"
     );
 }
