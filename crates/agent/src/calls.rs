@@ -11,7 +11,7 @@
 //! order, and later writes are skipped. When the turn is stopped, a call in flight ends,
 //! what has not started is skipped, and the reply's finished writes are undone.
 
-use deskmate_core::{ErrorType, Repair, RepairRule, ToolError, ToolResult, ToolSpec};
+use deskmate_core::{Repair, RepairRule, ToolError, ToolResult, ToolSpec};
 use deskmate_llm::extract::Extracted;
 use deskmate_llm::wire::ToolCall;
 use deskmate_service::CallRequest;
@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
 use crate::inspect;
-use crate::outcome::{Outcome, Succeeded, canonical, canonical_arguments};
+use crate::outcome::{Outcome, Succeeded, canonical, canonical_arguments, stopped};
 use crate::plan::{Calls, Planned, Reuse, Verdict};
 use crate::types::{AgentEvent, CallStatus, emit};
 
@@ -122,6 +122,7 @@ impl Agent {
                 offered,
                 asked,
                 succeeded,
+                cancel,
             },
         )
         .await;
@@ -289,14 +290,6 @@ impl Agent {
         request.origin = "compensation".into();
         self.deskmate.call(request).await.ok
     }
-}
-
-/// The result of a call not run because the person stopped the turn.
-fn stopped() -> ToolResult {
-    ToolResult::failure(
-        ToolError::new(ErrorType::Denied, "not run: the user stopped the turn")
-            .with_hint("do not call it again unless the user asks again"),
-    )
 }
 
 /// Reports a call's end and wraps it up.

@@ -207,23 +207,27 @@ impl Agent {
             };
             // The earlier turns that fit the context (the oldest folded into a summary),
             // between the system prompt and the new message.
-            let fitted = self
-                .fit_history(fold::Fitting {
-                    client: &client,
-                    model: &model,
-                    llama_cpp: self.constrains(&client).await,
-                    conversation_id: &conversation_id,
-                    stored: so_far,
-                    system: &messages[0],
-                    tools: if protocol == Protocol::Native {
-                        &tools
-                    } else {
-                        &[]
-                    },
-                    message: &counted,
-                    language,
-                })
-                .await;
+            // Several requests to the model when turns are folded: stopping the turn ends
+            // them.
+            let fitting = self.fit_history(fold::Fitting {
+                client: &client,
+                model: &model,
+                llama_cpp: self.constrains(&client).await,
+                conversation_id: &conversation_id,
+                stored: so_far,
+                system: &messages[0],
+                tools: if protocol == Protocol::Native {
+                    &tools
+                } else {
+                    &[]
+                },
+                message: &counted,
+                language,
+            });
+            let fitted = tokio::select! {
+                fitted = fitting => fitted,
+                () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
+            };
             // Earlier turns are shown as what was said (`context::Turn::sent`), in turns,
             // the person's and the assistant's in alternation, as strict chat templates
             // require.

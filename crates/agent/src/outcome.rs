@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use deskmate_core::{ErrorType, SideEffect, ToolResult, ToolSpec};
+use deskmate_core::{ErrorType, SideEffect, ToolError, ToolResult, ToolSpec};
 use deskmate_llm::wire::ToolCall;
 use serde_json::Value;
 
@@ -117,6 +117,17 @@ pub(crate) fn reads(spec: Option<&ToolSpec>) -> bool {
 /// reads, but is not idempotent: asking again puts it to them again.
 pub(crate) fn retriable(spec: Option<&ToolSpec>) -> bool {
     spec.is_none_or(|s| s.side_effect == SideEffect::Read && s.idempotent)
+}
+
+/// Why a call was not run: the person stopped the turn.
+pub(crate) fn stopped_error() -> ToolError {
+    ToolError::new(ErrorType::Denied, "not run: the user stopped the turn")
+        .with_hint("do not call it again unless the user asks again")
+}
+
+/// The result of a call not run because the person stopped the turn.
+pub(crate) fn stopped() -> ToolResult {
+    ToolResult::failure(stopped_error())
 }
 
 #[cfg(test)]

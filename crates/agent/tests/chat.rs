@@ -1807,6 +1807,85 @@ async fn the_history_window_holds_whole_turns() {
     );
 }
 
+/// A confirmer that never answers.
+#[derive(Debug)]
+struct Silent;
+
+#[async_trait::async_trait]
+impl deskmate_service::hooks::Confirmer for Silent {
+    async fn confirm(
+        &self,
+        _: deskmate_service::hooks::ConfirmRequest,
+    ) -> deskmate_service::hooks::Confirmation {
+        std::future::pending().await
+    }
+}
+
+/// Runs `message` and stops it after 300 ms; the turn's outcome, or `None` when it did
+/// not end within 10 s of that.
+async fn stopped_turn(
+    f: &Fixture,
+    message: &str,
+    conversation: Option<String>,
+) -> Option<deskmate_agent::ChatOutcome> {
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let cancel = CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        stop.cancel();
+    });
+    let turn = f.agent.chat(
+        ChatTurn {
+            message: message.into(),
+            conversation_id: conversation,
+            ..ChatTurn::default()
+        },
+        &tx,
+        &cancel,
+    );
+    tokio::time::timeout(std::time::Duration::from_secs(10), turn)
+        .await
+        .ok()
+        .map(|outcome| outcome.unwrap_or_else(|e| panic!("{e}")))
+}
+
+/// Stop is heard while a question waits for the person (nothing runs) and while the
+/// earlier turns are folded into a summary (a request to the model).
+#[tokio::test]
+async fn stop_is_heard_during_a_question_and_while_history_is_fitted() {
+    let ran = Arc::new(AtomicI64::new(0));
+    let count = ran.clone();
+    let dimmer: Arc<dyn Tool> = Arc::new(
+        FnTool::inline(write_spec("dim_screen", None), move |_: Value| {
+            count.fetch_add(1, Ordering::SeqCst);
+            Ok(json!({"level": 1}))
+        })
+        .with_subjects(&["screen", "brightness"]),
+    );
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(Silent), vec![dimmer]).await;
+    f.server.push(content(
+        r#"{"calls":[{"name":"dim_screen","arguments":{}}]}"#,
+    ));
+    let outcome = stopped_turn(&f, "make it darker", None)
+        .await
+        .unwrap_or_else(|| panic!("the turn went on waiting for the person"));
+    assert_eq!(outcome.stop, StopReason::Cancelled);
+    assert_eq!(ran.load(Ordering::SeqCst), 0);
+
+    // A turn too large for the context, then one whose summary request never ends.
+    let long: Vec<String> = (0..6000).map(|i| format!("w{i}")).collect();
+    f.server
+        .push(content(&format!(r#"{{"answer":"{}"}}"#, long.join(" "))));
+    let (_, first) = turn(&f, "the long one", None).await;
+    f.server.push(Script::Stall);
+    let outcome = stopped_turn(&f, "and now?", Some(first.conversation_id))
+        .await
+        .unwrap_or_else(|| panic!("the turn went on fitting the history"));
+    assert_eq!(outcome.stop, StopReason::Cancelled);
+}
+
 /// A turn that ends on the same failing call twice still tells what succeeded before:
 /// the person reads the results' lines (the failure once), not "I could not do this".
 #[tokio::test]

@@ -10,7 +10,10 @@ use deskmate_service::Deskmate;
 use deskmate_service::hooks::{ConfirmRequest, Grant};
 use serde_json::json;
 
+use tokio_util::sync::CancellationToken;
+
 use super::Inspector;
+use crate::outcome::stopped_error;
 use crate::plan::{Calls, Verdict};
 use crate::types::CallStatus;
 
@@ -21,6 +24,8 @@ pub(crate) struct AskedFor<'a> {
     /// What the person asked: their message of this turn and the one before it (a
     /// follow-up such as "a bit more" names its subject in the earlier one).
     pub asked: &'a [String],
+    /// Fires when the person stops the turn: the question is dropped, the call not run.
+    pub cancel: &'a CancellationToken,
 }
 
 #[async_trait]
@@ -49,35 +54,39 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
             }
             let named: Vec<&str> = subjects.iter().take(4).copied().collect();
             let call = &calls.calls[i];
-            let approved = self
-                .deskmate
-                .confirm_batch(ConfirmRequest {
-                    call_id: call.id.clone(),
-                    tool: p.tool.clone(),
-                    tool_name: p.spec.as_ref().map_or_else(
-                        || Localized::new(p.tool.clone(), p.tool.clone()),
-                        |s| s.name.clone(),
+            let question = self.deskmate.confirm_batch(ConfirmRequest {
+                call_id: call.id.clone(),
+                tool: p.tool.clone(),
+                tool_name: p.spec.as_ref().map_or_else(
+                    || Localized::new(p.tool.clone(), p.tool.clone()),
+                    |s| s.name.clone(),
+                ),
+                arguments: serde_json::from_str(&call.function.arguments)
+                    .unwrap_or_else(|_| json!({})),
+                repairs: Vec::new(),
+                reason: Localized::new(
+                    format!(
+                        "消息里没有提到 {} 作用的对象（{}）",
+                        p.tool,
+                        named.join("、")
                     ),
-                    arguments: serde_json::from_str(&call.function.arguments)
-                        .unwrap_or_else(|_| json!({})),
-                    repairs: Vec::new(),
-                    reason: Localized::new(
-                        format!(
-                            "消息里没有提到 {} 作用的对象（{}）",
-                            p.tool,
-                            named.join("、")
-                        ),
-                        format!(
-                            "the message does not mention what {} acts on ({})",
-                            p.tool,
-                            named.join(", ")
-                        ),
+                    format!(
+                        "the message does not mention what {} acts on ({})",
+                        p.tool,
+                        named.join(", ")
                     ),
-                    side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
-                    // About this message's words: a yes does not carry over.
-                    grants: vec![Grant::Once],
-                })
-                .await;
+                ),
+                side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
+                // About this message's words: a yes does not carry over.
+                grants: vec![Grant::Once],
+            });
+            let approved = tokio::select! {
+                approved = question => approved,
+                () = self.cancel.cancelled() => {
+                    calls.verdicts[i] = Verdict::Refused(CallStatus::Skipped, stopped_error());
+                    return;
+                }
+            };
             // A yes says the person meant this tool — not that they accept what its own
             // policy asks about: the call still goes through the guard unconfirmed, and a
             // tool that asks first puts its own question, with its own reason.

@@ -7,7 +7,10 @@ use deskmate_service::Deskmate;
 use deskmate_service::hooks::{ConfirmRequest, Grant};
 use serde_json::{Value, json};
 
+use tokio_util::sync::CancellationToken;
+
 use super::Inspector;
+use crate::outcome::stopped_error;
 use crate::plan::{Calls, Verdict};
 use crate::types::CallStatus;
 
@@ -15,6 +18,8 @@ use crate::types::CallStatus;
 pub(crate) struct Batch<'a> {
     /// The service (the person to ask).
     pub deskmate: &'a Deskmate,
+    /// Fires when the person stops the turn: the question is dropped, nothing runs.
+    pub cancel: &'a CancellationToken,
 }
 
 #[async_trait]
@@ -41,22 +46,28 @@ impl<'c> Inspector<Calls<'c>> for Batch<'_> {
             .iter()
             .map(|c| json!({"tool": c.function.name, "arguments": c.function.arguments}))
             .collect();
-        let approved = self
-            .deskmate
-            .confirm_batch(ConfirmRequest {
-                call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
-                tool: "batch".into(),
-                tool_name: Localized::new(format!("{count} 个调用"), format!("{count} calls")),
-                arguments: Value::Array(listed),
-                repairs: Vec::new(),
-                reason: Localized::new(
-                    format!("这 {count} 个调用一起执行，而 {tool} 无法撤销"),
-                    format!("these {count} calls run together and {tool} cannot be undone"),
-                ),
-                side_effect: SideEffect::Irreversible,
-                grants: vec![Grant::Once],
-            })
-            .await;
+        let question = self.deskmate.confirm_batch(ConfirmRequest {
+            call_id: format!("batch-{}", uuid::Uuid::new_v4().simple()),
+            tool: "batch".into(),
+            tool_name: Localized::new(format!("{count} 个调用"), format!("{count} calls")),
+            arguments: Value::Array(listed),
+            repairs: Vec::new(),
+            reason: Localized::new(
+                format!("这 {count} 个调用一起执行，而 {tool} 无法撤销"),
+                format!("these {count} calls run together and {tool} cannot be undone"),
+            ),
+            side_effect: SideEffect::Irreversible,
+            grants: vec![Grant::Once],
+        });
+        let approved = tokio::select! {
+            approved = question => approved,
+            () = self.cancel.cancelled() => {
+                for verdict in &mut calls.verdicts {
+                    *verdict = Verdict::Refused(CallStatus::Skipped, stopped_error());
+                }
+                return;
+            }
+        };
         if approved {
             for p in &mut calls.planned {
                 p.request.confirmed = true;

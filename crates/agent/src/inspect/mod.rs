@@ -67,6 +67,8 @@ pub(crate) struct CallChecks<'a> {
     pub asked: &'a [String],
     /// The results of the turn's calls that succeeded so far.
     pub succeeded: &'a Succeeded,
+    /// Fires when the person stops the turn: a question still open is dropped.
+    pub cancel: &'a CancellationToken,
 }
 
 /// The checks on a reply's calls, in their order (see the module's documentation).
@@ -77,12 +79,14 @@ pub(crate) async fn check_calls(calls: &mut Calls<'_>, turn: CallChecks<'_>) {
     let asked_for = asked_for::AskedFor {
         deskmate: turn.deskmate,
         asked: turn.asked,
+        cancel: turn.cancel,
     };
     let repeats = repeats::Repeats {
         succeeded: turn.succeeded,
     };
     let batch = batch::Batch {
         deskmate: turn.deskmate,
+        cancel: turn.cancel,
     };
     run(&[&offered, &asked_for, &repeats, &batch], calls).await;
 }
