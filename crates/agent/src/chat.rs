@@ -172,7 +172,10 @@ impl Agent {
                     break 'turn (model_failed(zh, &e.to_string()), StopReason::ModelError);
                 }
             };
-            let protocol = if !tools.is_empty() && self.constrains(&client).await {
+            // Asked once: the protocol and the history's counting follow one answer (a
+            // server still loading answers again at the next turn).
+            let llama_cpp = self.constrains(&client).await;
+            let protocol = if !tools.is_empty() && llama_cpp {
                 Protocol::Constrained
             } else {
                 Protocol::Native
@@ -212,7 +215,7 @@ impl Agent {
             let fitting = self.fit_history(fold::Fitting {
                 client: &client,
                 model: &model,
-                llama_cpp: self.constrains(&client).await,
+                llama_cpp,
                 conversation_id: &conversation_id,
                 stored: so_far,
                 system: &messages[0],

@@ -1744,6 +1744,8 @@ async fn a_server_still_loading_is_probed_again() {
     let f = fixture_on(server, false, Arc::new(PreApproved), Vec::new()).await;
     f.server.push(content("Hello!"));
     turn(&f, "hi", None).await;
+    // Asked once per turn: the turn's protocol and its history are decided by one answer.
+    assert_eq!(f.server.probed(), 1);
     f.server.set_loading(false);
     f.server.push(content(r#"{"answer":"Hello again!"}"#));
     let (_, outcome) = turn(&f, "hi again", None).await;

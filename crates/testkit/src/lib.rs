@@ -102,6 +102,8 @@ struct Shared {
     n_ctx: u32,
     /// `POST /tokenize` requests received.
     tokenized: usize,
+    /// `GET /props` requests received.
+    probed: usize,
 }
 
 /// A scripted OpenAI-compatible server on 127.0.0.1.
@@ -200,6 +202,11 @@ impl ScriptedServer {
     /// How many `POST /tokenize` requests were received.
     pub fn tokenized(&self) -> usize {
         self.lock().tokenized
+    }
+
+    /// How many `GET /props` requests it received.
+    pub fn probed(&self) -> usize {
+        self.lock().probed
     }
 
     /// Queues the answer to the next transcription request.
@@ -339,7 +346,10 @@ fn event_stream(body: Body) -> Response {
 async fn props(State(shared): State<Arc<Mutex<Shared>>>) -> Response {
     let (llama_cpp, loading, n_ctx) = shared
         .lock()
-        .map(|s| (s.llama_cpp, s.loading, s.n_ctx))
+        .map(|mut s| {
+            s.probed += 1;
+            (s.llama_cpp, s.loading, s.n_ctx)
+        })
         .unwrap_or_default();
     if loading {
         (StatusCode::SERVICE_UNAVAILABLE, "Loading model").into_response()
