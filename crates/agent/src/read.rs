@@ -57,12 +57,14 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
                 };
             }
             // Cut short (the token limit): keep what the answer said so far. Calls cut
-            // short are not run, and their JSON is not shown to the person either.
+            // short are not run — not even the complete ones inside the cut reply, whose
+            // list was not finished — and their JSON is not shown to the person either.
             None => {
                 let partial = envelope::AnswerStream::new().feed(&reply.content);
+                let cut = reply.finish_reason.as_deref() == Some("length");
                 let head = reply.content.trim_start();
                 let calls = head.starts_with("{\"calls\"") || head.starts_with("{\"parts\"");
-                if !partial.is_empty() || calls {
+                if !partial.is_empty() || cut || calls {
                     return Read {
                         calls: Vec::new(),
                         text: partial,
@@ -98,5 +100,44 @@ pub(crate) fn read(protocol: Protocol, reply: Reply) -> Read {
             done: false,
             parts: Vec::new(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(content: &str, finish_reason: &str) -> Reply {
+        Reply {
+            content: content.into(),
+            tool_calls: Vec::new(),
+            finish_reason: Some(finish_reason.into()),
+            usage: None,
+            timings: None,
+            model: None,
+            chunks: 1,
+        }
+    }
+
+    /// A constrained reply cut at the token limit runs nothing, not even the complete
+    /// calls inside it: the model's list was not finished (the JSON-schema path writes the
+    /// envelope with spaces, `{ "parts": …`).
+    #[test]
+    fn a_cut_constrained_reply_runs_no_call_found_inside_it() {
+        let cut = r#"{ "parts": [{"ask": "1+1", "tool": "calculator"}, {"ask": "2+2", "tool": "calculator"}], "calls": [{"name": "calculator", "arguments": {"expression": "1+1"}}, {"name": "calculator", "argum"#;
+        let read = read(Protocol::Constrained, reply(cut, "length"));
+        assert!(read.calls.is_empty(), "{:?}", read.calls);
+        assert!(read.extracted.is_none());
+        assert!(!read.text.contains("calculator"), "{}", read.text);
+
+        // A whole reply is read as ever.
+        let whole = r#"{"parts":[{"ask":"1+1","tool":"calculator"}],"calls":[{"name":"calculator","arguments":{"expression":"1+1"}}]}"#;
+        assert_eq!(read_calls(whole), 1);
+    }
+
+    fn read_calls(content: &str) -> usize {
+        read(Protocol::Constrained, reply(content, "stop"))
+            .calls
+            .len()
     }
 }
