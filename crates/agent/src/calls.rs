@@ -3,12 +3,11 @@
 //! wrote, a read before it what was there); writes one at a time, with compensation and
 //! skipping.
 //!
-//! A call identical to one that already succeeded in an earlier step of the turn (same
-//! tool, same arguments after the guard's normalization) is not run again: it gets the
-//! earlier result with the status `repeated`, and the model is told so. In one reply, an
-//! identical call runs again when its tool is not idempotent ("turn it up twice"). A
-//! write whose arguments the guard rejects is still a write: it fails in its place in the
-//! order, and later writes are skipped. When the turn is stopped, a call in flight ends,
+//! Before anything runs, the checks on the calls ([`crate::inspect`]) decide which run: a
+//! call whose result the turn already has gets it with the status `repeated` (the model is
+//! told so; [`crate::inspect::repeats`] says when). A write whose arguments the guard
+//! rejects is still a write: it fails in its place in the order, and later writes are
+//! skipped. When the turn is stopped, a call in flight ends,
 //! what has not started is skipped, and the reply's finished writes are undone.
 
 use deskmate_core::{Repair, RepairRule, ToolError, ToolResult, ToolSpec};

@@ -1,8 +1,12 @@
 //! A call whose result the turn already has is not run again: one identical to a call
 //! that succeeded in an earlier step (same tool, same arguments after the guard's
-//! normalization) gets that result; in one reply, an identical call gets its twin's when a
-//! second run changes nothing (a read, or an idempotent tool) and no write came between —
-//! "turn it up twice" runs twice.
+//! normalization) gets that result — a read only while no write of its own reply runs
+//! before it (a write of an earlier step already made the reads before it stale) —; in
+//! one reply, an identical call gets its twin's when a second run changes nothing (a
+//! read, or an idempotent tool) and no write came between — "turn it up twice" runs twice.
+//! A write repeated in a later step is not run again whatever its idempotence: the
+//! person's "twice" is two calls of one reply, and a model calling a done write again in
+//! the next step is going round in circles.
 
 use async_trait::async_trait;
 
@@ -39,8 +43,13 @@ impl Repeats<'_> {
     fn reuse(&self, calls: &Calls<'_>, i: usize) -> Option<Reuse> {
         let planned = &calls.planned;
         let p = &planned[i];
-        if let Some((earlier, _)) = self.succeeded.get(&p.key) {
-            return Some(Reuse::Earlier(earlier.clone()));
+        // An earlier step's result, unless it is a read and a write of this reply runs
+        // before it: then what it read may have changed.
+        if let Some((earlier, read)) = self.succeeded.get(&p.key) {
+            let written_before = (0..i).any(|j| calls.runs(j) && !planned[j].is_read());
+            if !(*read && written_before) {
+                return Some(Reuse::Earlier(earlier.clone()));
+            }
         }
         // The same call twice in one reply is asked for twice unless a second run changes
         // nothing — and a read after a write reads again.
@@ -155,6 +164,46 @@ mod tests {
             )
             .await,
             ["earlier", "run"]
+        );
+    }
+
+    /// A read an earlier step made is read again when a write runs before it in this
+    /// reply; before any write (or with none) the earlier result still holds.
+    #[tokio::test]
+    async fn a_read_after_a_write_in_this_reply_reads_again() {
+        use SideEffect::{Read, Write};
+        let mut earlier = Succeeded::new();
+        earlier.insert(
+            "level\n{\"a\":1}".into(),
+            (ToolResult::success(json!({"level": 50})), true),
+        );
+        assert_eq!(
+            verdicts(
+                &[("up", Write, false), ("level", Read, true)],
+                &earlier,
+                None
+            )
+            .await,
+            ["run", "run"]
+        );
+        assert_eq!(
+            verdicts(
+                &[("level", Read, true), ("up", Write, false)],
+                &earlier,
+                None
+            )
+            .await,
+            ["earlier", "run"]
+        );
+        // A write that does not run (refused) changes nothing.
+        assert_eq!(
+            verdicts(
+                &[("up", Write, false), ("level", Read, true)],
+                &earlier,
+                Some(0)
+            )
+            .await,
+            ["refused", "earlier"]
         );
     }
 }
