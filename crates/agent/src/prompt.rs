@@ -239,6 +239,7 @@ pub(crate) fn masked_catalog(every_turn: Vec<ToolDef>, callable: &[ToolDef]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::fixtures::tool;
     use std::collections::HashMap;
 
     use deskmate_llm::wire::Message;
@@ -246,14 +247,6 @@ mod tests {
 
     use crate::request::*;
     use deskmate_tools::Teaches;
-
-    fn tool(name: &str) -> ToolDef {
-        ToolDef::function(
-            name,
-            "Does a thing. More words.",
-            json!({"type": "object", "properties": {}}),
-        )
-    }
 
     /// Examples as tools give them: one tool with an argument, two tools, one tool with
     /// its defaults.

@@ -23,3 +23,19 @@ pub(crate) enum Protocol {
     /// The OpenAI `tools` field.
     Native,
 }
+
+/// A tool definition for the tests of the prompt and the request.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use deskmate_llm::wire::ToolDef;
+    use serde_json::json;
+
+    /// A tool named `name` with no parameters.
+    pub(crate) fn tool(name: &str) -> ToolDef {
+        ToolDef::function(
+            name,
+            "Does a thing. More words.",
+            json!({"type": "object", "properties": {}}),
+        )
+    }
+}

@@ -343,15 +343,8 @@ call that is done."
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::fixtures::tool;
     use deskmate_llm::wire::FunctionCall;
-
-    fn tool(name: &str) -> ToolDef {
-        ToolDef::function(
-            name,
-            "Does a thing. More words.",
-            json!({"type": "object", "properties": {}}),
-        )
-    }
 
     #[test]
     fn imported_tools_reach_a_native_server_under_openai_function_names() {
@@ -484,15 +477,18 @@ mod tests {
                     .enumerate()
                     .all(|(i, r)| r == if i % 2 == 0 { "user" } else { "assistant" })
         };
-        let first = request(
-            Protocol::Constrained,
-            "m",
-            &messages,
-            &[tool("calculator")],
-            &Followup::new(Language::English),
-            &HashMap::new(),
-            Some(examples),
-        );
+        let build = |messages: &[Message]| {
+            request(
+                Protocol::Constrained,
+                "m",
+                messages,
+                &[tool("calculator")],
+                &Followup::new(Language::English),
+                &HashMap::new(),
+                Some(examples),
+            )
+        };
+        let first = build(&messages);
         let first_roles = roles(&first);
         assert!(alternate(&first_roles), "{first_roles:?}");
         assert_eq!(first_roles.len(), 6, "{first_roles:?}");
@@ -504,15 +500,7 @@ mod tests {
 
         messages.push(Message::assistant(None, vec![call]));
         messages.push(Message::tool("call_x", r#"{"result":4}"#));
-        let after = request(
-            Protocol::Constrained,
-            "m",
-            &messages,
-            &[tool("calculator")],
-            &Followup::new(Language::English),
-            &HashMap::new(),
-            Some(examples),
-        );
+        let after = build(&messages);
         let after_roles = roles(&after);
         assert!(alternate(&after_roles), "{after_roles:?}");
         let results = after

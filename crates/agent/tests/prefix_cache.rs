@@ -5,11 +5,12 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use deskmate_agent::warm::warm;
-use deskmate_llm::sidecar::{Sidecar, SidecarState};
+use deskmate_llm::sidecar::Sidecar;
 use deskmate_service::local::{Found, LocalServer, default_manifest_path, load_manifest};
+
+mod common;
 
 const SMOLLM2: &str = "local-smollm2-135m";
 
@@ -49,24 +50,6 @@ fn files(dir: &Path) -> Vec<(String, u64)> {
     files
 }
 
-/// The sidecar's URL once it is ready after at least `restarts` restarts.
-async fn ready(sidecar: &Sidecar, restarts: u32) -> String {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(180);
-    loop {
-        let status = sidecar.status();
-        if let SidecarState::Ready { url } = &status.state
-            && status.restarts >= restarts
-        {
-            return url.clone();
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "not ready: {status:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_prompt_cache_is_deleted_instead_of_crashing_the_server_again() {
     let slots = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -80,7 +63,7 @@ async fn a_damaged_prompt_cache_is_deleted_instead_of_crashing_the_server_again(
         async move { warm(&url, &model, SMOLLM2, &prompt, Some(&dir)).await }
     };
 
-    let url = ready(&sidecar, 0).await;
+    let url = common::sidecar_ready(&sidecar, 0).await;
     let how = warm_at(url.clone()).await;
     assert_eq!(how.as_deref().ok(), Some("evaluated and saved"), "{how:?}");
     // One finished file, no temporary file left.
@@ -103,7 +86,7 @@ async fn a_damaged_prompt_cache_is_deleted_instead_of_crashing_the_server_again(
     assert!(files(slots.path()).is_empty(), "{:?}", files(slots.path()));
 
     // The restarted server evaluates the prefix and saves it whole again.
-    let url = ready(&sidecar, 1).await;
+    let url = common::sidecar_ready(&sidecar, 1).await;
     let how = warm_at(url.clone()).await;
     assert_eq!(how.as_deref().ok(), Some("evaluated and saved"), "{how:?}");
     assert_eq!(files(slots.path()), [(file, len)]);

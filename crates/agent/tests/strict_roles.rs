@@ -6,10 +6,9 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use deskmate_agent::{Agent, AgentEvent, ChatTurn, StopReason};
-use deskmate_llm::sidecar::{Sidecar, SidecarState};
+use deskmate_llm::sidecar::Sidecar;
 use deskmate_service::Deskmate;
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::local::{Found, default_manifest_path, load_manifest};
@@ -44,26 +43,11 @@ fn strict_smollm2() -> (deskmate_service::local::LocalServer, String) {
     (server, model)
 }
 
-async fn ready(sidecar: &Sidecar) -> String {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(180);
-    loop {
-        let status = sidecar.status();
-        if let SidecarState::Ready { url } = &status.state {
-            return url.clone();
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "not ready: {status:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_model_strict_about_roles_answers_every_turn() {
     let (server, model) = strict_smollm2();
     let sidecar = Sidecar::start(server.sidecar("llama-server", None), Arc::new(|_| {}));
-    let url = ready(&sidecar).await;
+    let url = common::sidecar_ready(&sidecar, 0).await;
 
     let dir = common::data_dir_with_adsl();
     let deskmate = Arc::new(

@@ -22,3 +22,22 @@ pub fn data_dir_with_adsl() -> tempfile::TempDir {
         .unwrap_or_else(|e| panic!("copy adsl: {e}"));
     dir
 }
+
+/// The sidecar's URL once it is ready after at least `restarts` restarts (within 180 s).
+pub async fn sidecar_ready(sidecar: &deskmate_llm::sidecar::Sidecar, restarts: u32) -> String {
+    use deskmate_llm::sidecar::SidecarState;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(180);
+    loop {
+        let status = sidecar.status();
+        if let SidecarState::Ready { url } = &status.state
+            && status.restarts >= restarts
+        {
+            return url.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not ready: {status:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
