@@ -343,7 +343,21 @@ call that is done."
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::fixtures;
     use crate::protocol::fixtures::tool;
+
+    /// The constrained request of a turn offering the calculator, in English.
+    fn constrained(messages: &[Message], near: Option<&str>) -> ChatRequest {
+        request(
+            Protocol::Constrained,
+            "m",
+            messages,
+            &[tool("calculator")],
+            &Followup::new(Language::English),
+            &HashMap::new(),
+            near,
+        )
+    }
     use deskmate_llm::wire::FunctionCall;
 
     #[test]
@@ -388,14 +402,7 @@ mod tests {
 
     #[test]
     fn earlier_calls_and_results_are_shown_as_the_model_writes_and_reads_them() {
-        let call = ToolCall {
-            id: "call_x".into(),
-            kind: "function".into(),
-            function: FunctionCall {
-                name: "calculator".into(),
-                arguments: r#"{"expression": "2+2"}"#.into(),
-            },
-        };
+        let call = fixtures::call("call_x", "calculator", r#"{"expression": "2+2"}"#);
         let messages = vec![
             Message::system("sys"),
             Message::user("2+2?"),
@@ -424,19 +431,8 @@ mod tests {
         );
         assert!(results.contains(r#"reply {"done":true}"#), "{results}");
         // After results the grammar admits `done`; before them it does not.
-        let grammar = |messages: &[Message]| {
-            request(
-                Protocol::Constrained,
-                "m",
-                messages,
-                &[tool("calculator")],
-                &Followup::new(Language::English),
-                &HashMap::new(),
-                None,
-            )
-            .grammar
-            .unwrap_or_default()
-        };
+        let grammar =
+            |messages: &[Message]| constrained(messages, None).grammar.unwrap_or_default();
         assert!(grammar(&messages).contains(r#"{\"done\":true}"#));
         assert!(!grammar(&messages[..2]).contains("done"));
         assert!(written.iter().all(|m| m.tool_calls.is_empty()));
@@ -447,14 +443,7 @@ mod tests {
     /// while the reminder of the request quotes the person's own words.
     #[test]
     fn a_constrained_request_keeps_to_a_strict_templates_roles() {
-        let call = ToolCall {
-            id: "call_x".into(),
-            kind: "function".into(),
-            function: FunctionCall {
-                name: "calculator".into(),
-                arguments: r#"{"expression": "2+2"}"#.into(),
-            },
-        };
+        let call = fixtures::call("call_x", "calculator", r#"{"expression": "2+2"}"#);
         let earlier = in_turns([
             Message::user("hello"),
             Message::assistant(Some("Hi!".into()), Vec::new()),
@@ -477,17 +466,7 @@ mod tests {
                     .enumerate()
                     .all(|(i, r)| r == if i % 2 == 0 { "user" } else { "assistant" })
         };
-        let build = |messages: &[Message]| {
-            request(
-                Protocol::Constrained,
-                "m",
-                messages,
-                &[tool("calculator")],
-                &Followup::new(Language::English),
-                &HashMap::new(),
-                Some(examples),
-            )
-        };
+        let build = |messages: &[Message]| constrained(messages, Some(examples));
         let first = build(&messages);
         let first_roles = roles(&first);
         assert!(alternate(&first_roles), "{first_roles:?}");

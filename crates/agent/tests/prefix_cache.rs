@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use deskmate_agent::warm::warm;
 use deskmate_llm::sidecar::Sidecar;
-use deskmate_service::local::{Found, LocalServer, default_manifest_path, load_manifest};
+use deskmate_service::local::LocalServer;
 
 mod common;
 
@@ -17,15 +17,7 @@ const SMOLLM2: &str = "local-smollm2-135m";
 /// The installed SmolLM2 server, saving its caches in `slots` instead of the shared
 /// directory.
 fn smollm2(slots: &Path) -> LocalServer {
-    let path = default_manifest_path().unwrap_or_else(|| panic!("no cache dir"));
-    let Found::Ready(manifest) = load_manifest(&path) else {
-        panic!("the local models are not installed: run scripts/setup-models.sh tests");
-    };
-    let mut server = manifest
-        .llm
-        .into_iter()
-        .find(|s| s.id == SMOLLM2)
-        .unwrap_or_else(|| panic!("SmolLM2 is not installed: run scripts/setup-models.sh tests"));
+    let mut server = common::installed_smollm2();
     let at = server
         .args
         .iter()

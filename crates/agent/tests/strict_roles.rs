@@ -11,12 +11,9 @@ use deskmate_agent::{Agent, AgentEvent, ChatTurn, StopReason};
 use deskmate_llm::sidecar::Sidecar;
 use deskmate_service::Deskmate;
 use deskmate_service::hooks::PreApproved;
-use deskmate_service::local::{Found, default_manifest_path, load_manifest};
 use serde_json::json;
 
 mod common;
-
-const SMOLLM2: &str = "local-smollm2-135m";
 
 fn template() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,15 +24,7 @@ fn template() -> String {
 
 /// The installed SmolLM2 server with the strict template.
 fn strict_smollm2() -> (deskmate_service::local::LocalServer, String) {
-    let path = default_manifest_path().unwrap_or_else(|| panic!("no cache dir"));
-    let Found::Ready(manifest) = load_manifest(&path) else {
-        panic!("the local models are not installed: run scripts/setup-models.sh tests");
-    };
-    let mut server = manifest
-        .llm
-        .into_iter()
-        .find(|s| s.id == SMOLLM2)
-        .unwrap_or_else(|| panic!("SmolLM2 is not installed: run scripts/setup-models.sh tests"));
+    let mut server = common::installed_smollm2();
     server
         .args
         .extend(["--jinja".into(), "--chat-template-file".into(), template()]);

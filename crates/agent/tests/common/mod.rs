@@ -41,3 +41,17 @@ pub async fn sidecar_ready(sidecar: &deskmate_llm::sidecar::Sidecar, restarts: u
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
+
+/// The installed SmolLM2-135M server of the local models' manifest.
+pub fn installed_smollm2() -> deskmate_service::local::LocalServer {
+    use deskmate_service::local::{Found, default_manifest_path, load_manifest};
+    let path = default_manifest_path().unwrap_or_else(|| panic!("no cache dir"));
+    let Found::Ready(manifest) = load_manifest(&path) else {
+        panic!("the local models are not installed: run scripts/setup-models.sh tests");
+    };
+    manifest
+        .llm
+        .into_iter()
+        .find(|s| s.id == "local-smollm2-135m")
+        .unwrap_or_else(|| panic!("SmolLM2 is not installed: run scripts/setup-models.sh tests"))
+}
