@@ -1809,9 +1809,11 @@ async fn the_history_window_holds_whole_turns() {
     );
 }
 
-/// A confirmer that never answers.
-#[derive(Debug)]
-struct Silent;
+/// A confirmer that never answers, and says when it was asked.
+#[derive(Debug, Default)]
+struct Silent {
+    asked: tokio::sync::Notify,
+}
 
 #[async_trait::async_trait]
 impl deskmate_service::hooks::Confirmer for Silent {
@@ -1819,22 +1821,24 @@ impl deskmate_service::hooks::Confirmer for Silent {
         &self,
         _: deskmate_service::hooks::ConfirmRequest,
     ) -> deskmate_service::hooks::Confirmation {
+        self.asked.notify_one();
         std::future::pending().await
     }
 }
 
-/// Runs `message` and stops it after 300 ms; the turn's outcome, or `None` when it did
-/// not end within 10 s of that.
+/// Runs `message` and stops it once `waiting` is done (the turn is then waiting where
+/// the test says); the turn's outcome, or `None` when it did not end within 10 s.
 async fn stopped_turn(
     f: &Fixture,
     message: &str,
     conversation: Option<String>,
+    waiting: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Option<deskmate_agent::ChatOutcome> {
     let (tx, _rx) = mpsc::unbounded_channel();
     let cancel = CancellationToken::new();
     let stop = cancel.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        waiting.await;
         stop.cancel();
     });
     let turn = f.agent.chat(
@@ -1866,11 +1870,13 @@ async fn stop_is_heard_during_a_question_and_while_history_is_fitted() {
         .with_subjects(&["screen", "brightness"]),
     );
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
-    let f = fixture_on(server, false, Arc::new(Silent), vec![dimmer]).await;
+    let silent = Arc::new(Silent::default());
+    let f = fixture_on(server, false, silent.clone(), vec![dimmer]).await;
     f.server.push(content(
         r#"{"calls":[{"name":"dim_screen","arguments":{}}]}"#,
     ));
-    let outcome = stopped_turn(&f, "make it darker", None)
+    let asked = async move { silent.asked.notified().await };
+    let outcome = stopped_turn(&f, "make it darker", None, asked)
         .await
         .unwrap_or_else(|| panic!("the turn went on waiting for the person"));
     assert_eq!(outcome.stop, StopReason::Cancelled);
@@ -1882,7 +1888,15 @@ async fn stop_is_heard_during_a_question_and_while_history_is_fitted() {
         .push(content(&format!(r#"{{"answer":"{}"}}"#, long.join(" "))));
     let (_, first) = turn(&f, "the long one", None).await;
     f.server.push(Script::Stall);
-    let outcome = stopped_turn(&f, "and now?", Some(first.conversation_id))
+    // Stopped once the summary request has reached the server.
+    let before = f.server.requests().len();
+    let server = f.server.clone();
+    let summarizing = async move {
+        while server.requests().len() <= before {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    };
+    let outcome = stopped_turn(&f, "and now?", Some(first.conversation_id), summarizing)
         .await
         .unwrap_or_else(|| panic!("the turn went on fitting the history"));
     assert_eq!(outcome.stop, StopReason::Cancelled);
