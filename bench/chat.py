@@ -2,8 +2,9 @@
 (Qwen2.5-Coder-1.5B on llama-server) as a managed sidecar.
 
 1. Launch with an empty prompt cache: seconds until the prefix is ready (evaluated).
-2. New conversations, prefix warm: message sent -> first `tool_call` or `token` event, and
-   the whole turn, per message; medians.
+2. New conversations, prefix warm: message sent -> first event the window shows (`plan`,
+   `token` or `tool_call`), first `tool_call` or `token` event, and the whole turn, per
+   message; medians.
 3. Relaunch (the saved prefix on disk): seconds until the prefix is ready (restored), and
    the first event of a message sent then.
 
@@ -76,21 +77,23 @@ def chat(port, message):
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}",
                  "Accept": "text/event-stream"})
     started = time.time()
-    first, event, reply, tools = None, None, "", []
+    first, acted, event, reply, tools = None, None, None, "", []
     with urllib.request.urlopen(request, timeout=600) as answer:
         for raw in answer:
             line = raw.decode("utf-8").rstrip("\n")
             if line.startswith("event:"):
                 event = line[6:].strip()
             elif line.startswith("data:"):
-                if first is None and event in ("token", "tool_call"):
+                if first is None and event in ("plan", "token", "tool_call"):
                     first = time.time() - started
+                if acted is None and event in ("token", "tool_call"):
+                    acted = time.time() - started
                 data = json.loads(line[5:])
                 if event == "tool_call":
                     tools.append(data["name"])
                 if event == "done":
                     reply = data.get("reply", "")
-    return first, time.time() - started, tools, reply
+    return first, acted, time.time() - started, tools, reply
 
 
 def stop(process):
@@ -125,22 +128,25 @@ def main():
                               os.path.join(args.workdir, "serve-1.log"))
     try:
         print(f"launch -> prefix ready ({how}): {cold:.1f} s; prefix evaluated: {prefix_tokens(data_dir)} tokens")
-        firsts, totals = [], []
+        firsts, acts, totals = [], [], []
         for _ in range(args.rounds):
             for message in MESSAGES:
-                first, total, tools, reply = chat(port, message)
+                first, acted, total, tools, reply = chat(port, message)
                 firsts.append(first)
+                acts.append(acted if acted is not None else total)
                 totals.append(total)
-                print(f"  {first:5.2f} s first event, {total:5.1f} s turn  {message!r} -> {tools} {reply[:70]!r}")
+                print(f"  {first:5.2f} s first event, {acts[-1]:5.2f} s first call or words, {total:5.1f} s turn  "
+                      f"{message!r} -> {tools} {reply[:70]!r}")
         print(f"new conversation, prefix warm: first event median {statistics.median(firsts):.2f} s "
-              f"(min {min(firsts):.2f}, max {max(firsts):.2f}), whole turn median {statistics.median(totals):.1f} s, n={len(firsts)}")
+              f"(min {min(firsts):.2f}, max {max(firsts):.2f}), first call or words median "
+              f"{statistics.median(acts):.2f} s, whole turn median {statistics.median(totals):.1f} s, n={len(firsts)}")
     finally:
         stop(server)
 
     server, how, ready = start(args.binary, data_dir, args.manifest, port,
                                os.path.join(args.workdir, "serve-2.log"))
     try:
-        first, total, tools, _ = chat(port, MESSAGES[0])
+        first, _, total, tools, _ = chat(port, MESSAGES[0])
         print(f"relaunch -> prefix ready ({how}): {ready:.1f} s; then a message's first event {first:.2f} s "
               f"({ready + first:.1f} s after launch)")
     finally:

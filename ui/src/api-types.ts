@@ -3383,7 +3383,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description text/event-stream: token, tool_call, tool_result, prompt, error, done */
+            /** @description text/event-stream: plan, token, tool_call, tool_result, prompt, error, done */
             200: {
                 headers: {
                     [name: string]: unknown;

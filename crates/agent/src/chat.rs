@@ -158,6 +158,11 @@ impl Agent {
         // with the turn's messages.
         let mut plans: HashMap<String, Vec<Part>> = HashMap::new();
         let mut steps = 0;
+        // The tools of the latest step whose failed call is held to the values its error
+        // named (`options::hold`); a model that answers instead of trying again gets one
+        // more try limited to them, once a turn.
+        let mut held: Vec<String> = Vec::new();
+        let mut retried = false;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
                 Ok(client) => client,
@@ -336,6 +341,20 @@ impl Agent {
                         StopReason::CutShort,
                     );
                 }
+                if calls.is_empty()
+                    && !retried
+                    && followup.failed
+                    && let Some(tool) = held.first()
+                {
+                    // The model gives up on a call whose tool named the valid values: one
+                    // more try, with calls of that tool alone and the value held to those
+                    // (its answer was held back, not shown).
+                    tracing::info!(%tool, "the model gave up on a call with valid values named; one more try");
+                    retried = true;
+                    followup.retry = Some(tool.clone());
+                    continue;
+                }
+                followup.retry = None;
                 if calls.is_empty() {
                     // The checks on the reply ([`crate::inspect`]): tidied, in the person's
                     // language, an answer at all, and telling the whole outcome.
@@ -395,6 +414,7 @@ impl Agent {
                     .run_calls(&calls, extracted.as_ref(), &context, &mut succeeded)
                     .await;
                 let mut repeated = None;
+                held.clear();
                 for outcome in &outcomes {
                     let tool_message =
                         Message::tool(outcome.call.id.clone(), calls::model_text(outcome));
@@ -405,6 +425,9 @@ impl Agent {
                     // only name one of them.
                     if options::hold(&mut grammar_tools, outcome) {
                         tracing::debug!(tool = %outcome.tool, "an argument is held to the error's options or taken out");
+                        if !outcome.result.options.is_empty() {
+                            held.push(outcome.tool.clone());
+                        }
                     }
                     if outcome.status == CallStatus::Failed {
                         // Keyed as the guard normalized the call, so a respelling of the
@@ -437,6 +460,7 @@ impl Agent {
                     && (only_repeats || did(&requests, &outcomes)))
                     || (!unasked.is_empty() && !followup.asks.is_empty());
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
+                followup.fixes = outcomes.iter().filter_map(Outcome::fix).collect();
                 let registry = self.deskmate.registry();
                 let retriable =
                     |o: &Outcome| outcome::retriable(registry.tool(&o.tool).map(|t| t.spec()));

@@ -6,7 +6,7 @@ use deskmate_service::language::Language;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::protocol::Protocol;
-use crate::types::{AgentEvent, emit};
+use crate::types::{AgentEvent, PlanPart, emit};
 
 /// Passes a reply's text to the person as it streams: a native reply unless it starts
 /// like a call written as text, a constrained reply's answer decoded from its JSON. Holds
@@ -15,6 +15,8 @@ use crate::types::{AgentEvent, emit};
 pub(crate) struct TokenGate<'a> {
     events: &'a UnboundedSender<AgentEvent>,
     answer: Option<envelope::AnswerStream>,
+    /// The first request's parts as they are decoded, sent as the turn's plan.
+    plan: Option<envelope::PartsStream>,
     hold: bool,
     held: String,
     passing: Option<bool>,
@@ -38,6 +40,7 @@ impl<'a> TokenGate<'a> {
         Self {
             events,
             answer: (protocol == Protocol::Constrained).then(envelope::AnswerStream::new),
+            plan: (protocol == Protocol::Constrained && !hold).then(envelope::PartsStream::new),
             hold,
             held: String::new(),
             passing: None,
@@ -58,6 +61,19 @@ impl<'a> TokenGate<'a> {
         let StreamEvent::Token(text) = event else {
             return;
         };
+        if let Some(plan) = &mut self.plan
+            && plan.feed(&text)
+        {
+            let parts = plan
+                .parts()
+                .iter()
+                .map(|p| PlanPart {
+                    ask: p.ask.clone(),
+                    tool: p.tool.clone(),
+                })
+                .collect();
+            emit(self.events, AgentEvent::Plan { parts });
+        }
         if self.hold {
             return;
         }

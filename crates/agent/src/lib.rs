@@ -68,4 +68,4 @@ pub use agent::Agent;
 pub use chat::MAX_STEPS;
 pub use conversations::{ChatEntry, ConversationDetail};
 pub use probe::{ProbeRequest, ToolCallingProbe};
-pub use types::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, StopReason};
+pub use types::{AgentEvent, Branch, CallStatus, ChatOutcome, ChatTurn, PlanPart, StopReason};

@@ -42,6 +42,13 @@ pub(crate) struct Followup {
     /// are not fixed yet, as `tool {arguments}` (a retry fixed one of two calls that
     /// failed the same way). The model is told which.
     pub open: Vec<String>,
+    /// The fixes the latest step's failed calls were told, as `tool: hint (valid: …)`:
+    /// the results lead with them, so the model reads how to fix a call before anything
+    /// else.
+    pub fixes: Vec<String>,
+    /// The model gave up on a call whose tool named the valid values: the next request
+    /// admits only calls of this tool (its wrong argument held to those values), once.
+    pub retry: Option<String>,
 }
 
 impl Followup {
@@ -57,6 +64,8 @@ impl Followup {
             words_only: false,
             asks: Vec::new(),
             open: Vec::new(),
+            fixes: Vec::new(),
+            retry: None,
         }
     }
 
@@ -109,8 +118,16 @@ pub(crate) fn request(
         }
         Protocol::Constrained => {
             let mut request = ChatRequest::new(model, as_written(messages, followup, plans, near));
+            let retried: Vec<ToolDef>;
             let allowed = if followup.answer_only() {
                 &[][..]
+            } else if let Some(tool) = &followup.retry {
+                retried = tools
+                    .iter()
+                    .filter(|t| &t.function.name == tool)
+                    .cloned()
+                    .collect();
+                &retried[..]
             } else {
                 tools
             };
@@ -121,6 +138,7 @@ pub(crate) fn request(
             // results: what is still open). The examples teach that form, so a grammar
             // without it would turn a model about to call into one that answers.
             let answer = match (after_results, followup.owed) {
+                _ if followup.retry.is_some() => envelope::Answer::Never,
                 (false, _) => envelope::Answer::Text,
                 (true, true) => envelope::Answer::Owed,
                 (true, false) => envelope::Answer::TextOrDone,
@@ -184,7 +202,11 @@ fn as_written(
         if results.is_empty() {
             return;
         }
-        let mut text = format!("Tool results:\n{}", results.join("\n"));
+        let mut text = String::new();
+        if last && !followup.fixes.is_empty() {
+            text.push_str(&format!("Fix first — {}\n", followup.fixes.join("; ")));
+        }
+        text.push_str(&format!("Tool results:\n{}", results.join("\n")));
         if last {
             text.push('\n');
             text.push_str(&what_next(followup, request));
@@ -280,7 +302,12 @@ pub(crate) fn in_turns(history: impl IntoIterator<Item = Message>) -> Vec<Messag
 /// (`request`: the person's latest message).
 fn what_next(followup: &Followup, request: &str) -> String {
     let language = followup.language.named();
-    if followup.words_only {
+    if let Some(tool) = &followup.retry {
+        format!(
+            "Call {tool} again now, with the valid value the error named that is closest to \
+what the user asked for."
+        )
+    } else if followup.words_only {
         // The parts owed, as the model wrote them, put as the person's question: measured
         // to get an answer instead of an echo of the part or a refusal.
         let owed = if followup.asks.is_empty() {

@@ -91,6 +91,13 @@ pub enum StopReason {
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub enum AgentEvent {
+    /// The parts of the request the model listed, each with the tool that does it (none:
+    /// words), sent again each time another part is decoded: the turn's plan, before its
+    /// calls are written. Only for the first request of a turn on the constrained protocol.
+    Plan {
+        /// The parts so far, in the model's order.
+        parts: Vec<PlanPart>,
+    },
     /// A piece of the reply's text.
     Token {
         /// The text.
@@ -149,6 +156,7 @@ impl AgentEvent {
     /// The SSE event name.
     pub fn name(&self) -> &'static str {
         match self {
+            Self::Plan { .. } => "plan",
             Self::Token { .. } => "token",
             Self::ToolCall { .. } => "tool_call",
             Self::ToolResult { .. } => "tool_result",
@@ -170,6 +178,15 @@ impl AgentEvent {
             _ => None,
         }
     }
+}
+
+/// A part of the request as the model listed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanPart {
+    /// The part, in the person's words.
+    pub ask: String,
+    /// The tool that does it; `None`: no tool (the model answers it in words).
+    pub tool: Option<String>,
 }
 
 /// The turn's outcome (also sent as the `done` event).

@@ -973,6 +973,61 @@ async fn a_constrained_answer_streams_as_plain_text() {
     );
 }
 
+/// A constrained reply's parts are sent as the turn's plan as each one is decoded, before
+/// the calls are written: the window shows the plan while the model is still writing.
+#[tokio::test]
+async fn the_parts_are_sent_as_the_plan_as_each_is_decoded() {
+    let f = constrained_fixture(true).await;
+    let pieces = [
+        r#"{"parts":[{"ask":"12*7","too"#,
+        r#"l":"calculator"},{"ask":"a jo"#,
+        r#"ke","tool":"none"}],"calls":[{"name":"calculator","#,
+        r#""arguments":{"expression":"12*7"}}]}"#,
+    ];
+    f.server.push(streamed_text(&pieces)).push(streamed_text(&[
+        r#"{"answer":"84. Why did the chicken cross?"}"#,
+    ]));
+    let (events, _) = turn(&f, "12*7 and a joke", None).await;
+    let plans: Vec<Vec<(String, Option<String>)>> = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Plan { parts } => Some(
+                parts
+                    .iter()
+                    .map(|p| (p.ask.clone(), p.tool.clone()))
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        plans,
+        [
+            vec![("12*7".to_string(), Some("calculator".to_string()))],
+            vec![
+                ("12*7".to_string(), Some("calculator".to_string())),
+                ("a joke".to_string(), None)
+            ],
+        ]
+    );
+    let first_plan = events
+        .iter()
+        .position(|e| matches!(e, AgentEvent::Plan { .. }));
+    let first_call = events
+        .iter()
+        .position(|e| matches!(e, AgentEvent::ToolCall { .. }));
+    assert!(first_plan < first_call, "{events:?}");
+    // Only the first request's parts are the plan: the step after results sends none.
+    assert_eq!(
+        events
+            .iter()
+            .skip_while(|e| !matches!(e, AgentEvent::ToolResult { .. }))
+            .filter(|e| matches!(e, AgentEvent::Plan { .. }))
+            .count(),
+        0
+    );
+}
+
 /// Two calls that failed the same way and a retry that fixed one: the turn does not end
 /// on the fixed one's result. The model is asked again, told which call is still not
 /// fixed, and its fix runs; the reply then holds both results and no failure.
@@ -2270,6 +2325,148 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
             grammar(i)
         );
     }
+}
+
+/// A tool that fails with the values that exist, and the model answers instead of trying
+/// one ("I could not find that item"): the results led with the fix, and the model gets
+/// one more try whose grammar admits only a call of that tool with one of those values.
+/// Its answer was never shown; the try's call runs, and the turn ends on its result.
+#[tokio::test]
+async fn a_model_that_gives_up_on_named_values_gets_one_more_try_limited_to_them() {
+    let forgotten = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = forgotten.clone();
+    let forget: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        ToolSpec {
+            parameters: json!({"type": "object", "additionalProperties": false,
+                               "required": ["id"],
+                               "properties": {"id": {"type": "string"}}}),
+            ..write_spec("forget_item", None)
+        },
+        move |args: Value| {
+            let id = args["id"].as_str().unwrap_or_default().to_string();
+            if !["item-1", "item-2"].contains(&id.as_str()) {
+                return Err(ToolError::not_found(format!("there is no item '{id}'"))
+                    .with_hint("use one of the items there are")
+                    .with_options(["item-1", "item-2"]));
+            }
+            seen.lock()
+                .unwrap_or_else(|e| panic!("{e}"))
+                .push(id.clone());
+            Ok(json!({"forgot": id}))
+        },
+    ));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![forget]).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"forget_item","arguments":{"id":"groceries"}}]}"#,
+        ))
+        .push(content(r#"{"answer":"I could not find that item."}"#))
+        .push(content(
+            r#"{"calls":[{"name":"forget_item","arguments":{"id":"item-2"}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, outcome) = turn(&f, "forget the groceries item", None).await;
+    assert_eq!(
+        statuses(&events),
+        [
+            ("forget_item".to_string(), CallStatus::Failed),
+            ("forget_item".to_string(), CallStatus::Done)
+        ]
+    );
+    assert_eq!(
+        *forgotten.lock().unwrap_or_else(|e| panic!("{e}")),
+        ["item-2"]
+    );
+    assert!(
+        !outcome.reply.contains("could not find"),
+        "{}",
+        outcome.reply
+    );
+    let shown: String = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Token { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(!shown.contains("could not find"), "{shown}");
+    let requests = f.server.requests();
+    assert_eq!(requests.len(), 4);
+    let last_user = |i: usize| {
+        requests[i]["messages"]
+            .as_array()
+            .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    // The results lead with the fix the tool named.
+    assert!(
+        last_user(1).starts_with(
+            "Fix first — forget_item: use one of the items there are (valid: item-1, item-2)"
+        ),
+        "{}",
+        last_user(1)
+    );
+    // The give-up's request may answer; the try's may only call, with a named id.
+    let grammar = |i: usize| {
+        requests[i]["grammar"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(grammar(1).contains(r#"\"answer\":"#), "{}", grammar(1));
+    assert!(!grammar(2).contains(r#"\"answer\":"#), "{}", grammar(2));
+    assert!(
+        grammar(2).contains(r#"\"item-1\""#) && grammar(2).contains(r#"\"item-2\""#),
+        "{}",
+        grammar(2)
+    );
+    assert!(
+        last_user(2).contains("Call forget_item again now"),
+        "{}",
+        last_user(2)
+    );
+}
+
+/// A model that gives up twice on named values is not pressed a third time: its answer
+/// after the one more try is the reply.
+#[tokio::test]
+async fn one_more_try_on_named_values_is_made_once() {
+    let forget: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        ToolSpec {
+            parameters: json!({"type": "object", "additionalProperties": false,
+                               "required": ["id"],
+                               "properties": {"id": {"type": "string"}}}),
+            ..write_spec("forget_item", None)
+        },
+        move |args: Value| {
+            let id = args["id"].as_str().unwrap_or_default().to_string();
+            Err(ToolError::not_found(format!("there is no item '{id}'"))
+                .with_options(["item-1", "item-2"]))
+        },
+    ));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![forget]).await;
+    f.server
+        .push(content(
+            r#"{"calls":[{"name":"forget_item","arguments":{"id":"groceries"}}]}"#,
+        ))
+        .push(content(r#"{"answer":"No such item."}"#))
+        .push(content(
+            r#"{"calls":[{"name":"forget_item","arguments":{"id":"item-1"}}]}"#,
+        ))
+        .push(content(r#"{"answer":"Neither item could be forgotten."}"#));
+    let (_, outcome) = turn(&f, "forget the groceries item", None).await;
+    assert!(
+        outcome
+            .reply
+            .starts_with("Neither item could be forgotten."),
+        "{}",
+        outcome.reply
+    );
+    assert_eq!(f.server.requests().len(), 4);
 }
 
 /// What a request shows the model of its own earlier replies, in order.

@@ -57,7 +57,7 @@ impl Drop for CancelOnDrop {
 }
 
 /// `POST /api/v1/chat`.
-#[utoipa::path(post, path = "/api/v1/chat", tag = "chat", request_body = ChatBody, responses((status = 200, description = "text/event-stream: token, tool_call, tool_result, prompt, error, done", body = String), (status = 404, description = "LLM Model not found / Conversation not found"), (status = 422, description = "Invalid message")))]
+#[utoipa::path(post, path = "/api/v1/chat", tag = "chat", request_body = ChatBody, responses((status = 200, description = "text/event-stream: plan, token, tool_call, tool_result, prompt, error, done", body = String), (status = 404, description = "LLM Model not found / Conversation not found"), (status = 422, description = "Invalid message")))]
 pub async fn chat(
     State(state): State<AppState>,
     ApiJson(body): ApiJson<ChatBody>,

@@ -489,6 +489,13 @@ async fn chat(
                 continue;
             }
             match &event {
+                AgentEvent::Plan { parts } => {
+                    let listed: Vec<String> = parts
+                        .iter()
+                        .map(|p| format!("{} → {}", p.ask, p.tool.as_deref().unwrap_or("—")))
+                        .collect();
+                    eprintln!("[plan] {}", listed.join("; "));
+                }
                 AgentEvent::Token { text } => {
                     print!("{text}");
                     let _ = std::io::stdout().flush();

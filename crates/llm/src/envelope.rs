@@ -104,6 +104,10 @@ pub enum Answer {
     /// parts), never `{"done":true}`. The model's own list says so, not the message's
     /// wording.
     Owed,
+    /// No answer: only calls. One more try of a call whose tool named the valid values,
+    /// after the model gave up on it (the grammar holds the wrong argument to those
+    /// values). With no tool to call, the answer is text.
+    Never,
 }
 
 /// Whether calls come after the model's plan of the request.
@@ -155,7 +159,7 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Va
         "additionalProperties": false,
     });
     let answer_only = match answer {
-        Answer::Text | Answer::Owed => text,
+        Answer::Text | Answer::Owed | Answer::Never => text,
         Answer::TextOrDone => json!({"anyOf": [text, {
             "type": "object",
             "properties": {"done": {"const": true}},
@@ -165,6 +169,18 @@ pub fn response_format_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Va
     };
     let schema = if calls.is_empty() {
         answer_only
+    } else if answer == Answer::Never {
+        let calls = json!({"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
+                           "items": {"anyOf": calls}});
+        let (properties, required) = match plan {
+            Plan::None => (json!({"calls": calls}), json!(["calls"])),
+            Plan::Parts => (
+                json!({"parts": part_list(tools), "calls": calls}),
+                json!(["parts", "calls"]),
+            ),
+        };
+        json!({"type": "object", "properties": properties, "required": required,
+               "additionalProperties": false})
     } else {
         let calls = json!({"type": "array", "minItems": 1, "maxItems": MAX_CALLS,
                            "items": {"anyOf": calls}});
@@ -230,6 +246,7 @@ pub fn grammar(tools: &[ToolDef]) -> Option<String> {
 /// [`grammar`] whose answer is `answer` and whose calls come after `plan`.
 pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<String> {
     let mut g = Grammar::new();
+    let never = answer == Answer::Never;
     let text = format!("{} string \"}}\"", literal("{\"answer\":"));
     if tools.is_empty() {
         let answer = g.rule("answer", text);
@@ -237,7 +254,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
     }
     // The answer without parts: text, or text or done.
     let plain = match answer {
-        Answer::Text | Answer::Owed => text,
+        Answer::Text | Answer::Owed | Answer::Never => text,
         Answer::TextOrDone => format!("{text} | {}", literal(DONE)),
     };
     let mut calls = Vec::new();
@@ -282,7 +299,7 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
                 literal("],\"calls\":[")
             );
             let answer = match answer {
-                Answer::Text => format!(
+                Answer::Text | Answer::Never => format!(
                     "{parts} {none} (\",\" {none}){{0,{more}}} {} string \"}}\"",
                     literal("],\"answer\":")
                 ),
@@ -296,12 +313,16 @@ pub fn grammar_with(tools: &[ToolDef], answer: Answer, plan: Plan) -> Option<Str
             (head, answer)
         }
     };
-    let answer = g.rule("answer", answer);
+    // Rules in this order: the committed grammar of the built-in tools reads the same.
+    let answer = (!never).then(|| g.rule("answer", answer));
     let list = g.rule(
         "calls",
         format!("{head} {call} (\",\" {call}){{0,{more}}} \"]}}\""),
     );
-    Some(g.finish(&format!("{list} | {answer}")))
+    Some(match answer {
+        Some(answer) => g.finish(&format!("{list} | {answer}")),
+        None => g.finish(&list),
+    })
 }
 
 /// A parameter schema as a decoding constraint: descriptions, defaults, patterns and
@@ -502,6 +523,85 @@ pub fn render_calls(parts: &[Part], calls: &[ToolCall]) -> String {
 /// How an assistant's earlier answer is shown to it again.
 pub fn render_answer(text: &str) -> String {
     json!({ "answer": text }).to_string()
+}
+
+/// Reads the parts of a planned reply (`{"parts":[…],…}`) as they are generated: each
+/// complete part as soon as its closing brace arrives, so the person can see the turn's
+/// plan before its calls are written.
+#[derive(Debug, Default)]
+pub struct PartsStream {
+    seen: String,
+    /// Byte offset in `seen` of the next part (or of the list's end), once the list began.
+    next: Option<usize>,
+    parts: Vec<Part>,
+    /// The list ended, or the reply is not a planned one.
+    over: bool,
+}
+
+impl PartsStream {
+    /// A new stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes the next piece of the reply; returns whether it completed a part.
+    pub fn feed(&mut self, piece: &str) -> bool {
+        self.seen.push_str(piece);
+        if self.over {
+            return false;
+        }
+        const HEAD: &str = "{\"parts\":[";
+        let Some(mut at) = self.next else {
+            let start = self.seen.trim_start();
+            if start.len() < HEAD.len() {
+                self.over = !HEAD.starts_with(start);
+                return false;
+            }
+            if !start.starts_with(HEAD) {
+                self.over = true;
+                return false;
+            }
+            self.next = Some(self.seen.len() - start.len() + HEAD.len());
+            return self.feed("");
+        };
+        let before = self.parts.len();
+        loop {
+            let rest = &self.seen[at..];
+            let rest = rest.strip_prefix(',').unwrap_or(rest);
+            if rest.starts_with(']') {
+                self.over = true;
+                break;
+            }
+            let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+            match values.next() {
+                Some(Ok(value)) => {
+                    let used = values.byte_offset();
+                    match Part::from_value(&value) {
+                        Some(part) => self.parts.push(part),
+                        None => {
+                            self.over = true;
+                            break;
+                        }
+                    }
+                    at = self.seen.len() - rest.len() + used;
+                    self.next = Some(at);
+                }
+                // Nothing more yet, or a part not complete yet.
+                None => break,
+                Some(Err(e)) if e.is_eof() => break,
+                Some(Err(_)) => {
+                    self.over = true;
+                    break;
+                }
+            }
+        }
+        self.parts.len() > before
+    }
+
+    /// The parts complete so far.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
 }
 
 /// Streams the text of an `{"answer": "…"}` reply as it is generated; a reply with calls
@@ -871,6 +971,59 @@ mod tests {
             schema["anyOf"][0]["properties"]["parts"]["items"]["properties"]["tool"]["enum"],
             json!(["decrease_volume", "run_code", "none"])
         );
+    }
+
+    #[test]
+    fn a_grammar_that_never_answers_admits_only_calls() {
+        for plan in [Plan::Parts, Plan::None] {
+            let never = grammar_with(&tools(), Answer::Never, plan).expect("grammar");
+            assert!(never.starts_with("root ::= calls\n"), "{never}");
+            assert!(!never.contains(r#"\"answer\":"#), "{never}");
+            let format = response_format_with(&tools(), Answer::Never, plan).to_string();
+            assert!(
+                !format.contains("answer") && format.contains("calls"),
+                "{format}"
+            );
+        }
+        // With no tool left to call, the answer is text.
+        let none = grammar_with(&[], Answer::Never, Plan::Parts).expect("grammar");
+        assert!(none.contains(r#"\"answer\":"#), "{none}");
+    }
+
+    #[test]
+    fn parts_stream_one_by_one_at_any_split() {
+        let reply = r#"{"parts":[{"ask":"12*7","tool":"calculator"},{"ask":"a joke \"now\" ]","tool":"none"}],"calls":[]}"#;
+        for size in [1, 2, 3, 7, reply.len()] {
+            let mut stream = PartsStream::new();
+            let mut counts = Vec::new();
+            let bytes = reply.as_bytes();
+            for chunk in bytes.chunks(size) {
+                if stream.feed(std::str::from_utf8(chunk).unwrap_or_default()) {
+                    counts.push(stream.parts().len());
+                }
+            }
+            assert_eq!(
+                stream.parts(),
+                [
+                    Part::new("12*7", Some("calculator")),
+                    Part::new("a joke \"now\" ]", None)
+                ],
+                "chunks of {size}"
+            );
+            // Each part arrives once, the first before the second.
+            assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+        }
+        // A reply that is no plan, or an answer, has no parts.
+        for other in [
+            r#"{"answer":"hi"}"#,
+            "Hello",
+            r#"{"parts":"x"}"#,
+            r#"{"parts":[1]}"#,
+        ] {
+            let mut stream = PartsStream::new();
+            assert!(!stream.feed(other), "{other}");
+            assert!(stream.parts().is_empty(), "{other}");
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ import { PushToTalk } from "./PushToTalk";
 export type Item = { seq?: number } & (
   | { kind: "user" | "assistant"; text: string }
   | { kind: "error" | "note" | "reminder" | "summary"; text: string }
+  | { kind: "plan"; parts: PlanPart[] }
   | {
       kind: "tool";
       id: string;
@@ -30,6 +31,9 @@ export type Item = { seq?: number } & (
       result?: ToolResult;
     }
 );
+
+/** A part of the request as the model listed it, with the tool that does it (none: words). */
+type PlanPart = { ask: string; tool?: string | null };
 
 type Model = Schemas["LlmModelView"];
 
@@ -298,6 +302,14 @@ export function Chat() {
         ({ event, data }) => {
           setHeard(true);
           switch (event) {
+            case "plan":
+              // The turn's plan, sent again as each part is decoded: it replaces itself.
+              update((list) => {
+                const last = list[list.length - 1];
+                const plan: Item = { kind: "plan", parts: data.parts as PlanPart[] };
+                return last?.kind === "plan" ? [...list.slice(0, -1), plan] : [...list, plan];
+              });
+              break;
             case "token":
               update((list) => {
                 const last = list[list.length - 1];
@@ -524,6 +536,17 @@ export function Chat() {
             </article>
           ) : item.kind === "summary" ? (
             <EarlierSummary key={i} text={item.text} seq={item.seq} className={hit(item)} />
+          ) : item.kind === "plan" ? (
+            <div key={i} className="plan muted" data-role="plan" aria-live="polite">
+              <span className="who">{t("chat.plan")}</span>
+              <ol>
+                {item.parts.map((part, j) => (
+                  <li key={j}>
+                    <span data-user>{part.ask}</span> → {part.tool ? toolName(part.tool) : t("chat.planWords")}
+                  </li>
+                ))}
+              </ol>
+            </div>
           ) : item.kind === "note" ? (
             <p key={i} className="muted note">{item.text}</p>
           ) : item.kind === "reminder" ? (

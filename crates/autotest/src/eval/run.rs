@@ -428,7 +428,7 @@ fn collect(events: Vec<AgentEvent>) -> Turn {
             }
             AgentEvent::Done { reply: text, .. } => reply = text,
             AgentEvent::Error { message, .. } => error = Some(message),
-            AgentEvent::Token { .. } | AgentEvent::Prompt { .. } => {}
+            AgentEvent::Plan { .. } | AgentEvent::Token { .. } | AgentEvent::Prompt { .. } => {}
         }
     }
     Turn {
