@@ -257,9 +257,11 @@ fn as_written(
     out
 }
 
-/// The person's message with the examples near it shown before its words.
+/// The person's message with the examples near it shown before its words, which follow
+/// as one more line of the examples' form (`User: …`), so where the examples end and the
+/// request to answer begins is plain.
 pub(crate) fn with_examples(examples: &str, message: &str) -> String {
-    format!("{examples}\n\n{message}")
+    format!("{examples}\n\nUser: {message}")
 }
 
 /// Earlier turns as a strict chat template takes them: the person's and the assistant's
@@ -500,7 +502,7 @@ mod tests {
         assert_eq!(first_roles.len(), 6, "{first_roles:?}");
         let asked = first.messages[5].content.clone().unwrap_or_default();
         assert!(
-            asked.starts_with(examples) && asked.ends_with("\n\n2+2?"),
+            asked.starts_with(examples) && asked.ends_with("\n\nUser: 2+2?"),
             "{asked}"
         );
 

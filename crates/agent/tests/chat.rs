@@ -893,7 +893,10 @@ async fn a_request_near_a_tools_examples_is_shown_them_just_before_it() {
             shown.starts_with("Examples like this request:\nUser: 45 乘以 12 得几 → "),
             "{shown}"
         );
-        assert!(shown.ends_with("\n\n帮我算算 45 乘以 12 得几"), "{shown}");
+        assert!(
+            shown.ends_with("\n\nUser: 帮我算算 45 乘以 12 得几"),
+            "{shown}"
+        );
     }
     turn(&f, "hi", Some(outcome.conversation_id)).await;
     let next = f.server.requests()[2]["messages"].to_string();

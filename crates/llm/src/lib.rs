@@ -23,6 +23,7 @@ pub mod client;
 pub mod envelope;
 pub mod error;
 pub mod extract;
+pub mod gguf;
 pub mod grammar;
 pub mod sidecar;
 pub mod sse;
