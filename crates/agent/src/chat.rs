@@ -460,7 +460,6 @@ impl Agent {
                     && (only_repeats || did(&requests, &outcomes)))
                     || (!unasked.is_empty() && !followup.asks.is_empty());
                 followup.failed = outcomes.iter().any(|o| o.status == CallStatus::Failed);
-                followup.fixes = outcomes.iter().filter_map(Outcome::fix).collect();
                 let registry = self.deskmate.registry();
                 let retriable =
                     |o: &Outcome| outcome::retriable(registry.tool(&o.tool).map(|t| t.spec()));

@@ -61,29 +61,6 @@ impl Outcome {
         }
     }
 
-    /// How to fix this failed call, as its tool said it: `tool: hint (valid: a, b)`;
-    /// `None` when the call did not fail or its tool named no fix.
-    pub(crate) fn fix(&self) -> Option<String> {
-        if self.status != CallStatus::Failed {
-            return None;
-        }
-        let result = &self.result;
-        let hint = result
-            .hint
-            .as_deref()
-            .map(str::trim)
-            .filter(|h| !h.is_empty());
-        let valid =
-            (!result.options.is_empty()).then(|| format!("valid: {}", result.options.join(", ")));
-        let said = match (hint, valid) {
-            (None, None) => return None,
-            (Some(hint), None) => hint.to_string(),
-            (None, Some(valid)) => valid,
-            (Some(hint), Some(valid)) => format!("{hint} ({valid})"),
-        };
-        Some(format!("{}: {said}", self.tool))
-    }
-
     /// A failure that calling again as it was may get past: the tool said it was
     /// passing (busy, restarting), or a call that may be made again (`retriable`) timed
     /// out. A write that timed out may have happened, and a question that timed out was
@@ -158,32 +135,6 @@ mod tests {
     use super::*;
     use deskmate_core::ToolError;
     use serde_json::json;
-
-    #[test]
-    fn a_failed_calls_fix_is_its_hint_and_valid_values() {
-        let failed = |error: ToolError| {
-            Outcome::of(
-                "frequency",
-                "{}",
-                CallStatus::Failed,
-                ToolResult::failure(error),
-            )
-        };
-        let both = failed(
-            ToolError::validation("no variable 'weight'")
-                .with_hint("use a column of adsl")
-                .with_options(["WEIGHTBL", "HEIGHTBL"]),
-        );
-        assert_eq!(
-            both.fix().as_deref(),
-            Some("frequency: use a column of adsl (valid: WEIGHTBL, HEIGHTBL)")
-        );
-        let options = failed(ToolError::not_found("no item 'x'").with_options(["a"]));
-        assert_eq!(options.fix().as_deref(), Some("frequency: valid: a"));
-        assert_eq!(failed(ToolError::validation("bad")).fix(), None);
-        let done = Outcome::of("t", "{}", CallStatus::Done, ToolResult::success(json!(1)));
-        assert_eq!(done.fix(), None);
-    }
 
     #[test]
     fn a_passing_failure_is_one_the_tool_says_passes_or_a_read_that_timed_out() {

@@ -42,10 +42,6 @@ pub(crate) struct Followup {
     /// are not fixed yet, as `tool {arguments}` (a retry fixed one of two calls that
     /// failed the same way). The model is told which.
     pub open: Vec<String>,
-    /// The fixes the latest step's failed calls were told, as `tool: hint (valid: …)`:
-    /// the results lead with them, so the model reads how to fix a call before anything
-    /// else.
-    pub fixes: Vec<String>,
     /// The model gave up on a call whose tool named the valid values: the next request
     /// admits only calls of this tool (its wrong argument held to those values), once.
     pub retry: Option<String>,
@@ -64,7 +60,6 @@ impl Followup {
             words_only: false,
             asks: Vec::new(),
             open: Vec::new(),
-            fixes: Vec::new(),
             retry: None,
         }
     }
@@ -202,11 +197,7 @@ fn as_written(
         if results.is_empty() {
             return;
         }
-        let mut text = String::new();
-        if last && !followup.fixes.is_empty() {
-            text.push_str(&format!("Fix first — {}\n", followup.fixes.join("; ")));
-        }
-        text.push_str(&format!("Tool results:\n{}", results.join("\n")));
+        let mut text = format!("Tool results:\n{}", results.join("\n"));
         if last {
             text.push('\n');
             text.push_str(&what_next(followup, request));

@@ -2331,8 +2331,8 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
 }
 
 /// A tool that fails with the values that exist, and the model answers instead of trying
-/// one ("I could not find that item"): the results led with the fix, and the model gets
-/// one more try whose grammar admits only a call of that tool with one of those values.
+/// one ("I could not find that item"): the model gets one more try whose grammar admits
+/// only a call of that tool with one of those values.
 /// Its answer was never shown; the try's call runs, and the turn ends on its result.
 #[tokio::test]
 async fn a_model_that_gives_up_on_named_values_gets_one_more_try_limited_to_them() {
@@ -2404,14 +2404,6 @@ async fn a_model_that_gives_up_on_named_values_gets_one_more_try_limited_to_them
             .unwrap_or_default()
             .to_string()
     };
-    // The results lead with the fix the tool named.
-    assert!(
-        last_user(1).starts_with(
-            "Fix first — forget_item: use one of the items there are (valid: item-1, item-2)"
-        ),
-        "{}",
-        last_user(1)
-    );
     // The give-up's request may answer; the try's may only call, with a named id.
     let grammar = |i: usize| {
         requests[i]["grammar"]
