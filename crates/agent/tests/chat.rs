@@ -2262,15 +2262,14 @@ async fn edits_and_regenerations_are_branches_and_the_old_ones_stay() {
     );
 }
 
-/// A call its tool answered with the values that exist ("there is no schedule
-/// 'water_reminder'", with the ids there are) is tried again under a grammar that admits
-/// only those values for the argument that was wrong: the model picks one, it cannot make
-/// the same guess twice (which ended the turn on a repeated failure).
-#[tokio::test]
-async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
-    let forgotten = Arc::new(std::sync::Mutex::new(Vec::new()));
+/// `forget_item`: forgets an id in `known` (recording it in `forgotten`); any other id
+/// fails "there is no item", with `item-1` and `item-2` as its options.
+fn forget_items(
+    known: &'static [&'static str],
+    forgotten: &Arc<std::sync::Mutex<Vec<String>>>,
+) -> Arc<dyn Tool> {
     let seen = forgotten.clone();
-    let forget: Arc<dyn Tool> = Arc::new(FnTool::inline(
+    Arc::new(FnTool::inline(
         ToolSpec {
             parameters: json!({"type": "object", "additionalProperties": false,
                                "required": ["id"],
@@ -2279,8 +2278,9 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
         },
         move |args: Value| {
             let id = args["id"].as_str().unwrap_or_default().to_string();
-            if !["item-1", "item-2"].contains(&id.as_str()) {
+            if !known.contains(&id.as_str()) {
                 return Err(ToolError::not_found(format!("there is no item '{id}'"))
+                    .with_hint("use one of the items there are")
                     .with_options(["item-1", "item-2"]));
             }
             seen.lock()
@@ -2288,7 +2288,17 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
                 .push(id.clone());
             Ok(json!({"forgot": id}))
         },
-    ));
+    ))
+}
+
+/// A call its tool answered with the values that exist ("there is no schedule
+/// 'water_reminder'", with the ids there are) is tried again under a grammar that admits
+/// only those values for the argument that was wrong: the model picks one, it cannot make
+/// the same guess twice (which ended the turn on a repeated failure).
+#[tokio::test]
+async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
+    let forgotten = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let forget = forget_items(&["item-1", "item-2"], &forgotten);
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
     let f = fixture_on(server, false, Arc::new(PreApproved), vec![forget]).await;
     f.server
@@ -2337,27 +2347,7 @@ async fn a_guessed_value_is_held_to_the_errors_options_on_the_next_try() {
 #[tokio::test]
 async fn a_model_that_gives_up_on_named_values_gets_one_more_try_limited_to_them() {
     let forgotten = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let seen = forgotten.clone();
-    let forget: Arc<dyn Tool> = Arc::new(FnTool::inline(
-        ToolSpec {
-            parameters: json!({"type": "object", "additionalProperties": false,
-                               "required": ["id"],
-                               "properties": {"id": {"type": "string"}}}),
-            ..write_spec("forget_item", None)
-        },
-        move |args: Value| {
-            let id = args["id"].as_str().unwrap_or_default().to_string();
-            if !["item-1", "item-2"].contains(&id.as_str()) {
-                return Err(ToolError::not_found(format!("there is no item '{id}'"))
-                    .with_hint("use one of the items there are")
-                    .with_options(["item-1", "item-2"]));
-            }
-            seen.lock()
-                .unwrap_or_else(|e| panic!("{e}"))
-                .push(id.clone());
-            Ok(json!({"forgot": id}))
-        },
-    ));
+    let forget = forget_items(&["item-1", "item-2"], &forgotten);
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
     let f = fixture_on(server, false, Arc::new(PreApproved), vec![forget]).await;
     f.server
@@ -2429,19 +2419,8 @@ async fn a_model_that_gives_up_on_named_values_gets_one_more_try_limited_to_them
 /// after the one more try is the reply.
 #[tokio::test]
 async fn one_more_try_on_named_values_is_made_once() {
-    let forget: Arc<dyn Tool> = Arc::new(FnTool::inline(
-        ToolSpec {
-            parameters: json!({"type": "object", "additionalProperties": false,
-                               "required": ["id"],
-                               "properties": {"id": {"type": "string"}}}),
-            ..write_spec("forget_item", None)
-        },
-        move |args: Value| {
-            let id = args["id"].as_str().unwrap_or_default().to_string();
-            Err(ToolError::not_found(format!("there is no item '{id}'"))
-                .with_options(["item-1", "item-2"]))
-        },
-    ));
+    let forgotten = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let forget = forget_items(&[], &forgotten);
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
     let f = fixture_on(server, false, Arc::new(PreApproved), vec![forget]).await;
     f.server
