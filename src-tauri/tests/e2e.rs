@@ -996,6 +996,10 @@ fn asking_the_local_model_turns_the_volume_up() {
     // From "Send" to the first event the chat says the model is thinking, with the time.
     let thinking = app.wd.text_of("#chat-thinking");
     assert!(thinking.contains("Thinking"), "{thinking}");
+    // Then the turn's plan, as the model lists what was asked, before any call.
+    let part = app.wd.wait_for("#chat-plan li", Duration::from_secs(300));
+    let planned = app.wd.text(&part);
+    assert!(planned.contains('→'), "{planned}");
     let card = app.wd.wait_for(
         ".tool-card[data-tool=\"increase_volume\"]:not([data-status=\"running\"])",
         Duration::from_secs(300),

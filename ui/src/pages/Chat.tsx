@@ -19,7 +19,6 @@ import { PushToTalk } from "./PushToTalk";
 export type Item = { seq?: number } & (
   | { kind: "user" | "assistant"; text: string }
   | { kind: "error" | "note" | "reminder" | "summary"; text: string }
-  | { kind: "plan"; parts: PlanPart[] }
   | {
       kind: "tool";
       id: string;
@@ -139,6 +138,8 @@ export function Chat() {
   // then the chat says the model is thinking, with the seconds since "Send".
   const [started, setStarted] = useState<number | null>(null);
   const [heard, setHeard] = useState(false);
+  // The parts of the request the model listed in the turn running, each with its tool.
+  const [plan, setPlan] = useState<PlanPart[] | null>(null);
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (started === null) return;
@@ -273,6 +274,7 @@ export function Chat() {
     setStarted(Date.now());
     setNow(Date.now());
     setHeard(false);
+    setPlan(null);
     // An edit replaces the message and what followed it; a regeneration, the reply.
     const at = branching ? items.findIndex((item) => item.seq === ("editOf" in branching ? branching.editOf : branching.regenerate)) : -1;
     setItems((list) => {
@@ -303,12 +305,9 @@ export function Chat() {
           setHeard(true);
           switch (event) {
             case "plan":
-              // The turn's plan, sent again as each part is decoded: it replaces itself.
-              update((list) => {
-                const last = list[list.length - 1];
-                const plan: Item = { kind: "plan", parts: data.parts as PlanPart[] };
-                return last?.kind === "plan" ? [...list.slice(0, -1), plan] : [...list, plan];
-              });
+              // The turn's plan, sent again as each part is decoded: shown while the turn
+              // runs, not kept as an entry of the conversation.
+              setPlan(data.parts as PlanPart[]);
               break;
             case "token":
               update((list) => {
@@ -368,6 +367,7 @@ export function Chat() {
         update((list) => [...list, { kind: "error", text: detail }]);
       }
     } finally {
+      setPlan(null);
       setBusy(false);
       setStarted(null);
       abort.current = null;
@@ -536,17 +536,6 @@ export function Chat() {
             </article>
           ) : item.kind === "summary" ? (
             <EarlierSummary key={i} text={item.text} seq={item.seq} className={hit(item)} />
-          ) : item.kind === "plan" ? (
-            <div key={i} className="plan muted" data-role="plan" aria-live="polite">
-              <span className="who">{t("chat.plan")}</span>
-              <ol>
-                {item.parts.map((part, j) => (
-                  <li key={j}>
-                    <span data-user>{part.ask}</span> → {part.tool ? toolName(part.tool) : t("chat.planWords")}
-                  </li>
-                ))}
-              </ol>
-            </div>
           ) : item.kind === "note" ? (
             <p key={i} className="muted note">{item.text}</p>
           ) : item.kind === "reminder" ? (
@@ -584,6 +573,18 @@ export function Chat() {
               )}
             </div>
           ),
+        )}
+        {busy && plan && plan.length > 0 && (
+          <div className="plan muted" id="chat-plan" aria-live="polite">
+            <span className="who">{t("chat.plan")}</span>
+            <ol>
+              {plan.map((part, j) => (
+                <li key={j}>
+                  <span data-user>{part.ask}</span> → {part.tool ? toolName(part.tool) : t("chat.planWords")}
+                </li>
+              ))}
+            </ol>
+          </div>
         )}
         {busy && !heard && (
           <p className="thinking" id="chat-thinking" aria-live="polite">
