@@ -2,10 +2,9 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{JsonSchema, Localized, ToolError, said};
+use deskmate_core::{Localized, ToolError, said};
 
 use super::Query;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::DatasetDir;
@@ -19,22 +18,20 @@ const DETAILED_VARIABLES: usize = 6;
 /// Up to this many variable names are listed in a description of every variable.
 const LISTED_NAMES: usize = 80;
 
-/// What to describe.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Args {
-    #[schemars(schema_with = "super::dataset_schema")]
-    dataset: String,
-    #[schemars(
-        inner(length(min = 1)),
-        description = "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all.",
-        extend(
-            "uniqueItems" = true,
-            "x-all" = "omit",
-            "x-description-zh" = "只描述这些变量（使用文件中的名称，例如 'AGE'）；省略则描述全部变量。"
-        )
-    )]
-    variables: Option<Vec<String>>,
+dataset_args! {
+    /// What to describe.
+    struct Args {
+        #[schemars(
+            inner(length(min = 1)),
+            description = "Only describe these variables (names as in the file, e.g. 'AGE'); omit for all.",
+            extend(
+                "uniqueItems" = true,
+                "x-all" = "omit",
+                "x-description-zh" = "只描述这些变量（使用文件中的名称，例如 'AGE'）；省略则描述全部变量。"
+            )
+        )]
+        variables: Option<Vec<String>>,
+    }
 }
 
 /// The `describe_dataset` tool over a dataset folder.

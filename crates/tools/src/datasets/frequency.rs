@@ -3,10 +3,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use deskmate_core::{JsonSchema, Localized, ToolError, said};
+use deskmate_core::{Localized, ToolError, said};
 
 use super::Query;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
@@ -19,28 +18,23 @@ use crate::{Example, FnTool, Teaches, Verdict};
 /// Up to this many rows of a frequency table are written out in its line.
 const LINE_ROWS: usize = 12;
 
-/// What to count.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Args {
-    #[schemars(schema_with = "super::dataset_schema")]
-    dataset: String,
-    #[schemars(
-        schema_with = "super::variable_schema",
-        description = "The variable to count, e.g. 'SEX' or 'RACE'.",
-        extend("x-description-zh" = "要计数的变量，例如 'SEX' 或 'RACE'。")
-    )]
-    variable: String,
-    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
-    #[schemars(
-        schema_with = "super::variable_schema",
-        description = format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows."),
-        extend("x-description-zh" = format!("可选的分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A'；此时百分比按各组分别计算。省略则对所有行计数。"))
-    )]
-    by: Option<String>,
-    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
-    #[schemars(schema_with = "super::subjects_schema")]
-    subjects: Option<Vec<String>>,
+dataset_args! {
+    /// What to count.
+    struct Args {
+        #[schemars(
+            schema_with = "super::variable_schema",
+            description = "The variable to count, e.g. 'SEX' or 'RACE'.",
+            extend("x-description-zh" = "要计数的变量，例如 'SEX' 或 'RACE'。")
+        )]
+        variable: String,
+        #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+        #[schemars(
+            schema_with = "super::variable_schema",
+            description = format!("Optional grouping variable with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A'; percentages are then within each group. Leave it out for counts over all rows."),
+            extend("x-description-zh" = format!("可选的分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A'；此时百分比按各组分别计算。省略则对所有行计数。"))
+        )]
+        by: Option<String>,
+    } with subjects
 }
 
 /// How a person asks for counts, in everyday words (beside a request near them): one call

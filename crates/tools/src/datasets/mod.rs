@@ -5,6 +5,33 @@
 //! it is never joined into a path — and the resolved file must still lie inside the
 //! folder after symlinks are followed.
 
+/// Declares a dataset tool's `Args` around its own fields, with the parameters every
+/// dataset tool spells alike: `dataset` first and, `with subjects`, the subjects to keep
+/// last.
+macro_rules! dataset_args {
+    ($(#[$attr:meta])* struct Args { $($field:tt)* }) => {
+        $(#[$attr])*
+        #[derive(Debug, serde::Deserialize, deskmate_core::JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        struct Args {
+            #[schemars(schema_with = "super::dataset_schema")]
+            dataset: String,
+            $($field)*
+        }
+    };
+    ($(#[$attr:meta])* struct Args { $($field:tt)* } with subjects) => {
+        dataset_args! {
+            $(#[$attr])*
+            struct Args {
+                $($field)*
+                #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+                #[schemars(schema_with = "super::subjects_schema")]
+                subjects: Option<Vec<String>>,
+            }
+        }
+    };
+}
+
 mod concepts;
 pub mod describe_dataset;
 pub mod frequency;

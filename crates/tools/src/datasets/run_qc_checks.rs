@@ -57,58 +57,56 @@ struct DatePair {
     end: String,
 }
 
-/// Which checks to run on which dataset, and their settings.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Args {
-    #[schemars(schema_with = "super::dataset_schema")]
-    dataset: String,
-    #[schemars(
-        description = "Checks to run; omit to run all of them.",
-        extend(
-            "uniqueItems" = true,
-            "x-all" = "omit",
-            "x-description-zh" = "要运行的检查；省略则运行全部检查。"
-        )
-    )]
-    checks: Option<Vec<Check>>,
-    #[schemars(
-        inner(length(min = 1)),
-        description = "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data.",
-        extend(
-            "uniqueItems" = true,
-            "x-description-zh" = "必须存在且不得有缺失值的变量；对 CDISC 数据默认为 STUDYID 和 USUBJID。"
-        )
-    )]
-    required_vars: Option<Vec<String>>,
-    #[schemars(
-        inner(length(min = 1)),
-        description = "Variables that together must be unique per row; default USUBJID when present.",
-        extend(
-            "uniqueItems" = true,
-            "x-description-zh" = "组合起来必须在每行唯一的变量；存在 USUBJID 时默认为 USUBJID。"
-        )
-    )]
-    key: Option<Vec<String>>,
-    #[schemars(
-        range(min = 0, max = 100),
-        description = "Percent of missing values above which a variable is reported; default 10.",
-        extend("x-percent" = true, "x-description-zh" = "缺失值百分比超过该值时报告该变量；默认 10。")
-    )]
-    missing_threshold: Option<f64>,
-    #[schemars(
-        description = "Pairs of date variables where end must not precede start; default: detected from names.",
-        extend("x-description-zh" = "成对的日期变量，结束日期不得早于开始日期；默认根据变量名自动识别。")
-    )]
-    date_pairs: Option<Vec<DatePair>>,
-    #[schemars(
-        description = "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL).",
-        extend(
-            "additionalProperties" = {"type": "array", "items": {"type": "string"}, "minItems": 1},
-            "x-description-zh" = "每个变量允许的取值，例如 {\"SEX\": [\"M\", \"F\"]}；默认检查 SEX 和 Y/N 标志变量（*FL）。"
-        )
-    )]
-    codelist: Option<BTreeMap<String, Vec<String>>>,
+dataset_args! {
+    /// Which checks to run on which dataset, and their settings.
+    struct Args {
+        #[schemars(
+            description = "Checks to run; omit to run all of them.",
+            extend(
+                "uniqueItems" = true,
+                "x-all" = "omit",
+                "x-description-zh" = "要运行的检查；省略则运行全部检查。"
+            )
+        )]
+        checks: Option<Vec<Check>>,
+        #[schemars(
+            inner(length(min = 1)),
+            description = "Variables that must exist and have no missing values; default STUDYID and USUBJID for CDISC data.",
+            extend(
+                "uniqueItems" = true,
+                "x-description-zh" = "必须存在且不得有缺失值的变量；对 CDISC 数据默认为 STUDYID 和 USUBJID。"
+            )
+        )]
+        required_vars: Option<Vec<String>>,
+        #[schemars(
+            inner(length(min = 1)),
+            description = "Variables that together must be unique per row; default USUBJID when present.",
+            extend(
+                "uniqueItems" = true,
+                "x-description-zh" = "组合起来必须在每行唯一的变量；存在 USUBJID 时默认为 USUBJID。"
+            )
+        )]
+        key: Option<Vec<String>>,
+        #[schemars(
+            range(min = 0, max = 100),
+            description = "Percent of missing values above which a variable is reported; default 10.",
+            extend("x-percent" = true, "x-description-zh" = "缺失值百分比超过该值时报告该变量；默认 10。")
+        )]
+        missing_threshold: Option<f64>,
+        #[schemars(
+            description = "Pairs of date variables where end must not precede start; default: detected from names.",
+            extend("x-description-zh" = "成对的日期变量，结束日期不得早于开始日期；默认根据变量名自动识别。")
+        )]
+        date_pairs: Option<Vec<DatePair>>,
+        #[schemars(
+            description = "Allowed values per variable, e.g. {\"SEX\": [\"M\", \"F\"]}; default: SEX and Y/N flags (*FL).",
+            extend(
+                "additionalProperties" = {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                "x-description-zh" = "每个变量允许的取值，例如 {\"SEX\": [\"M\", \"F\"]}；默认检查 SEX 和 Y/N 标志变量（*FL）。"
+            )
+        )]
+        codelist: Option<BTreeMap<String, Vec<String>>>,
+    }
 }
 /// Example values shown per finding.
 const MAX_EXAMPLES: usize = 5;

@@ -3,10 +3,9 @@
 
 use std::sync::Arc;
 
-use deskmate_core::{JsonSchema, Localized, ToolError, said};
+use deskmate_core::{Localized, ToolError, said};
 
 use super::Query;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::grouping::MAX_GROUPS;
@@ -19,28 +18,23 @@ use crate::{Example, FnTool, Teaches, Verdict};
 /// Up to this many groups of a summary are written out in its line.
 const LINE_GROUPS: usize = 8;
 
-/// What to summarize, by what.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Args {
-    #[schemars(schema_with = "super::dataset_schema")]
-    dataset: String,
-    #[schemars(
-        schema_with = "super::variable_schema",
-        description = "The numeric variable to summarize, e.g. 'AGE'.",
-        extend("x-description-zh" = "要汇总的数值变量，例如 'AGE'。")
-    )]
-    variable: String,
-    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
-    #[schemars(
-        schema_with = "super::variable_schema",
-        description = format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
-        extend("x-description-zh" = format!("分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A' 或 'SEX'；省略则给出一个总体汇总。"))
-    )]
-    group_by: Option<String>,
-    #[serde(default)] // with `schema_with`, what makes the field optional in the schema
-    #[schemars(schema_with = "super::subjects_schema")]
-    subjects: Option<Vec<String>>,
+dataset_args! {
+    /// What to summarize, by what.
+    struct Args {
+        #[schemars(
+            schema_with = "super::variable_schema",
+            description = "The numeric variable to summarize, e.g. 'AGE'.",
+            extend("x-description-zh" = "要汇总的数值变量，例如 'AGE'。")
+        )]
+        variable: String,
+        #[serde(default)] // with `schema_with`, what makes the field optional in the schema
+        #[schemars(
+            schema_with = "super::variable_schema",
+            description = format!("The grouping variable, with a few values (at most {MAX_GROUPS}), e.g. 'TRT01A' or 'SEX'; omit for one overall summary."),
+            extend("x-description-zh" = format!("分组变量，取值不多（最多 {MAX_GROUPS} 个），例如 'TRT01A' 或 'SEX'；省略则给出一个总体汇总。"))
+        )]
+        group_by: Option<String>,
+    } with subjects
 }
 
 /// How a person asks for summaries, in everyday words (beside a request near them): one
