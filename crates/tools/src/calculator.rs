@@ -1,13 +1,13 @@
 //! `calculator`: safe arithmetic. A small recursive-descent parser over `f64` with limits
 //! on length, nesting and magnitude — no code is ever executed.
 
-use deskmate_core::{
-    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said, schema_for,
-};
+use deskmate_core::{JsonSchema, Localized, ToolError, ToolSpec, schema_for};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::numfmt::format_number;
+use crate::read_only::ReadOnly;
+use crate::self_check::known_answer;
 use crate::{Example, FnTool, SelfCheck, Teaches};
 
 /// Longest expression accepted, in characters.
@@ -60,39 +60,31 @@ pub fn tool() -> FnTool {
         .with_examples(EXAMPLES)
         .with_self_check(|| SelfCheck::Sample {
             args: json!({"expression": "2+3*4"}),
-            judge: |data| match data["result"].as_f64() {
-                Some(14.0) => Ok(Localized::same("14")),
-                _ => {
-                    let got = &data["result"];
-                    Err(said!("应为 14，实际为 {got}", "expected 14, got {got}"))
-                }
+            judge: |data| {
+                let got = &data["result"];
+                known_answer("14", got, got.as_f64() == Some(14.0))
             },
         })
 }
 
 fn spec() -> ToolSpec {
-    ToolSpec {
-        id: "calculator".into(),
+    ReadOnly {
+        id: "calculator",
         name: Localized::new("计算器", "Calculator"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "精确计算算术表达式，例如 2,340 的 17%。",
             "Works out an arithmetic expression exactly, such as 17% of 2,340.",
-        )),
+        ),
         description:
             "Evaluates an arithmetic expression exactly as written and returns the number. \
             Use it for any arithmetic instead of computing in your head. Supports + - * / ^ (power), \
             % (modulo between numbers; a percent sign after a number means /100, so '17% * 2340' or \
             '17% of 2340'), parentheses, unary minus, the functions sqrt abs round(x[, digits]) floor \
             ceil min max ln log10 log2 exp sin cos tan (radians) and the constants pi and e. \
-            Read-only; runs no code."
-            .into(),
-        category: Category::Query,
-        parameters: schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            Read-only; runs no code.",
         timeout_ms: 1_000,
-        compensation: None,
     }
+    .spec(schema_for::<Args>())
 }
 
 /// The calculator's arguments.

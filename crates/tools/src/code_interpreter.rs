@@ -4,13 +4,13 @@ use std::sync::OnceLock;
 
 use async_trait::async_trait;
 use deskmate_core::{
-    Category, ErrorType, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, read_args, said,
-    schema_for,
+    ErrorType, JsonSchema, Localized, ToolError, ToolSpec, read_args, said, schema_for,
 };
 use deskmate_sandbox::{Runner, SandboxError};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::read_only::ReadOnly;
 use crate::{Example, SelfCheck, Teaches, Tool, ToolContext};
 
 /// The longest a call may ask to run, seconds.
@@ -63,27 +63,22 @@ pub fn tool(allow_weaker: bool) -> CodeInterpreter {
 }
 
 fn spec() -> ToolSpec {
-    ToolSpec {
-        id: "code_interpreter".into(),
+    ReadOnly {
+        id: "code_interpreter",
         name: Localized::new("Python 代码解释器", "Code interpreter"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "在隔离的沙箱中运行一段 Python 代码，用于计算、统计和文本处理。",
             "Runs a piece of Python code in a locked-down sandbox for calculations, statistics and text processing.",
-        )),
+        ),
         description: "Runs Python 3 code (standard library only) in a locked-down sandbox and \
             returns stdout, stderr and the repr of the last expression as 'result', like a \
             notebook cell. No network, no files outside a scratch directory that is deleted \
             afterwards, limited time and memory. Use it for calculations, statistics, dates and \
-            text processing."
-            .into(),
-        category: Category::Query,
-        parameters: schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            text processing.",
         // The runner's own limit plus start-up: the sandbox always answers first.
         timeout_ms: (MAX_SECONDS + 5) * 1000,
-        compensation: None,
     }
+    .spec(schema_for::<Args>())
 }
 
 impl CodeInterpreter {

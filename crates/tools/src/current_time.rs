@@ -4,12 +4,11 @@ use std::str::FromStr;
 
 use chrono::{DateTime, Local, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
-use deskmate_core::{
-    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said, schema_for,
-};
+use deskmate_core::{JsonSchema, Localized, ToolError, ToolSpec, said, schema_for};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::read_only::ReadOnly;
 use crate::{Example, FnTool, SelfCheck, Teaches};
 
 /// How a person asks for the time, in everyday words (beside a request near them).
@@ -68,25 +67,20 @@ fn judge_utc_now(data: &Value) -> Result<Localized, Localized> {
 }
 
 fn spec() -> ToolSpec {
-    ToolSpec {
-        id: "current_time".into(),
+    ReadOnly {
+        id: "current_time",
         name: Localized::new("当前时间", "Current time"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "告诉你现在的日期和时间，可以是本机时间，也可以是任意时区的时间。",
             "Tells you the current date and time, here or in any time zone.",
-        )),
+        ),
         description:
             "Returns the current date and time: the computer's local time, or the time in \
             the given IANA time zone (e.g. 'Asia/Shanghai', 'Europe/Berlin', 'UTC'). Use it whenever \
-            the user asks for the time, date or weekday, here or elsewhere. Read-only."
-            .into(),
-        category: Category::Query,
-        parameters: schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            the user asks for the time, date or weekday, here or elsewhere. Read-only.",
         timeout_ms: 1_000,
-        compensation: None,
     }
+    .spec(schema_for::<Args>())
 }
 
 /// The current-time tool's arguments.

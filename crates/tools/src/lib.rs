@@ -28,6 +28,7 @@ pub mod error;
 pub mod examples;
 pub mod http_tool;
 pub mod numfmt;
+mod read_only;
 pub mod said;
 pub mod sas_round_rate;
 pub mod self_check;

@@ -1,12 +1,12 @@
 //! `sas_round_rate`: SAS-style rounding (half away from zero) of a rate or percentage.
 
-use deskmate_core::{
-    Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said, schema_for,
-};
+use deskmate_core::{JsonSchema, Localized, ToolError, ToolSpec, said, schema_for};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::numfmt::{percent_text, round_half_away_text};
+use crate::read_only::ReadOnly;
+use crate::self_check::known_answer;
 use crate::{Example, FnTool, SelfCheck, Teaches};
 
 /// How a person asks for SAS rounding, in everyday words (beside a request near them): one
@@ -57,37 +57,29 @@ pub fn tool() -> FnTool {
         .with_self_check(|| SelfCheck::Sample {
             // 2/3 as a percent to one decimal; SAS ROUND gives 66.7.
             args: json!({"numerator": 2, "denominator": 3, "scale": "percent", "decimals": 1}),
-            judge: |data| match data["text"].as_str() {
-                Some("66.7") => Ok(Localized::same("66.7")),
-                _ => {
-                    let got = &data["text"];
-                    Err(said!("应为 66.7，实际为 {got}", "expected 66.7, got {got}"))
-                }
+            judge: |data| {
+                let got = &data["text"];
+                known_answer("66.7", got, got.as_str() == Some("66.7"))
             },
         })
 }
 
 fn spec() -> ToolSpec {
-    ToolSpec {
-        id: "sas_round_rate".into(),
+    ReadOnly {
+        id: "sas_round_rate",
         name: Localized::new("SAS 口径舍入", "SAS-style rounding"),
-        summary: Some(Localized::new(
+        summary: Localized::new(
             "按 SAS 的方式（逢五向远离零的方向进位）对数值或比率进行舍入，例如把 2/3 记为 66.7%。",
             "Rounds a number or rate the way SAS does (half away from zero), such as 2 out of 3 as 66.7%.",
-        )),
+        ),
         description:
             "Rounds a number ('value') or a rate ('numerator' out of 'denominator', never both) \
             the way SAS's ROUND does: half away from zero (0.125 -> 0.13, 2.5 -> 3, -2.5 -> -3), \
             unlike Python's round-half-to-even. Scale 'percent' multiplies by 100 exactly before \
-            rounding. Read-only."
-                .into(),
-        category: Category::Query,
-        parameters: schema_for::<Args>(),
-        side_effect: SideEffect::Read,
-        idempotent: true,
+            rounding. Read-only.",
         timeout_ms: 1_000,
-        compensation: None,
     }
+    .spec(schema_for::<Args>())
 }
 
 // What the result is on (a doc comment here would join the schema of `scale`).

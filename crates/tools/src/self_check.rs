@@ -108,6 +108,19 @@ impl fmt::Debug for SelfCheck {
     }
 }
 
+/// A [`Judge`]'s verdict on a sample whose answer is known: `want` when the answer's
+/// `got` is `right`, else what came instead.
+pub fn known_answer(want: &str, got: &Value, right: bool) -> Result<Localized, Localized> {
+    if right {
+        Ok(Localized::same(want))
+    } else {
+        Err(said!(
+            "应为 {want}，实际为 {got}",
+            "expected {want}, got {got}"
+        ))
+    }
+}
+
 /// How long a probe may take before it counts as failed.
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 

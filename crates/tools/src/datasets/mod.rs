@@ -45,12 +45,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use deskmate_core::resolve::closest;
-use deskmate_core::{Category, JsonSchema, Localized, SideEffect, ToolError, ToolSpec, said};
+use deskmate_core::{JsonSchema, Localized, ToolError, said};
 use schemars::{Schema, SchemaGenerator, json_schema};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::FnTool;
+use crate::read_only::ReadOnly;
 use crate::self_check::{Judge, SelfCheck, Verdict};
 
 /// A dataset tool: a read-only query over the dataset folder, run on the blocking pool
@@ -74,18 +75,14 @@ struct Query<A> {
 
 impl<A: DeserializeOwned + JsonSchema + 'static> Query<A> {
     fn tool(self, datasets: Arc<DatasetDir>) -> FnTool {
-        let spec = ToolSpec {
-            id: self.id.into(),
+        let spec = ReadOnly {
+            id: self.id,
             name: self.name,
-            summary: Some(self.summary),
-            description: self.description.into(),
-            category: Category::Query,
-            parameters: datasets.schema_for::<A>(),
-            side_effect: SideEffect::Read,
-            idempotent: true,
+            summary: self.summary,
+            description: self.description,
             timeout_ms: self.timeout_ms,
-            compensation: None,
-        };
+        }
+        .spec(datasets.schema_for::<A>());
         let (run, line, sample, judge) = (self.run, self.line, self.sample, self.judge);
         let checked = datasets.clone();
         FnTool::blocking(spec, move |args| {
