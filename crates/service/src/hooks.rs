@@ -160,11 +160,7 @@ struct Slot {
 
 impl Slots {
     /// The cell of `key`; a key first used with another fingerprint is a conflict.
-    pub(crate) fn cell(
-        &self,
-        key: &str,
-        fingerprint: &str,
-    ) -> Result<Arc<OnceCell<ToolResult>>, ToolError> {
+    fn cell(&self, key: &str, fingerprint: &str) -> Result<Arc<OnceCell<ToolResult>>, ToolError> {
         let slot = {
             let mut slots = self
                 .slots
@@ -182,6 +178,27 @@ impl Slots {
             return Err(key_conflict(key));
         }
         Ok(slot.cell)
+    }
+
+    /// The result of the call under `key`: `work`'s, when this caller is the first with
+    /// `key` and `work` answers that it ran the call (`true`), else the first caller's.
+    pub(crate) async fn run_once(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        work: impl Future<Output = Result<(ToolResult, bool), ToolError>>,
+    ) -> Result<(ToolResult, bool), ToolError> {
+        let cell = self.cell(key, fingerprint)?;
+        let mut ran = false;
+        let result = cell
+            .get_or_try_init(|| async {
+                let (result, this_ran) = work.await?;
+                ran = this_ran;
+                Ok::<_, ToolError>(result)
+            })
+            .await?
+            .clone();
+        Ok((result, ran))
     }
 }
 
@@ -207,16 +224,8 @@ impl IdempotencyStore for MemoryIdempotency {
         fingerprint: &str,
         work: BoxedWork,
     ) -> Result<(ToolResult, bool), ToolError> {
-        let cell = self.slots.cell(key, fingerprint)?;
-        let mut ran = false;
-        let result = cell
-            .get_or_init(|| {
-                ran = true;
-                work
-            })
-            .await
-            .clone();
-        Ok((result, ran))
+        let work = async { Ok((work.await, true)) };
+        self.slots.run_once(key, fingerprint, work).await
     }
 }
 

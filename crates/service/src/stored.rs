@@ -181,17 +181,8 @@ impl IdempotencyStore for StoreIdempotency {
         fingerprint: &str,
         work: BoxedWork,
     ) -> Result<(ToolResult, bool), ToolError> {
-        let cell = self.slots.cell(key, fingerprint)?;
-        let mut ran = false;
-        let result = cell
-            .get_or_try_init(|| async {
-                let (result, this_ran) = self.claim_and_run(key, fingerprint, work).await?;
-                ran = this_ran;
-                Ok::<_, ToolError>(result)
-            })
-            .await?
-            .clone();
-        Ok((result, ran))
+        let work = self.claim_and_run(key, fingerprint, work);
+        self.slots.run_once(key, fingerprint, work).await
     }
 }
 
