@@ -568,14 +568,7 @@ async fn the_ten_thousand_and_first_schedule_is_refused() {
                 next_at: Some("2026-12-04T08:00:00.000Z".into()),
                 enabled: true,
                 created_by: "api".into(),
-                conversation_id: None,
-                consent: None,
-                run_count: 0,
-                last_run_at: None,
-                last_status: None,
-                last_result: None,
-                created_at: String::new(),
-                updated_at: String::new(),
+                ..Default::default()
             })
             .unwrap_or_else(|e| panic!("{e}"));
     }

@@ -20,8 +20,9 @@ pub fn utc(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// A stored schedule.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A stored schedule. Its `Default` is where a new one starts: not stored yet (no id, no
+/// times) and never run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StoredSchedule {
     /// Its id.
     pub id: String,
@@ -507,14 +508,7 @@ mod tests {
             next_at: Some(next_at.into()),
             enabled: true,
             created_by: "api".into(),
-            conversation_id: None,
-            consent: None,
-            run_count: 0,
-            last_run_at: None,
-            last_status: None,
-            last_result: None,
-            created_at: String::new(),
-            updated_at: String::new(),
+            ..StoredSchedule::default()
         }
     }
 

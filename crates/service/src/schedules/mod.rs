@@ -311,22 +311,14 @@ impl Schedules {
             (None, None, None) => unreachable!("one_action requires one"),
         };
         Ok(StoredSchedule {
-            id: String::new(),
             action: serde_json::to_value(&action).unwrap_or(Value::Null),
             rule: serde_json::to_value(&rule).unwrap_or(Value::Null),
             rule_text: when,
             time_zone: zone.name().to_string(),
             next_at,
             enabled: input.enabled.unwrap_or(true),
-            created_by: String::new(),
-            conversation_id: None,
             consent,
-            run_count: 0,
-            last_run_at: None,
-            last_status: None,
-            last_result: None,
-            created_at: String::new(),
-            updated_at: String::new(),
+            ..StoredSchedule::default()
         })
     }
 
