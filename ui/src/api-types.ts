@@ -399,6 +399,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/model-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/model-files`. */
+        get: operations["models_list_files"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/models/asr": {
         parameters: {
             query?: never;
@@ -446,7 +463,10 @@ export interface paths {
         /** `GET /api/v1/models/llm`. */
         get: operations["models_list_llm"];
         put?: never;
-        /** `POST /api/v1/models/llm` → 201. */
+        /**
+         * `POST /api/v1/models/llm` → 201.
+         * @description A model served at `base_url`, or one Deskmate runs from a GGUF file on this computer (`file` instead of `base_url`). Whether a file can run is decided by the file and this computer, not by the request: a path that is well formed is refused with 422 at `/file` when nothing is there, it is a folder, it is not GGUF or cannot be read, it does not fit in free memory, or another model runs it.
+         */
         post: operations["models_create_llm"];
         delete?: never;
         options?: never;
@@ -1694,6 +1714,31 @@ export interface components {
             /** @description Where (`/http_url`, `/parameter_defaults/days`). */
             path: string;
         };
+        /** @description A `.gguf` file found in a models folder. */
+        FoundFile: {
+            /** @description The architecture its header names (`llama`, `qwen2`, …). */
+            architecture?: string | null;
+            /** @description Whether it carries its own chat template. */
+            chat_template: boolean;
+            /**
+             * Format: int64
+             * @description The context it was trained for, in tokens.
+             */
+            context_length?: number | null;
+            /** @description Why it cannot be added (not GGUF, unreadable), else `null`. */
+            error?: string | null;
+            /** @description The model that runs it already, else `null`. */
+            model_id?: string | null;
+            /** @description Its file name. */
+            name: string;
+            /** @description Its absolute path (what `file` of a new model takes). */
+            path: string;
+            /**
+             * Format: int64
+             * @description Its size in bytes (0 when it cannot be read).
+             */
+            size_bytes: number;
+        };
         /**
          * @description How far a yes reaches.
          * @enum {string}
@@ -1851,6 +1896,36 @@ export interface components {
             total: number;
         };
         /** @description A whole list and its length. */
+        Listed_FoundFile: {
+            /** @description The items. */
+            list: {
+                /** @description The architecture its header names (`llama`, `qwen2`, …). */
+                architecture?: string | null;
+                /** @description Whether it carries its own chat template. */
+                chat_template: boolean;
+                /**
+                 * Format: int64
+                 * @description The context it was trained for, in tokens.
+                 */
+                context_length?: number | null;
+                /** @description Why it cannot be added (not GGUF, unreadable), else `null`. */
+                error?: string | null;
+                /** @description The model that runs it already, else `null`. */
+                model_id?: string | null;
+                /** @description Its file name. */
+                name: string;
+                /** @description Its absolute path (what `file` of a new model takes). */
+                path: string;
+                /**
+                 * Format: int64
+                 * @description Its size in bytes (0 when it cannot be read).
+                 */
+                size_bytes: number;
+            }[];
+            /** @description How many items `list` has. */
+            total: number;
+        };
+        /** @description A whole list and its length. */
         Listed_LlmModelView: {
             /** @description The items. */
             list: {
@@ -1863,6 +1938,7 @@ export interface components {
                 base_url: string;
                 /** @description RFC 3339. */
                 created_at: string;
+                file?: null | components["schemas"]["ModelFileView"];
                 /** @description The model's id. */
                 id: string;
                 /** @description Whether it is the default model. */
@@ -1880,7 +1956,10 @@ export interface components {
                 name: string;
                 /** @description What its server is doing now. */
                 state: components["schemas"]["ServingState"];
-                /** @description Why a server Deskmate runs is stopped, else `null`. */
+                /**
+                 * @description Why a server Deskmate runs is stopped or failed, or what a loading one is doing;
+                 *     else `null`.
+                 */
                 state_detail?: string | null;
                 /** @description Whether replies are streamed. */
                 streaming: boolean;
@@ -1943,6 +2022,11 @@ export interface components {
         LlmModelChange: {
             api_key?: null | components["schemas"]["ApiKey"];
             base_url?: components["schemas"]["BaseUrl"];
+            /**
+             * Format: int64
+             * @description For a model run from a file: the context size in tokens (its server restarts).
+             */
+            context_size?: number;
             is_default?: boolean;
             /** Format: int64 */
             max_tokens?: number;
@@ -1951,6 +2035,11 @@ export interface components {
             streaming?: boolean;
             /** Format: double */
             temperature?: number;
+            /**
+             * Format: int64
+             * @description For a model run from a file: CPU threads (its server restarts).
+             */
+            threads?: number;
             /** Format: double */
             top_p?: number;
         };
@@ -1965,6 +2054,7 @@ export interface components {
             base_url: string;
             /** @description RFC 3339. */
             created_at: string;
+            file?: null | components["schemas"]["ModelFileView"];
             /** @description The model's id. */
             id: string;
             /** @description Whether it is the default model. */
@@ -1982,7 +2072,10 @@ export interface components {
             name: string;
             /** @description What its server is doing now. */
             state: components["schemas"]["ServingState"];
-            /** @description Why a server Deskmate runs is stopped, else `null`. */
+            /**
+             * @description Why a server Deskmate runs is stopped or failed, or what a loading one is doing;
+             *     else `null`.
+             */
             state_detail?: string | null;
             /** @description Whether replies are streamed. */
             streaming: boolean;
@@ -2221,6 +2314,22 @@ export interface components {
              */
             wording_groups_same_tools: number;
         };
+        ModelFilePath: string;
+        /** @description How Deskmate runs a model from a person's own GGUF file. */
+        ModelFileView: {
+            /**
+             * Format: int64
+             * @description The context size in tokens.
+             */
+            context_size: number;
+            /** @description The file's absolute path. */
+            path: string;
+            /**
+             * Format: int64
+             * @description CPU threads.
+             */
+            threads: number;
+        };
         ModelId: string;
         ModelName: string;
         ModelTitle: string;
@@ -2246,10 +2355,26 @@ export interface components {
             /** @description 1 to 200 characters, not only spaces. */
             title: string;
         };
-        /** @description An LLM model to add. */
+        /**
+         * @description An LLM model to add: served elsewhere (`base_url` and `model`), or run by Deskmate from
+         *     a GGUF file on this computer (`file`, instead of `base_url`).
+         */
         NewLlmModel: {
             api_key?: null | components["schemas"]["ApiKey"];
-            base_url: components["schemas"]["BaseUrl"];
+            /** @description Required unless `file` is sent; not with `file`. */
+            base_url?: components["schemas"]["BaseUrl"];
+            /**
+             * Format: int64
+             * @description With `file`: the context size in tokens (default: what the file was trained for,
+             *     at most 8192 and what free memory holds).
+             */
+            context_size?: number;
+            /**
+             * @description A GGUF file Deskmate runs with its own llama-server: checked before anything is
+             *     stored (it must exist, be readable, be GGUF, fit in free memory and not be used by
+             *     another model).
+             */
+            file?: components["schemas"]["ModelFilePath"];
             /** @description Made up when left out. */
             id?: components["schemas"]["ModelId"];
             /** @description Make it the default model (default false). */
@@ -2259,7 +2384,11 @@ export interface components {
              * @description Most tokens of a reply (default 1024).
              */
             max_tokens?: number;
-            model: components["schemas"]["ModelName"];
+            /**
+             * @description Required with `base_url`; with `file`, the name requests carry (default: from the
+             *     file's name).
+             */
+            model?: components["schemas"]["ModelName"];
             name: components["schemas"]["ModelTitle"];
             /** @description Stream replies (default true). */
             streaming?: boolean;
@@ -2268,6 +2397,11 @@ export interface components {
              * @description Sampling temperature (default 0.7).
              */
             temperature?: number;
+            /**
+             * Format: int64
+             * @description With `file`: CPU threads (default: the computer's cores).
+             */
+            threads?: number;
             /**
              * Format: double
              * @description Nucleus sampling (default 1).
@@ -2951,7 +3085,7 @@ export interface components {
          * @description What a model's server is doing now.
          * @enum {string}
          */
-        ServingState: "remote" | "starting" | "ready" | "stopped";
+        ServingState: "remote" | "starting" | "ready" | "stopped" | "failed";
         /** @description A setting with its current value. */
         Setting: {
             /** @description The default. */
@@ -5050,6 +5184,44 @@ export interface operations {
             };
             /** @description No changed tool of that name */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    models_list_files: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The .gguf files of the models folders (the cache's `models` and the folder the `models.folder` setting names), each with what its header says, or why it cannot be added, and the model that runs it already. Add one with `POST /api/v1/models/llm` and `file` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Listed_FoundFile"];
+                };
+            };
+            /** @description Missing or invalid bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: a Host or Origin that is not this machine's loopback address */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -223,6 +223,7 @@ pub fn app(state: AppState) -> Router {
             "/api/v1/models/asr",
             get(models::list_asr).post(models::create_asr),
         )
+        .route("/api/v1/model-files", get(models::list_files))
         .route(
             "/api/v1/models/asr/{id}",
             get(models::get_asr)

@@ -4,6 +4,7 @@
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
+use deskmate_service::model_files::FoundFile;
 use deskmate_service::model_input::{AsrModelChange, LlmModelChange, NewAsrModel, NewLlmModel};
 use deskmate_service::model_view::{AsrModelView, LlmModelView};
 use deskmate_service::{Deskmate, ServiceError};
@@ -39,7 +40,7 @@ pub async fn list_llm(
 }
 
 /// `POST /api/v1/models/llm` → 201.
-#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = NewLlmModel, responses((status = 201, description = "The model (api_key masked)", body = LlmModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
+#[utoipa::path(post, path = "/api/v1/models/llm", tag = "models", request_body = NewLlmModel, description = "A model served at `base_url`, or one Deskmate runs from a GGUF file on this computer (`file` instead of `base_url`). Whether a file can run is decided by the file and this computer, not by the request: a path that is well formed is refused with 422 at `/file` when nothing is there, it is a folder, it is not GGUF or cannot be read, it does not fit in free memory, or another model runs it.", responses((status = 201, description = "The model (api_key masked)", body = LlmModelView), (status = 422, description = "{detail, errors}"), (status = 409, description = "A model with this id exists: `errors` names the field")))]
 pub async fn create_llm(
     State(state): State<AppState>,
     ApiBody(body): ApiBody<NewLlmModel>,
@@ -92,6 +93,16 @@ pub async fn delete_llm(
     })
     .await?;
     Ok(Json(Deleted::new(id)))
+}
+
+/// `GET /api/v1/model-files`.
+#[utoipa::path(get, path = "/api/v1/model-files", tag = "models", responses((status = 200, description = "The .gguf files of the models folders (the cache's `models` and the folder the `models.folder` setting names), each with what its header says, or why it cannot be added, and the model that runs it already. Add one with `POST /api/v1/models/llm` and `file`", body = Listed<FoundFile>)))]
+pub async fn list_files(
+    State(state): State<AppState>,
+) -> Result<Json<Listed<FoundFile>>, AppError> {
+    Ok(Json(Listed::new(
+        blocking(&state, Deskmate::model_files).await?,
+    )))
 }
 
 /// `GET /api/v1/models/asr`.

@@ -29,6 +29,7 @@ use crate::{
         eval::run, eval::runs, eval::run_detail,
         schedules::list, schedules::create, schedules::detail, schedules::update, schedules::delete, schedules::runs,
         models::list_llm, models::create_llm, models::get_llm, models::update_llm, models::delete_llm,
+        models::list_files,
         models::list_asr, models::create_asr, models::get_asr, models::update_asr, models::delete_asr,
         document
     ),

@@ -1742,7 +1742,7 @@ async fn the_openapi_document_matches_what_is_served() {
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
     assert!(doc["components"]["schemas"]["FieldError"].is_object());
-    assert_eq!(operations, 72, "every route of app() is documented");
+    assert_eq!(operations, 73, "every route of app() is documented");
     assert_eq!(
         doc["paths"]["/api/v1/tools/health"]["get"]["security"],
         json!([{}]),

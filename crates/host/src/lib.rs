@@ -56,6 +56,8 @@ impl Server {
             Some(manifest) => local::start(&deskmate, &manifest, None, &data_dir.join("logs")),
             None => Vec::new(),
         };
+        // A default model run from a person's own file starts now; others on first use.
+        deskmate.start_default_file_model();
         // The configured MCP servers start in the background; their tools join as they
         // answer.
         let imports = tokio_util::sync::CancellationToken::new();
@@ -148,6 +150,7 @@ impl Server {
         let _ = self.stop.send(());
         let _ = tokio::time::timeout(std::time::Duration::from_secs(5), self.task).await;
         local::stop(self.sidecars).await;
+        self.deskmate.stop_file_models().await;
     }
 }
 

@@ -78,8 +78,10 @@ impl GgufInfo {
     }
 }
 
-/// Smallest context a model is run with: a turn's prompt alone is about 1,500 tokens.
-pub const MIN_CONTEXT: u64 = 2048;
+/// Smallest context a model is run with: a turn's first request (the instructions and
+/// every tool's description) is about 2,500 tokens (2,464 measured with SmolLM2's
+/// tokenizer), and the reply needs room after it.
+pub const MIN_CONTEXT: u64 = 4096;
 
 /// Why a model cannot be run here.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

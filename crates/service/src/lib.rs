@@ -32,6 +32,7 @@ mod managed;
 pub mod mcp_input;
 pub mod mcp_servers;
 pub mod mcp_view;
+pub mod model_files;
 pub mod model_input;
 pub mod model_view;
 pub mod models;
@@ -71,17 +72,13 @@ pub struct Deskmate {
     data_dir: PathBuf,
     /// The registry in force (shared with the schedules, which check calls against it).
     registry: Arc<RwLock<Arc<Registry>>>,
-    /// Where the servers Deskmate runs itself listen now, by `managed` kind.
-    managed_urls: RwLock<std::collections::HashMap<String, String>>,
-    /// Managed models whose server is starting (their calls wait for it).
-    managed_starting: RwLock<std::collections::HashSet<String>>,
-    /// Woken when a managed server's URL changes.
-    managed_changed: tokio::sync::Notify,
-    /// Told the id of each managed model whose server became ready (the agent warms its
-    /// prompt prefix there).
-    managed_ready: tokio::sync::broadcast::Sender<String>,
+    /// The servers Deskmate runs itself: where they listen, which are starting (shared
+    /// with the callbacks of the model files' servers).
+    managed: Arc<managed::Managed>,
     /// Where each local model's server saves prompt caches (`--slot-save-path`).
     slot_dirs: RwLock<std::collections::HashMap<String, PathBuf>>,
+    /// The servers of the models run from a person's own files.
+    file_servers: model_files::FileServers,
     /// Who runs a chat turn for a schedule's prompt (the agent), held weakly: it holds
     /// the service.
     turn_runner: RwLock<Option<Weak<dyn TurnRunner>>>,
@@ -189,12 +186,10 @@ impl Deskmate {
             hooks,
             limits: CapLimits::default(),
             stored: None,
-            managed_urls: RwLock::default(),
+            managed: Arc::new(managed::Managed::default()),
             slot_dirs: RwLock::default(),
+            file_servers: model_files::FileServers::default(),
             turn_runner: RwLock::default(),
-            managed_starting: RwLock::default(),
-            managed_changed: tokio::sync::Notify::new(),
-            managed_ready: tokio::sync::broadcast::channel(managed::MANAGED_READY_BACKLOG).0,
             tools_changed: tokio::sync::watch::Sender::new(0),
             mcp_changed: tokio::sync::watch::Sender::new(0),
             mcp_statuses: RwLock::default(),

@@ -166,6 +166,10 @@ impl Deskmate {
                 }
             }
         }
+        // The same llama-server runs the models a person adds from files.
+        if let Some(server) = manifest.llm.first() {
+            self.set_llama_server(server.program.clone());
+        }
         for server in &manifest.llm {
             if seen.contains(&server.id) || store.model::<LlmModel>(&server.id)?.is_some() {
                 continue;
@@ -185,6 +189,7 @@ impl Deskmate {
                 streaming: true,
                 is_default: server.default && !has_llm_default,
                 managed: Some("llama-server".into()),
+                file: None,
                 created_at: String::new(),
                 updated_at: String::new(),
             });

@@ -130,7 +130,23 @@ string_schema!(
         .max_items(Some(HOTWORDS_MAX))
 );
 
-/// An LLM model to add.
+/// Longest model file path, in characters.
+pub const FILE_MAX: usize = 4096;
+/// The context sizes a model file may be run with, in tokens (a turn's first request
+/// alone is about 2,500).
+pub const CONTEXT_MIN: f64 = deskmate_llm::gguf::MIN_CONTEXT as f64;
+pub const CONTEXT_MAX: f64 = 1_048_576.0;
+/// The threads a model file's server may use.
+pub const THREADS_MAX: f64 = 256.0;
+
+string_schema!(
+    /// The absolute path of a GGUF model file on this computer, e.g.
+    /// `/home/me/models/qwen2.5-7b-instruct-q4_k_m.gguf`.
+    ModelFilePath => text(2, FILE_MAX, "^/")
+);
+
+/// An LLM model to add: served elsewhere (`base_url` and `model`), or run by Deskmate from
+/// a GGUF file on this computer (`file`, instead of `base_url`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewLlmModel {
@@ -139,10 +155,25 @@ pub struct NewLlmModel {
     pub id: Option<String>,
     #[schema(value_type = ModelTitle)]
     pub name: String,
-    #[schema(value_type = BaseUrl)]
-    pub base_url: String,
-    #[schema(value_type = ModelName)]
-    pub model: String,
+    /// Required unless `file` is sent; not with `file`.
+    #[schema(value_type = BaseUrl, required = false)]
+    pub base_url: Option<String>,
+    /// Required with `base_url`; with `file`, the name requests carry (default: from the
+    /// file's name).
+    #[schema(value_type = ModelName, required = false)]
+    pub model: Option<String>,
+    /// A GGUF file Deskmate runs with its own llama-server: checked before anything is
+    /// stored (it must exist, be readable, be GGUF, fit in free memory and not be used by
+    /// another model).
+    #[schema(value_type = ModelFilePath, required = false)]
+    pub file: Option<String>,
+    /// With `file`: the context size in tokens (default: what the file was trained for,
+    /// at most 8192 and what free memory holds).
+    #[schema(value_type = Option<i64>, nullable = false, minimum = 4096, maximum = 1048576)]
+    pub context_size: Option<f64>,
+    /// With `file`: CPU threads (default: the computer's cores).
+    #[schema(value_type = Option<i64>, nullable = false, minimum = 1, maximum = 256)]
+    pub threads: Option<f64>,
     /// Kept in the OS keyring and read back as `••••`; `null` or `""` for none.
     #[schema(value_type = Option<ApiKey>)]
     #[serde(default, deserialize_with = "crate::body::present")]
@@ -191,6 +222,12 @@ pub struct LlmModelChange {
     pub streaming: Option<bool>,
     #[schema(nullable = false)]
     pub is_default: Option<bool>,
+    /// For a model run from a file: the context size in tokens (its server restarts).
+    #[schema(value_type = Option<i64>, nullable = false, minimum = 4096, maximum = 1048576)]
+    pub context_size: Option<f64>,
+    /// For a model run from a file: CPU threads (its server restarts).
+    #[schema(value_type = Option<i64>, nullable = false, minimum = 1, maximum = 256)]
+    pub threads: Option<f64>,
 }
 
 /// An ASR (speech-to-text) model to add.
@@ -325,14 +362,48 @@ mod tests {
         ] {
             bodies.push(with(key, value));
         }
-        for key in ["name", "base_url", "model"] {
-            let mut body = base.clone();
-            body.as_object_mut().map(|o| o.remove(key));
+        let mut nameless = base.clone();
+        nameless.as_object_mut().map(|o| o.remove("name"));
+        bodies.push(nameless);
+        // A model from a file: `file` instead of `base_url`, `model` then optional.
+        let file = json!({"name": "Mine", "file": "/home/me/models/m.gguf"});
+        bodies.push(file.clone());
+        for (key, value) in [
+            ("file", json!("models/m.gguf")),
+            ("file", json!("/")),
+            ("file", json!(format!("/{}", "x".repeat(FILE_MAX)))),
+            ("model", json!("mine")),
+            ("context_size", json!(4096)),
+            ("context_size", json!(2048)),
+            ("context_size", json!(4096.5)),
+            ("threads", json!(0)),
+            ("threads", json!(8)),
+        ] {
+            let mut body = file.clone();
+            body[key] = value;
             bodies.push(body);
         }
         for body in &bodies {
             let server = llm_input(body, None).is_ok();
             assert_eq!(llm.is_valid(body), server, "LLM body {body}");
+        }
+        // What the document cannot state, as its fields' descriptions say: one of
+        // `base_url` and `file` is needed, not both, and `model` goes with `base_url`.
+        // The server refuses each at the field.
+        let without = |key: &str| {
+            let mut body = base.clone();
+            body.as_object_mut().map(|o| o.remove(key));
+            body
+        };
+        let mut both = file.clone();
+        both["base_url"] = json!("http://127.0.0.1:8080/v1");
+        for (body, at) in [
+            (without("base_url"), "/base_url"),
+            (both, "/base_url"),
+            (without("model"), "/model"),
+        ] {
+            let errors = llm_input(&body, None).err().unwrap_or_default();
+            assert_eq!(errors.first().map(|e| e.path.as_str()), Some(at), "{body}");
         }
         for (key, value) in [
             ("language", json!("zh")),

@@ -20,6 +20,20 @@ pub enum ServingState {
     Ready,
     /// A server Deskmate runs, not running now (see `state_detail`).
     Stopped,
+    /// A model Deskmate runs from a file whose server cannot run: `state_detail` says
+    /// why (the file is gone, the server exited, with its last log lines).
+    Failed,
+}
+
+/// How Deskmate runs a model from a person's own GGUF file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ModelFileView {
+    /// The file's absolute path.
+    pub path: String,
+    /// The context size in tokens.
+    pub context_size: i64,
+    /// CPU threads.
+    pub threads: i64,
 }
 
 /// An LLM model as the API shows it.
@@ -49,13 +63,17 @@ pub struct LlmModelView {
     pub is_default: bool,
     /// The program that runs it when Deskmate does (`llama-server`), else `null`.
     pub managed: Option<String>,
+    /// For a model Deskmate runs from a GGUF file on this computer: the file and the
+    /// server's settings; else `null`.
+    pub file: Option<ModelFileView>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
     pub updated_at: String,
     /// What its server is doing now.
     pub state: ServingState,
-    /// Why a server Deskmate runs is stopped, else `null`.
+    /// Why a server Deskmate runs is stopped or failed, or what a loading one is doing;
+    /// else `null`.
     pub state_detail: Option<String>,
 }
 
@@ -119,6 +137,11 @@ impl LlmModelView {
             streaming: m.streaming,
             is_default: m.is_default,
             managed: m.managed.clone(),
+            file: m.file.as_ref().map(|f| ModelFileView {
+                path: f.path.clone(),
+                context_size: f.context_size,
+                threads: f.threads,
+            }),
             created_at: m.created_at.clone(),
             updated_at: m.updated_at.clone(),
             state: serving.state,

@@ -3,15 +3,16 @@
 //! a set key reads `••••`), at most one default of each kind.
 
 use deskmate_core::mask::MASK;
-pub use deskmate_store::models::{AsrModel, LlmModel, ModelRecord};
+pub use deskmate_store::models::{AsrModel, LlmModel, ModelFile, ModelRecord};
 use serde_json::{Map, Value};
 use utoipa::PartialSchema;
 
 use crate::body::{Body, declared_fields, unknown_fields};
 use crate::error::FieldError;
 use crate::model_input::{
-    API_KEY_MAX, AsrModelChange, BASE_URL_MAX, HOTWORD_MAX, HOTWORDS_MAX, LANGUAGES,
-    LlmModelChange, MODEL_MAX, NAME_MAX, NewAsrModel, NewLlmModel, base_url_ok, blank,
+    API_KEY_MAX, AsrModelChange, BASE_URL_MAX, CONTEXT_MAX, CONTEXT_MIN, FILE_MAX, HOTWORD_MAX,
+    HOTWORDS_MAX, LANGUAGES, LlmModelChange, MODEL_MAX, NAME_MAX, NewAsrModel, NewLlmModel,
+    THREADS_MAX, base_url_ok, blank,
 };
 use crate::model_view::{AsrModelView, LlmModelView, Serving, ServingState};
 use crate::{Deskmate, ServiceError};
@@ -192,6 +193,49 @@ impl<'a> Fields<'a> {
     /// none required, and an id that may only be sent back unchanged (checked against the
     /// model's by [`changed_id`]).
     fn common(&mut self, create: bool) {
+        self.id_and_name(create);
+        self.base_url(create);
+        self.text("model", create, MODEL_MAX);
+        self.key();
+        self.boolean("is_default");
+    }
+
+    /// A new LLM model: served at a base URL, as [`Fields::common`] checks, or run from a
+    /// file (`file` instead of `base_url`; `model` then optional).
+    fn llm_source(&mut self) {
+        if !self.body.contains_key("file") {
+            self.common(true);
+            return;
+        }
+        self.id_and_name(true);
+        if self.body.contains_key("base_url") {
+            self.errors.push(field(
+                "/base_url",
+                "send either file or base_url, not both",
+                "leave base_url out for a model Deskmate runs from a file",
+            ));
+        }
+        match self.body.get("file") {
+            Some(Value::String(path))
+                if path.starts_with('/') && (2..=FILE_MAX).contains(&path.chars().count()) => {}
+            _ => self.errors.push(field(
+                "/file",
+                format!("file must be an absolute path (starting with /) of at most {FILE_MAX} characters"),
+                "the full path of a .gguf file, e.g. /home/me/models/model.gguf",
+            )),
+        }
+        self.text("model", false, MODEL_MAX);
+        self.key();
+        self.boolean("is_default");
+    }
+
+    /// How a model file's server runs.
+    fn server(&mut self) {
+        self.number("context_size", CONTEXT_MIN, CONTEXT_MAX, true);
+        self.number("threads", 1.0, THREADS_MAX, true);
+    }
+
+    fn id_and_name(&mut self, create: bool) {
         match self.body.get("id") {
             None => {}
             Some(Value::String(id)) if create => {
@@ -205,10 +249,6 @@ impl<'a> Fields<'a> {
                 .push(field("/id", "id must be a string", "or leave it out")),
         }
         self.text("name", create, NAME_MAX);
-        self.base_url(create);
-        self.text("model", create, MODEL_MAX);
-        self.key();
-        self.boolean("is_default");
     }
 
     fn llm(&mut self) {
@@ -269,8 +309,9 @@ fn check<T: PartialSchema>(
 impl Body for NewLlmModel {
     fn check(body: &Value) -> Vec<FieldError> {
         check::<Self>(body, &[], |f| {
-            f.common(true);
+            f.llm_source();
             f.llm();
+            f.server();
         })
     }
 }
@@ -280,6 +321,7 @@ impl Body for LlmModelChange {
         check::<Self>(body, &["id"], |f| {
             f.common(false);
             f.llm();
+            f.server();
         })
     }
 }
@@ -321,6 +363,8 @@ fn example(key: &str) -> &'static str {
         "top_p" => "0.9",
         "max_tokens" => "1024",
         "language" => "zh",
+        "context_size" => "8192",
+        "threads" => "4",
         _ => "…",
     }
 }
@@ -347,20 +391,36 @@ pub fn new_id(kind: &str) -> String {
     format!("{kind}-{}", &uuid::Uuid::new_v4().simple().to_string()[..8])
 }
 
-/// A new LLM model's record and key, from its body (defaults for what it leaves out).
+/// A new LLM model's record and key, from its body (defaults for what it leaves out). A
+/// model from a file gets its settings when the file is read
+/// ([`crate::model_files::prepare`]): here the sent ones, or 0 for "choose".
 pub fn new_llm(input: NewLlmModel) -> (LlmModel, KeyChange) {
+    let file = input.file.map(|path| ModelFile {
+        path,
+        context_size: input.context_size.map_or(0, whole),
+        threads: input.threads.map_or(0, whole),
+    });
     let model = LlmModel {
         id: input.id.unwrap_or_else(|| new_id("llm")),
         name: input.name.trim().to_string(),
-        base_url: input.base_url.trim().to_string(),
-        model: input.model.trim().to_string(),
+        base_url: input.base_url.map_or_else(
+            || crate::model_files::PLACEHOLDER_URL.to_string(),
+            |u| u.trim().to_string(),
+        ),
+        model: input
+            .model
+            .map(|m| m.trim().to_string())
+            .unwrap_or_default(),
         api_key_ref: None,
         temperature: input.temperature.unwrap_or(0.7),
         top_p: input.top_p.unwrap_or(1.0),
         max_tokens: input.max_tokens.map_or(1024, whole),
         streaming: input.streaming.unwrap_or(true),
         is_default: input.is_default.unwrap_or(false),
-        managed: None,
+        managed: file
+            .as_ref()
+            .map(|_| crate::model_files::LLAMA_SERVER.to_string()),
+        file,
         created_at: String::new(),
         updated_at: String::new(),
     };
@@ -382,6 +442,27 @@ pub fn changed_llm(
     model.max_tokens = change.max_tokens.map_or(model.max_tokens, whole);
     model.streaming = change.streaming.unwrap_or(model.streaming);
     model.is_default = change.is_default.unwrap_or(model.is_default);
+    match &mut model.file {
+        Some(file) => {
+            file.context_size = change.context_size.map_or(file.context_size, whole);
+            file.threads = change.threads.map_or(file.threads, whole);
+        }
+        None if change.context_size.is_some() || change.threads.is_some() => {
+            let key = if change.context_size.is_some() {
+                "context_size"
+            } else {
+                "threads"
+            };
+            return Err(vec![field(
+                &format!("/{key}"),
+                format!(
+                    "{key} is a setting of a model Deskmate runs from a file, and this one is not"
+                ),
+                format!("leave {key} out"),
+            )]);
+        }
+        None => {}
+    }
     model.updated_at = String::new();
     Ok((model, KeyChange::of(change.api_key)))
 }
@@ -502,6 +583,16 @@ pub trait ModelKind: ModelRecord + Clone {
     fn set_api_key_ref(&mut self, name: Option<String>);
     /// The program that runs it when Deskmate does.
     fn managed(&self) -> Option<&str>;
+    /// Checks what a body cannot say alone and fills in what depends on it (a model
+    /// file's contents), given the other models of its kind; nothing by default.
+    fn prepare(&mut self, _others: &[Self]) -> Result<(), Vec<FieldError>> {
+        Ok(())
+    }
+    /// What its server does, when Deskmate runs it in a way of its own kind (a model
+    /// file's server); `None` for the shared rule.
+    fn own_serving(&self, _deskmate: &Deskmate) -> Option<Serving> {
+        None
+    }
 }
 
 /// The accessors of the fields every model record has, alike for every kind.
@@ -538,6 +629,15 @@ impl ModelKind for LlmModel {
 
     fn view(&self, serving: Serving) -> LlmModelView {
         LlmModelView::new(self, serving)
+    }
+
+    fn prepare(&mut self, others: &[Self]) -> Result<(), Vec<FieldError>> {
+        crate::model_files::prepare(self, others)
+    }
+
+    fn own_serving(&self, deskmate: &Deskmate) -> Option<Serving> {
+        let file = self.file.as_ref()?;
+        Some(deskmate.file_serving(&self.id, file))
     }
 
     shared_fields!();
@@ -634,7 +734,10 @@ impl Deskmate {
     }
 
     fn model_view<M: ModelKind>(&self, m: &M) -> M::View {
-        m.view(self.serving(m.id(), m.managed()))
+        let serving = m
+            .own_serving(self)
+            .unwrap_or_else(|| self.serving(m.id(), m.managed()));
+        m.view(serving)
     }
 
     /// Every model of a kind (keys masked), the default first.
@@ -673,6 +776,9 @@ impl Deskmate {
     pub fn create_model<M: ModelKind>(&self, input: M::New) -> Result<M::View, ServiceError> {
         let store = &self.stored()?.store;
         let (mut model, key) = M::new(input);
+        model
+            .prepare(&store.list_models::<M>()?)
+            .map_err(ServiceError::Invalid)?;
         let id = model.id().to_string();
         if let KeyChange::Set(_) = key {
             model.set_api_key_ref(Some(api_key_secret(M::PREFIX, &id)));
@@ -680,6 +786,13 @@ impl Deskmate {
         let created = match store.create_model(&model) {
             Ok(created) => created,
             Err(deskmate_store::Error::Taken { .. }) => return Err(taken(&id)),
+            Err(deskmate_store::Error::Duplicate { column, .. }) => {
+                return Err(ServiceError::Invalid(vec![field(
+                    &format!("/{column}"),
+                    format!("another model has this {column}"),
+                    "use that model, or remove it first",
+                )]));
+            }
             Err(e) => return Err(e.into()),
         };
         if let Err(e) = self.apply_key::<M>(&id, &key, None) {
@@ -700,10 +813,25 @@ impl Deskmate {
         let store = &self.stored()?.store;
         let existing = self.model_record::<M>(Some(id))?;
         let (mut model, key) = existing.changed(change).map_err(ServiceError::Invalid)?;
+        if model.own_serving(self).is_some() {
+            model
+                .prepare(&store.list_models::<M>()?)
+                .map_err(ServiceError::Invalid)?;
+        }
         let current = existing.api_key_ref().map(str::to_string);
         model.set_api_key_ref(self.apply_key::<M>(id, &key, current)?);
         match store.update_model(&model)? {
-            Some(updated) => Ok(self.model_view(&updated)),
+            Some(updated) => {
+                if updated.own_serving(self).is_some() {
+                    // Its server runs with the old settings: it starts again with these
+                    // on next use (now, if it is the default).
+                    self.stop_file_model(id);
+                    if updated.is_default() {
+                        self.start_file_model(id);
+                    }
+                }
+                Ok(self.model_view(&updated))
+            }
             None => {
                 if key != KeyChange::Keep {
                     self.apply_key::<M>(id, &KeyChange::Remove, None)?;
@@ -719,6 +847,7 @@ impl Deskmate {
         if !store.delete_model::<M>(id)? {
             return Err(not_found::<M>(id));
         }
+        self.stop_file_model(id);
         self.apply_key::<M>(id, &KeyChange::Remove, None)?;
         Ok(())
     }

@@ -46,6 +46,12 @@ pub const KNOWN: &[Known] = &[
         zh: "模型上下文的大小（token 数，512–2000000），用于不报告上下文大小的模型服务（llama.cpp 会自己报告）。对话装不下时，最早的几轮会由模型折叠成一段摘要。",
         en: "The model's context size in tokens (512–2,000,000), for model servers that do not tell it (llama.cpp does). When a conversation no longer fits, its oldest turns are folded into a summary the model writes.",
     },
+    Known {
+        key: crate::model_files::FOLDER_SETTING,
+        default: || Value::String(String::new()),
+        zh: "另一个存放 GGUF 模型文件的文件夹（绝对路径），其中的 .gguf 文件会出现在“模型”页上供添加。留空则只列出缓存目录的 models 文件夹。",
+        en: "One more folder of GGUF model files (an absolute path): its .gguf files are offered on the Models page. Empty: only the cache's models folder is listed.",
+    },
 ];
 
 /// A setting with its current value.
@@ -77,6 +83,20 @@ pub fn check(known: &Known, value: &Value) -> Result<(), FieldError> {
             | (Value::Number(_), Value::Number(_))
             | (Value::String(_), Value::String(_))
     );
+    let relative_folder = known.key == crate::model_files::FOLDER_SETTING
+        && value
+            .as_str()
+            .is_some_and(|v| !v.is_empty() && !v.starts_with('/'));
+    if relative_folder {
+        return Err(FieldError {
+            path: "/value".into(),
+            message: format!(
+                "{} must be an absolute path (starting with /), or empty",
+                known.key
+            ),
+            hint: "e.g. {\"value\": \"/home/me/models\"}".into(),
+        });
+    }
     if same_type {
         Ok(())
     } else {

@@ -39,6 +39,15 @@ pub enum Error {
         /// The id.
         id: String,
     },
+    /// A create or update gave a column that holds one value per row (a model's file) a
+    /// value another row has.
+    #[error("{table} already has a row with this {column}")]
+    Duplicate {
+        /// The table.
+        table: &'static str,
+        /// The column.
+        column: &'static str,
+    },
     /// Another thread panicked while holding the connection.
     #[error("the database connection is unusable after a crash in another thread")]
     Poisoned,

@@ -55,6 +55,7 @@ pub fn migrations() -> Migrations<'static> {
         M::up(include_str!("../migrations/010_approvals.sql")),
         M::up(include_str!("../migrations/011_conversation_summaries.sql")),
         M::up(include_str!("../migrations/012_conversation_tree.sql")),
+        M::up(include_str!("../migrations/013_model_files.sql")),
     ])
 }
 

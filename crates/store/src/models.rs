@@ -34,10 +34,23 @@ pub struct LlmModel {
     pub is_default: bool,
     /// `llama-server` when Deskmate runs the server itself.
     pub managed: Option<String>,
+    /// For a model run from a person's own GGUF file: how it is run.
+    pub file: Option<ModelFile>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
     pub updated_at: String,
+}
+
+/// A GGUF file Deskmate runs with its own llama-server, and the server's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelFile {
+    /// The file's absolute path.
+    pub path: String,
+    /// The context size in tokens (`-c`).
+    pub context_size: i64,
+    /// CPU threads (`-t`).
+    pub threads: i64,
 }
 
 /// An OpenAI-compatible transcription model.
@@ -76,6 +89,9 @@ pub trait ModelRecord: Sized {
     /// The columns a create or an update writes, `id` first (the timestamps are the
     /// store's: `created_at` set once, `updated_at` on every write).
     const COLUMNS: &'static [&'static str];
+    /// The columns besides `id` that hold one value per row: a write giving one of them
+    /// another row's value fails with [`Error::Duplicate`] and changes nothing.
+    const UNIQUE: &'static [&'static str] = &[];
     /// The stable id.
     fn id(&self) -> &str;
     /// Whether it is its kind's default.
@@ -125,11 +141,16 @@ impl ModelRecord for LlmModel {
         "streaming",
         "is_default",
         "managed",
+        "file",
+        "context_size",
+        "threads",
     ];
+    const UNIQUE: &'static [&'static str] = &["file"];
 
     shared_fields!();
 
     fn values(&self) -> Result<Vec<SqlValue>, Error> {
+        let file = self.file.as_ref();
         Ok(vec![
             text(&self.id),
             text(&self.name),
@@ -142,10 +163,22 @@ impl ModelRecord for LlmModel {
             flag(self.streaming),
             flag(self.is_default),
             optional(self.managed.as_ref()),
+            optional(file.map(|f| &f.path)),
+            file.map_or(SqlValue::Null, |f| SqlValue::Integer(f.context_size)),
+            file.map_or(SqlValue::Null, |f| SqlValue::Integer(f.threads)),
         ])
     }
 
     fn read(row: &Row<'_>) -> rusqlite::Result<Self> {
+        let path: Option<String> = row.get(11)?;
+        let file = match path {
+            Some(path) => Some(ModelFile {
+                path,
+                context_size: row.get::<_, Option<i64>>(12)?.unwrap_or(4096),
+                threads: row.get::<_, Option<i64>>(13)?.unwrap_or(1),
+            }),
+            None => None,
+        };
         Ok(Self {
             id: row.get(0)?,
             name: row.get(1)?,
@@ -158,8 +191,9 @@ impl ModelRecord for LlmModel {
             streaming: row.get(8)?,
             is_default: row.get(9)?,
             managed: row.get(10)?,
-            created_at: row.get(11)?,
-            updated_at: row.get(12)?,
+            file,
+            created_at: row.get(14)?,
+            updated_at: row.get(15)?,
         })
     }
 }
@@ -230,6 +264,19 @@ impl ModelRecord for AsrModel {
     }
 }
 
+/// The duplicate a unique-constraint message (`UNIQUE constraint failed: t.col`) names.
+fn duplicate<M: ModelRecord>(message: &str) -> Error {
+    let column = M::UNIQUE
+        .iter()
+        .find(|c| message.ends_with(&format!(".{c}")))
+        .copied()
+        .unwrap_or("id");
+    Error::Duplicate {
+        table: M::TABLE,
+        column,
+    }
+}
+
 fn select<M: ModelRecord>() -> String {
     format!(
         "SELECT {}, created_at, updated_at FROM {}",
@@ -271,6 +318,11 @@ impl Store {
                     id: m.id().to_string(),
                 });
             }
+            Err(rusqlite::Error::SqliteFailure(e, Some(message)))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+            {
+                return Err(duplicate::<M>(&message));
+            }
             other => other.sql(&sql)?,
         };
         sole_default(&tx, m)?;
@@ -297,8 +349,16 @@ impl Store {
         let values = m.values()?;
         let mut conn = self.conn()?;
         let tx = conn.transaction().sql("BEGIN")?;
-        if tx.execute(&sql, params_from_iter(values)).sql(&sql)? == 0 {
-            return Ok(None);
+        match tx.execute(&sql, params_from_iter(values)) {
+            Ok(0) => return Ok(None),
+            Err(rusqlite::Error::SqliteFailure(e, Some(message)))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+            {
+                return Err(duplicate::<M>(&message));
+            }
+            other => {
+                other.sql(&sql)?;
+            }
         }
         sole_default(&tx, m)?;
         tx.commit().sql("COMMIT")?;
@@ -359,9 +419,56 @@ mod tests {
             streaming: true,
             is_default: default,
             managed: None,
+            file: None,
             created_at: String::new(),
             updated_at: String::new(),
         }
+    }
+
+    /// Two models never run one file: a create or an update that would is refused whole.
+    #[test]
+    fn one_model_per_file() {
+        let store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let from = |id: &str, path: &str| LlmModel {
+            file: Some(ModelFile {
+                path: path.into(),
+                context_size: 4096,
+                threads: 2,
+            }),
+            ..llm(id, false)
+        };
+        let a = store
+            .create_model(&from("a", "/m/a.gguf"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a.file, from("a", "/m/a.gguf").file);
+        let refused = store.create_model(&from("b", "/m/a.gguf"));
+        assert!(
+            matches!(refused, Err(Error::Duplicate { column: "file", .. })),
+            "{refused:?}"
+        );
+        store
+            .create_model(&from("c", "/m/c.gguf"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let refused = store.update_model(&from("c", "/m/a.gguf"));
+        assert!(
+            matches!(refused, Err(Error::Duplicate { column: "file", .. })),
+            "{refused:?}"
+        );
+        let c: Option<LlmModel> = store.model("c").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            c.and_then(|m| m.file).map(|f| f.path),
+            Some("/m/c.gguf".into())
+        );
+        // Models served elsewhere have no file, as many as there are.
+        for id in ["d", "e"] {
+            store
+                .create_model(&llm(id, false))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(
+            store.list_models::<LlmModel>().map(|l| l.len()).ok(),
+            Some(4)
+        );
     }
 
     #[test]

@@ -41,7 +41,12 @@ impl Server {
             .stderr(stderr)
             .spawn()
             .unwrap_or_else(|e| panic!("spawn: {e}"));
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
+        Self::started(child.stdout.take(), child, data_dir)
+    }
+
+    /// The server whose first line of `stdout` is its URL.
+    fn started(stdout: Option<std::process::ChildStdout>, child: Child, data_dir: &Path) -> Self {
+        let stdout = stdout.unwrap_or_else(|| panic!("stdout"));
         let mut line = String::new();
         let mut stdout = BufReader::new(stdout);
         stdout
@@ -60,6 +65,32 @@ impl Server {
             token,
             stdout: Some(stdout),
         }
+    }
+
+    /// A server run as the user `nobody` (through setpriv), for a test run as root that
+    /// needs file permissions to hold; `data_dir` must be writable by everyone. The
+    /// binary is copied beside it: `nobody` may not enter the build's folder.
+    pub fn start_as_nobody(data_dir: &Path) -> Self {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = data_dir.join("deskmate-bin");
+        std::fs::copy(env!("CARGO_BIN_EXE_deskmate"), &bin).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut child = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(&bin)
+            .arg("--data-dir")
+            .arg(data_dir)
+            .args(["serve", "--addr", "127.0.0.1:0", "--local-models", "off"])
+            .env("HOME", data_dir)
+            .env("DESKMATE_SECRET_STORE", "file")
+            .env_remove("DESKMATE_LOCAL")
+            .env_remove("DESKMATE_API_TOKEN")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn setpriv: {e}"));
+        Self::started(child.stdout.take(), child, data_dir)
     }
 
     pub fn client() -> reqwest::Client {
