@@ -4,8 +4,9 @@
 //! UI has no other way in, so there is one API. The shell only adds what a desktop app
 //! needs: the window (its size and position remembered), a tray icon, a single instance,
 //! and a global push-to-talk shortcut whose presses reach the UI as Tauri events — and
-//! one command, `save_text`, which writes a file only where the person chose in the OS
-//! save dialog (a conversation's export).
+//! two commands: `save_text`, which writes a file only where the person chose in the OS
+//! save dialog (a conversation's export), and `pick_model_file`, which asks for a GGUF
+//! model file in the OS open dialog and returns its path.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -159,6 +160,44 @@ async fn save_text(
     Ok(Some(path.display().to_string()))
 }
 
+/// Where the open dialog for a model file starts: the models folder of Deskmate's cache
+/// (`DESKMATE_CACHE`, else `~/.cache/deskmate`, then `models`) when it exists, else home.
+fn models_folder(cache: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    let cache = cache.or_else(|| home.as_ref().map(|h| h.join(".cache").join("deskmate")));
+    cache
+        .map(|c| c.join("models"))
+        .into_iter()
+        .chain(home)
+        .find(|dir| dir.is_dir())
+}
+
+/// Asks the person for a GGUF model file with the OS open dialog (titled `title`): its
+/// path, or `None` when the dialog was cancelled. It only reads the choice; the UI adds
+/// the model through the REST API, which checks the file.
+#[tauri::command]
+async fn pick_model_file(app: AppHandle, title: String) -> Result<Option<String>, String> {
+    let (chosen, picked) = tokio::sync::oneshot::channel();
+    let mut dialog = app
+        .dialog()
+        .file()
+        .set_title(&title)
+        .add_filter("GGUF", &["gguf"]);
+    let cache = std::env::var_os("DESKMATE_CACHE")
+        .filter(|c| !c.is_empty())
+        .map(PathBuf::from);
+    if let Some(folder) = models_folder(cache, app.path().home_dir().ok()) {
+        dialog = dialog.set_directory(folder);
+    }
+    dialog.pick_file(move |path| {
+        let _ = chosen.send(path);
+    });
+    let Some(path) = picked.await.ok().flatten() else {
+        return Ok(None);
+    };
+    let path = path.into_path().map_err(|e| e.to_string())?;
+    Ok(Some(path.display().to_string()))
+}
+
 /// Builds and runs the app until it quits.
 pub fn run() -> anyhow::Result<()> {
     let data_dir = data_dir()?;
@@ -190,7 +229,7 @@ pub fn run() -> anyhow::Result<()> {
                 .build(),
         )
         .plugin(tauri_plugin_dialog::init())
-        .invoke_handler(tauri::generate_handler![save_text])
+        .invoke_handler(tauri::generate_handler![save_text, pick_model_file])
         .setup(move |app| {
             let server = tauri::async_runtime::block_on(deskmate_host::Server::start(
                 &data_dir,
@@ -238,7 +277,30 @@ pub fn run() -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::system_locale;
+    use super::{models_folder, system_locale};
+
+    #[test]
+    fn the_model_file_dialog_starts_in_the_models_folder_else_home() {
+        let home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let home_path = home.path().to_path_buf();
+        assert_eq!(
+            models_folder(None, Some(home_path.clone())),
+            Some(home_path.clone())
+        );
+        let models = home_path.join(".cache").join("deskmate").join("models");
+        std::fs::create_dir_all(&models).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            models_folder(None, Some(home_path.clone())),
+            Some(models.clone())
+        );
+        let cache = home_path.join("other-cache");
+        std::fs::create_dir_all(cache.join("models")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            models_folder(Some(cache.clone()), Some(home_path.clone())),
+            Some(cache.join("models"))
+        );
+        assert_eq!(models_folder(Some(home_path.join("none")), None), None);
+    }
 
     fn locale(vars: &[(&str, &str)]) -> Option<String> {
         system_locale(|name| {

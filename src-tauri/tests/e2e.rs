@@ -1691,3 +1691,137 @@ fn save_in_dialog(display: &str, title: &str, path: &Path) {
         assert!(done.status.success(), "xdotool {args:?}: {done:?}");
     }
 }
+
+/// Journey: a person's own model file. The SmolLM2 file of the models folder is listed
+/// under "Model files found" (with a broken `.gguf` of the folder the `models.folder`
+/// setting names, whose row says why it cannot be added); its Add button adds it, and the
+/// LLM list shows the new model with its file, which its editor shows read-only with the
+/// context size and threads. Deleted from the page, it is gone and the file can be added
+/// again.
+#[test]
+fn a_model_file_found_is_added_from_the_models_page_and_deleted() {
+    const NAME: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+    let cache = std::env::var_os("DESKMATE_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/deskmate")))
+        .unwrap_or_default();
+    let smollm = cache.join("models").join(NAME);
+    assert!(
+        smollm.is_file(),
+        "{}: run scripts/setup-models.sh tests",
+        smollm.display()
+    );
+    // The folder of the setting: the SmolLM2 file (a link to it: listed once) and a file
+    // that is not a model.
+    let folder = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(&smollm, folder.path().join(NAME)).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(folder.path().join("broken.gguf"), b"not a model at all")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut app = App::launch("model-file", Launch::default());
+    let (status, set) = app.api().request(
+        "PUT",
+        "/api/v1/settings/models.folder",
+        Some(&json!({"value": folder.path().display().to_string()})),
+    );
+    assert_eq!(status, 200, "{set}");
+    app.wd.click_on("#nav-models");
+    let found = format!("#model-files tr.model-file[data-path$=\"/{NAME}\"]");
+    app.wd.wait_for(&found, Duration::from_secs(10));
+    let row = app.wd.text_of(&found);
+    assert!(row.contains("llama") && row.contains("MB"), "{row}");
+    let listed = app.wd.execute(
+        "return [...document.querySelectorAll('#model-files tr.model-file')].map(r => r.dataset.path);",
+        json!([]),
+    );
+    let paths: Vec<&str> = listed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        paths.iter().filter(|p| p.ends_with(NAME)).count(),
+        1,
+        "{listed}"
+    );
+    let broken = app.wd.text_of(
+        "#model-files tr.model-file[data-path$=\"/broken.gguf\"] [id^=\"model-file-error-\"]",
+    );
+    assert!(!broken.is_empty(), "the broken file says why");
+    app.screenshot("files");
+    app.wd.click_on(&format!(
+        "#model-files button[id^=\"model-file-add-\"][data-path$=\"/{NAME}\"]"
+    ));
+    // The new model is in the list with its file; the file's row says it is added.
+    let added = app.wd.wait_until(
+        "const p = document.querySelector('#model-file-added'); return p ? p.dataset.modelId : null;",
+        Duration::from_secs(20),
+    );
+    let id = added.as_str().unwrap_or_default().to_string();
+    assert!(!id.is_empty(), "{added}");
+    let model_row = format!("#models-llm tr[data-model-id=\"{id}\"]");
+    app.wd.wait_for(
+        &format!("{model_row} code.model-file-path"),
+        Duration::from_secs(10),
+    );
+    let shown = app.wd.text_of(&format!("{model_row} code.model-file-path"));
+    assert!(shown.ends_with(NAME), "{shown}");
+    assert!(
+        app.wd
+            .text_of(&model_row)
+            .contains("SmolLM2-135M-Instruct.Q4_1"),
+        "named after the file"
+    );
+    app.wd.wait_for(
+        &format!("#model-files [data-model-id=\"{id}\"]"),
+        Duration::from_secs(10),
+    );
+    let (status, model) = app
+        .api()
+        .request("GET", &format!("/api/v1/models/llm/{id}"), None);
+    assert_eq!(status, 200, "{model}");
+    assert!(
+        model["file"]["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with(NAME)),
+        "{model}"
+    );
+    // Its editor: the file read-only, its context size and threads.
+    app.wd.click_on(&format!("{model_row} .model-edit"));
+    app.wd.wait_for(
+        "#model-editor-llm[data-file] #model-editor-file[readonly]",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        app.wd.execute(
+            "return [document.querySelector('#model-editor-file').value, \
+             Number(document.querySelector('#model-editor-context').value), \
+             Number(document.querySelector('#model-editor-threads').value)];",
+            json!([])
+        ),
+        json!([
+            model["file"]["path"],
+            model["file"]["context_size"],
+            model["file"]["threads"]
+        ])
+    );
+    app.screenshot("added");
+    // Deleted from the page: gone from the list and from the API, the file addable again.
+    app.wd.execute("window.confirm = () => true;", json!([]));
+    app.wd.click_on(&format!("{model_row} .model-delete"));
+    app.wd.wait_until(
+        &format!(
+            "return !document.querySelector('{}');",
+            model_row.replace('\'', "\\'")
+        ),
+        Duration::from_secs(10),
+    );
+    app.wd.wait_for(
+        &format!("#model-files button[id^=\"model-file-add-\"][data-path$=\"/{NAME}\"]"),
+        Duration::from_secs(10),
+    );
+    let (status, _) = app
+        .api()
+        .request("GET", &format!("/api/v1/models/llm/{id}"), None);
+    assert_eq!(status, 404);
+}
