@@ -2381,7 +2381,7 @@ export interface components {
             is_default?: boolean;
             /**
              * Format: int64
-             * @description Most tokens of a reply (default 1024).
+             * @description Most tokens of a reply (default 1024; 512 for a model from a file).
              */
             max_tokens?: number;
             /**
@@ -2394,7 +2394,7 @@ export interface components {
             streaming?: boolean;
             /**
              * Format: double
-             * @description Sampling temperature (default 0.7).
+             * @description Sampling temperature (default 0.7; 0 for a model from a file).
              */
             temperature?: number;
             /**
@@ -2404,7 +2404,7 @@ export interface components {
             threads?: number;
             /**
              * Format: double
-             * @description Nucleus sampling (default 1).
+             * @description Nucleus sampling (default 1; 0.9 for a model from a file).
              */
             top_p?: number;
         };

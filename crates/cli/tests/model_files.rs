@@ -1,7 +1,7 @@
 //! A person's own GGUF file as a model, over real HTTP on loopback against `deskmate
 //! serve` and the real llama-server: the installed SmolLM2-135M file (through a hard link
 //! in a folder whose name has a space and Chinese letters) is added over the API, made the
-//! conversation's model, answers a turn, restarts with changed settings, passes the autotest's connection checks, fails
+//! conversation's model, answers a turn, is restarted when its server is killed, restarts with changed settings, passes the autotest's connection checks, fails
 //! with the reason once its file is removed while its server runs, and leaves no
 //! llama-server behind when it is removed; files that cannot run are refused with 422 at
 //! `/file` and store nothing.
@@ -196,6 +196,11 @@ async fn a_model_file_is_added_answers_is_tested_and_leaves_no_server_behind() {
     assert_eq!(added["managed"], "llama-server");
     assert_eq!(added["model"], "smol-lm-小");
     assert_eq!(added["state"], "stopped", "{added}");
+    // It samples as the bundled local model does.
+    assert_eq!(
+        (added["temperature"].clone(), added["max_tokens"].clone()),
+        (json!(0.0), json!(512))
+    );
     assert!(
         added["file"]["context_size"]
             .as_i64()
@@ -279,7 +284,28 @@ async fn a_model_file_is_added_answers_is_tested_and_leaves_no_server_behind() {
         "{ready}"
     );
     let pid = server.child.id();
-    assert_eq!(children_named(pid, "llama-server").len(), 1);
+    let first = children_named(pid, "llama-server");
+    assert_eq!(first.len(), 1);
+
+    // Its server killed: restarted, and ready again.
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &first[0].to_string()])
+        .status();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let now = children_named(pid, "llama-server");
+        let (_, model) = server
+            .send(&client, Method::GET, "/models/llm/my-smol", None)
+            .await;
+        if now.len() == 1 && now != first && model["state"] == "ready" {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not restarted: {model}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 
     // A change of its settings stops its server; the autotest from its button starts it
     // again with them, and finds the model there and answering.

@@ -178,13 +178,13 @@ pub struct NewLlmModel {
     #[schema(value_type = Option<ApiKey>)]
     #[serde(default, deserialize_with = "crate::body::present")]
     pub api_key: Option<Option<String>>,
-    /// Sampling temperature (default 0.7).
+    /// Sampling temperature (default 0.7; 0 for a model from a file).
     #[schema(nullable = false, minimum = 0.0, maximum = 2.0)]
     pub temperature: Option<f64>,
-    /// Nucleus sampling (default 1).
+    /// Nucleus sampling (default 1; 0.9 for a model from a file).
     #[schema(nullable = false, minimum = 0.01, maximum = 1.0)]
     pub top_p: Option<f64>,
-    /// Most tokens of a reply (default 1024).
+    /// Most tokens of a reply (default 1024; 512 for a model from a file).
     #[schema(value_type = Option<i64>, nullable = false, minimum = 1, maximum = 131072)]
     pub max_tokens: Option<f64>,
     /// Stream replies (default true).

@@ -395,6 +395,10 @@ pub fn new_id(kind: &str) -> String {
 /// model from a file gets its settings when the file is read
 /// ([`crate::model_files::prepare`]): here the sent ones, or 0 for "choose".
 pub fn new_llm(input: NewLlmModel) -> (LlmModel, KeyChange) {
+    // A model run from a file samples as the bundled local model does unless told
+    // otherwise: greedy, its most likely tool and argument, and replies of at most 512
+    // tokens.
+    let local = input.file.is_some();
     let file = input.file.map(|path| ModelFile {
         path,
         context_size: input.context_size.map_or(0, whole),
@@ -412,9 +416,11 @@ pub fn new_llm(input: NewLlmModel) -> (LlmModel, KeyChange) {
             .map(|m| m.trim().to_string())
             .unwrap_or_default(),
         api_key_ref: None,
-        temperature: input.temperature.unwrap_or(0.7),
-        top_p: input.top_p.unwrap_or(1.0),
-        max_tokens: input.max_tokens.map_or(1024, whole),
+        temperature: input.temperature.unwrap_or(if local { 0.0 } else { 0.7 }),
+        top_p: input.top_p.unwrap_or(if local { 0.9 } else { 1.0 }),
+        max_tokens: input
+            .max_tokens
+            .map_or(if local { 512 } else { 1024 }, whole),
         streaming: input.streaming.unwrap_or(true),
         is_default: input.is_default.unwrap_or(false),
         managed: file

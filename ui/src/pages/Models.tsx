@@ -403,7 +403,7 @@ function ModelEditor({ kind, model, onDone }: { kind: Kind; model: Model | null;
       {file && (
         <div className="row-fields">
           <Field label={t("models.contextSize")}>
-            <input id="model-editor-context" type="number" min={512} max={1048576} step={1} value={contextSize} onChange={(e) => setContextSize(e.target.value)} required />
+            <input id="model-editor-context" type="number" min={4096} max={1048576} step={1} value={contextSize} onChange={(e) => setContextSize(e.target.value)} required />
           </Field>
           <Field label={t("models.threads")}>
             <input id="model-editor-threads" type="number" min={1} max={256} step={1} value={threads} onChange={(e) => setThreads(e.target.value)} required />
