@@ -1,6 +1,9 @@
 //! voice_msg_prompt for real: `deskmate call` speaks into a PulseAudio null sink started
 //! by the test; the sink's monitor, recorded with parecord, is not silent, and the local
-//! whisper server (scripts/setup-models.sh tests) hears the words.
+//! whisper server (scripts/setup-models.sh tests) hears the words — in English, and in
+//! Chinese as Mandarin: the toneless pinyin of what it heard shares at least 60 % of the
+//! sentences' syllables (espeak-ng's `cmn` voice, which reads tone digits in English, gave
+//! about 0 %).
 
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -20,7 +23,13 @@ fn rms(samples: &[i16]) -> f64 {
 
 /// Speaks the message through `deskmate call` into the test's sink and returns the
 /// sink's recording (checked not silent).
-fn play_and_record(pulse: &PulseServer, dir: &std::path::Path, attempt: u32) -> Vec<u8> {
+fn play_and_record(
+    pulse: &PulseServer,
+    dir: &std::path::Path,
+    attempt: u32,
+    arguments: &Value,
+    voice: &str,
+) -> Vec<u8> {
     let recording = dir.join(format!("sink-{attempt}.wav"));
     let mut recorder = Command::new("parecord")
         .args([
@@ -41,11 +50,7 @@ fn play_and_record(pulse: &PulseServer, dir: &std::path::Path, attempt: u32) -> 
     let output = Command::new(env!("CARGO_BIN_EXE_deskmate"))
         .arg("--data-dir")
         .arg(&data)
-        .args([
-            "call",
-            "voice_msg_prompt",
-            r#"{"message": "turn the volume up", "rate": 140}"#,
-        ])
+        .args(["call", "voice_msg_prompt", &arguments.to_string()])
         .env("PULSE_SERVER", pulse.server())
         .env("DESKMATE_LOCAL", "off")
         .output()
@@ -56,7 +61,7 @@ fn play_and_record(pulse: &PulseServer, dir: &std::path::Path, attempt: u32) -> 
         result["data"]["duration_ms"].as_u64().unwrap_or(0) > 500,
         "{result}"
     );
-    assert_eq!(result["data"]["voice"], "en-us");
+    assert_eq!(result["data"]["voice"], voice);
 
     std::thread::sleep(Duration::from_millis(300));
     let _ = nix::sys::signal::kill(
@@ -72,12 +77,8 @@ fn play_and_record(pulse: &PulseServer, dir: &std::path::Path, attempt: u32) -> 
     bytes
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_spoken_message_is_played_and_heard() {
-    let pulse = PulseServer::start();
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-
-    // The words, as the local whisper server hears them.
+/// The local whisper server, started for the test.
+async fn whisper() -> (Sidecar, AsrClient, String) {
     let path = default_manifest_path().unwrap_or_else(|| panic!("no cache dir"));
     let Found::Ready(manifest) = load_manifest(&path) else {
         panic!("the local models are not installed: run scripts/setup-models.sh tests");
@@ -97,33 +98,90 @@ async fn a_spoken_message_is_played_and_heard() {
         .unwrap_or_else(|e| panic!("{e}"));
     let client = AsrClient::new(Endpoint::new(&url, None).unwrap_or_else(|e| panic!("{e}")))
         .unwrap_or_else(|e| panic!("{e}"));
+    (sidecar, client, whisper.model.clone())
+}
+
+async fn heard(client: &AsrClient, model: &str, language: &str, bytes: Vec<u8>) -> String {
+    client
+        .transcribe(
+            &AsrRequest {
+                model: model.to_string(),
+                language: Some(language.into()),
+                hotwords: Vec::new(),
+            },
+            bytes,
+            "sink.wav",
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .text
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spoken_message_is_played_and_heard() {
+    let pulse = PulseServer::start();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (sidecar, client, model) = whisper().await;
     // A recording made while the machine is loaded can lose samples (heard once as "turn
     // the model you map"): the message is played and heard again once before failing.
-    let mut heard = Vec::new();
+    let arguments = serde_json::json!({"message": "turn the volume up", "rate": 140});
+    let mut texts = Vec::new();
     for attempt in 0..2 {
-        let bytes = play_and_record(&pulse, dir.path(), attempt);
-        let text = client
-            .transcribe(
-                &AsrRequest {
-                    model: whisper.model.clone(),
-                    language: Some("en".into()),
-                    hotwords: Vec::new(),
-                },
-                bytes,
-                "sink.wav",
-            )
-            .await
-            .unwrap_or_else(|e| panic!("{e}"))
-            .text
-            .to_lowercase();
-        heard.push(text);
-        if heard.last().is_some_and(|t| t.contains("volume")) {
+        let bytes = play_and_record(&pulse, dir.path(), attempt, &arguments, "en-us");
+        texts.push(heard(&client, &model, "en", bytes).await.to_lowercase());
+        if texts.last().is_some_and(|t| t.contains("volume")) {
             break;
         }
     }
     sidecar.stop().await;
     assert!(
-        heard.last().is_some_and(|t| t.contains("volume")),
-        "heard {heard:?}"
+        texts.last().is_some_and(|t| t.contains("volume")),
+        "heard {texts:?}"
+    );
+}
+
+/// How many of `said`'s syllables `heard` has (each counted as often as it was said),
+/// out of how many were said.
+fn shared(said: &[String], heard: &[String]) -> (usize, usize) {
+    let mut left: Vec<&String> = heard.iter().collect();
+    let mut found = 0;
+    for syllable in said {
+        if let Some(at) = left.iter().position(|h| *h == syllable) {
+            left.remove(at);
+            found += 1;
+        }
+    }
+    (found, said.len())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chinese_message_is_heard_as_mandarin() {
+    use deskmate_devices::mandarin::syllables;
+    let pulse = PulseServer::start();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (sidecar, client, model) = whisper().await;
+    // What Deskmate says aloud: a result, a time, a question with options, a number.
+    let sentences = [
+        "把音量调大一点",
+        "现在是下午三点二十分",
+        "音量已经调到70%",
+        "你要打开摄像头吗？好的还是不要",
+    ];
+    let (mut found, mut said, mut lines) = (0, 0, Vec::new());
+    for (i, sentence) in sentences.iter().enumerate() {
+        let arguments = serde_json::json!({"message": sentence, "language": "zh"});
+        let bytes = play_and_record(&pulse, dir.path(), i as u32, &arguments, "cmn-latn-pinyin");
+        let text = heard(&client, &model, "zh", bytes).await;
+        let (f, n) = shared(&syllables(sentence), &syllables(&text));
+        lines.push(format!("{sentence} → {text} ({f}/{n})"));
+        found += f;
+        said += n;
+    }
+    sidecar.stop().await;
+    eprintln!("{}", lines.join("\n"));
+    assert!(
+        found * 100 >= said * 60,
+        "{found} of {said} syllables heard:\n{}",
+        lines.join("\n")
     );
 }

@@ -12,6 +12,7 @@ pub mod camera_tools;
 pub mod choice;
 pub mod device_state;
 pub mod error;
+pub mod mandarin;
 pub mod message;
 pub mod microphone;
 pub mod mixer;

@@ -21,11 +21,12 @@ pub enum Language {
 }
 
 impl Language {
-    /// The espeak-ng voice.
+    /// The espeak-ng voice (for Chinese, the one its characters are said with; Latin
+    /// words in it are said in English, see [`crate::mandarin`]).
     pub fn voice(self) -> &'static str {
         match self {
             Self::En => "en-us",
-            Self::Zh => "cmn",
+            Self::Zh => crate::mandarin::Voice::Pinyin.name(),
         }
     }
 }
@@ -109,14 +110,46 @@ pub fn parse_wav(bytes: &[u8]) -> Option<Wav> {
     None
 }
 
-/// Synthesizes speech with espeak-ng.
+/// Synthesizes speech with espeak-ng: English as written; Chinese as Mandarin, its
+/// characters and numbers in pinyin for espeak-ng's pinyin voice and its Latin words in
+/// English, one run after another (see [`crate::mandarin`]), at three quarters of the
+/// rate asked (espeak-ng's Mandarin at an English pace runs its syllables together).
 pub fn synthesize(speech: &Speech) -> Result<Wav, DeviceError> {
+    let rate = speech.rate.clamp(80, 300);
+    if speech.language == Language::En {
+        return espeak(Language::En.voice(), rate, &speech.text);
+    }
+    let rate = (rate * 3 / 4).max(80);
+    let mut whole: Option<Wav> = None;
+    for run in crate::mandarin::runs(&speech.text) {
+        let wav = espeak(run.voice.name(), rate, &run.text)?;
+        match &mut whole {
+            None => whole = Some(wav),
+            Some(all) if all.rate == wav.rate => all.samples.extend(wav.samples),
+            Some(all) => {
+                return Err(DeviceError::Failed {
+                    what: "text-to-speech",
+                    detail: format!(
+                        "espeak-ng's voices wrote {} Hz and {} Hz; they cannot be joined",
+                        all.rate, wav.rate
+                    )
+                    .into(),
+                });
+            }
+        }
+    }
+    // Nothing sayable (only signs): a moment of silence, as espeak-ng makes for nothing.
+    whole.map_or_else(|| espeak(Language::Zh.voice(), rate, ""), Ok)
+}
+
+/// One espeak-ng voice saying `text` at `rate` words a minute.
+fn espeak(voice: &str, rate: u32, text: &str) -> Result<Wav, DeviceError> {
     let output = Command::new("espeak-ng")
-        .args(["-v", speech.language.voice(), "-s"])
-        .arg(speech.rate.clamp(80, 300).to_string())
+        .args(["-v", voice, "-s"])
+        .arg(rate.to_string())
         .arg("--stdout")
         .arg("--")
-        .arg(&speech.text)
+        .arg(text)
         .output()
         .map_err(|e| DeviceError::NotFound {
             what: "text-to-speech",
