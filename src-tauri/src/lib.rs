@@ -163,8 +163,7 @@ async fn save_text(
 /// Where the open dialog for a model file starts: the models folder of Deskmate's cache
 /// (`DESKMATE_CACHE`, else `~/.cache/deskmate`, then `models`) when it exists, else home.
 fn models_folder(cache: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
-    let cache = cache.or_else(|| home.as_ref().map(|h| h.join(".cache").join("deskmate")));
-    cache
+    deskmate_service::local::cache_dir_of(cache, home.clone())
         .map(|c| c.join("models"))
         .into_iter()
         .chain(home)

@@ -72,16 +72,27 @@ pub struct Manifest {
     pub asr: Vec<LocalServer>,
 }
 
+/// Deskmate's cache dir (the setup script's downloads and builds, the models folder):
+/// `DESKMATE_CACHE`, else `~/.cache/deskmate`.
+pub fn cache_dir() -> Option<PathBuf> {
+    cache_dir_of(
+        std::env::var_os("DESKMATE_CACHE").map(PathBuf::from),
+        std::env::var_os("HOME").map(PathBuf::from),
+    )
+}
+
+/// The cache dir given the value of `DESKMATE_CACHE` and the home dir.
+pub fn cache_dir_of(cache: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    cache.or_else(|| home.map(|h| h.join(".cache").join("deskmate")))
+}
+
 /// Where the manifest is: `DESKMATE_LOCAL_MODELS`, else `local-models.json` in the cache
-/// dir (`DESKMATE_CACHE`, else `~/.cache/deskmate`).
+/// dir ([`cache_dir`]).
 pub fn default_manifest_path() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("DESKMATE_LOCAL_MODELS") {
         return Some(PathBuf::from(path));
     }
-    let cache = std::env::var_os("DESKMATE_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/deskmate")))?;
-    Some(cache.join("local-models.json"))
+    Some(cache_dir()?.join("local-models.json"))
 }
 
 /// What [`load_manifest`] found.

@@ -80,14 +80,14 @@ impl Managed {
         }
     }
 
-    fn is_starting(&self, model_id: &str) -> bool {
+    pub(crate) fn is_starting(&self, model_id: &str) -> bool {
         self.starting
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .contains(model_id)
     }
 
-    fn url(&self, model_id: &str) -> Option<String> {
+    pub(crate) fn url(&self, model_id: &str) -> Option<String> {
         self.urls
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -187,13 +187,58 @@ enum FileState {
     Failed(String),
 }
 
+/// One start of a file model's server, as the managed state hears of it: what it reports
+/// counts only while it is the current start, so a server being stopped cannot clear (or
+/// set) the URL of the one started after it for the same model.
+#[derive(Debug, Clone)]
+struct Generation {
+    id: String,
+    managed: Arc<Managed>,
+    current: Arc<Mutex<bool>>,
+}
+
+impl Generation {
+    fn new(id: &str, managed: Arc<Managed>) -> Self {
+        Self {
+            id: id.to_string(),
+            managed,
+            current: Arc::new(Mutex::new(true)),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, bool> {
+        self.current
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn set_url(&self, url: Option<String>) {
+        let current = self.lock();
+        if *current {
+            self.managed.set_url(&self.id, url);
+        }
+    }
+
+    fn set_starting(&self, starting: bool) {
+        let current = self.lock();
+        if *current {
+            self.managed.set_starting(&self.id, starting);
+        }
+    }
+
+    /// Nothing this start reports reaches the managed state after this.
+    fn end(&self) {
+        *self.lock() = false;
+    }
+}
+
 /// One file model's server and its watcher.
 #[derive(Debug)]
 struct Running {
-    path: PathBuf,
+    generation: Generation,
     state: Arc<Mutex<FileState>>,
     stop: CancellationToken,
-    watcher: Option<tokio::task::JoinHandle<()>>,
+    watcher: tokio::task::JoinHandle<()>,
 }
 
 /// The servers of the models run from files, by model id.
@@ -216,10 +261,18 @@ impl Drop for FileServers {
     }
 }
 
-/// The last `n` non-empty lines of a log file.
+/// The last `n` non-empty lines of a log file, read from its last 64 KiB only (the
+/// watcher asks four times a second while a server loads).
 fn log_tail(path: &Path, n: usize) -> Vec<String> {
-    let text = std::fs::read(path).unwrap_or_default();
-    let text = String::from_utf8_lossy(&text[text.len().saturating_sub(64 * 1024)..]).into_owned();
+    use std::io::{Read, Seek, SeekFrom};
+    const TAIL: u64 = 64 * 1024;
+    let mut bytes = Vec::new();
+    if let Ok(mut file) = std::fs::File::open(path) {
+        let size = file.metadata().map_or(0, |m| m.len());
+        let _ = file.seek(SeekFrom::Start(size.saturating_sub(TAIL)));
+        let _ = file.take(TAIL).read_to_end(&mut bytes);
+    }
+    let text = String::from_utf8_lossy(&bytes);
     let lines: Vec<String> = text
         .lines()
         .map(str::trim)
@@ -237,13 +290,12 @@ async fn watch(
     spec: SidecarSpec,
     path: PathBuf,
     state: Arc<Mutex<FileState>>,
-    managed: Arc<Managed>,
+    managed: Generation,
     stop: CancellationToken,
 ) {
     let log = spec.log_file.clone();
-    let url_id = id.clone();
     let urls = managed.clone();
-    let sidecar = Sidecar::start(spec, Arc::new(move |url| urls.set_url(&url_id, url)));
+    let sidecar = Sidecar::start(spec, Arc::new(move |url| urls.set_url(url)));
     let set = |next: FileState| {
         *state
             .lock()
@@ -257,8 +309,8 @@ async fn watch(
         if !path.is_file() {
             tracing::warn!(model = %id, file = %path.display(), "the model file is gone; stopping its server");
             sidecar.stop().await;
-            managed.set_url(&id, None);
-            managed.set_starting(&id, false);
+            managed.set_url(None);
+            managed.set_starting(false);
             set(FileState::Failed(format!(
                 "the model file {} is gone (moved or deleted), so its server was stopped",
                 path.display()
@@ -276,7 +328,7 @@ async fn watch(
             SidecarState::Restarting { reason } => {
                 // Calls waiting for it fail now, with this reason, instead of at the
                 // start timeout.
-                managed.set_starting(&id, false);
+                managed.set_starting(false);
                 let lines = tail();
                 let mut why = format!("the model's server {reason}; restarting");
                 if !lines.is_empty() {
@@ -289,8 +341,8 @@ async fn watch(
         }
     }
     sidecar.stop().await;
-    managed.set_url(&id, None);
-    managed.set_starting(&id, false);
+    managed.set_url(None);
+    managed.set_starting(false);
 }
 
 impl Deskmate {
@@ -396,57 +448,42 @@ impl Deskmate {
             .running
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(server) = running.get(model_id) {
-            // Running, loading or restarting on its own; or stopped because its file is
-            // gone, and still gone.
-            let live = server.watcher.as_ref().is_some_and(|w| !w.is_finished());
-            if live || !Path::new(&file.path).is_file() {
-                return;
-            }
-        }
+        // Running, loading or restarting on its own; or a file that is gone (its view says
+        // so).
+        let live = running
+            .get(model_id)
+            .is_some_and(|server| !server.watcher.is_finished());
         let path = PathBuf::from(&file.path);
-        let state = Arc::new(Mutex::new(FileState::Loading(None)));
-        if !path.is_file() {
-            *state
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = FileState::Failed(format!(
-                "the model file {} is gone (moved or deleted)",
-                path.display()
-            ));
-            running.insert(
-                model_id.to_string(),
-                Running {
-                    path,
-                    state,
-                    stop: CancellationToken::new(),
-                    watcher: None,
-                },
-            );
+        if live || !path.is_file() {
             return;
         }
+        if let Some(old) = running.remove(model_id) {
+            old.generation.end();
+            old.stop.cancel();
+        }
+        let state = Arc::new(Mutex::new(FileState::Loading(None)));
         let spec = self.file_server_spec(&model, &file);
         let stop = CancellationToken::new();
-        self.managed.set_starting(model_id, true);
+        let generation = Generation::new(model_id, self.managed.clone());
+        generation.set_starting(true);
         tracing::info!(model = %model_id, file = %path.display(), "starting the model file's server");
         let watcher = runtime.spawn(watch(
             model_id.to_string(),
             spec,
             path.clone(),
             state.clone(),
-            self.managed.clone(),
+            generation.clone(),
             stop.clone(),
         ));
-        if let Some(old) = running.insert(
+        running.insert(
             model_id.to_string(),
             Running {
-                path,
+                generation,
                 state,
                 stop,
-                watcher: Some(watcher),
+                watcher,
             },
-        ) {
-            old.stop.cancel();
-        }
+        );
     }
 
     /// Stops the server of a model run from a file (removed or changed); it starts again
@@ -459,6 +496,7 @@ impl Deskmate {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(model_id);
         if let Some(server) = server {
+            server.generation.end();
             server.stop.cancel();
         }
         self.managed.set_url(model_id, None);
@@ -484,11 +522,9 @@ impl Deskmate {
             .drain()
             .map(|(_, server)| server)
             .collect();
-        for mut server in servers {
+        for server in servers {
             server.stop.cancel();
-            if let Some(watcher) = server.watcher.take() {
-                let _ = watcher.await;
-            }
+            let _ = server.watcher.await;
         }
     }
 
@@ -502,23 +538,23 @@ impl Deskmate {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(model_id)
             .map(|s| {
-                (
-                    s.state
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .clone(),
-                    s.path.clone(),
-                )
+                s.state
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .clone()
             });
-        let gone = || {
-            (!Path::new(&file.path).is_file())
-                .then(|| format!("the model file {} is gone (moved or deleted)", file.path))
-        };
         let (state, detail, url) = match state {
-            Some((FileState::Failed(why), _)) => (ServingState::Failed, Some(why), None),
-            _ if gone().is_some() => (ServingState::Failed, gone(), None),
-            Some((FileState::Loading(line), _)) => (ServingState::Starting, line, None),
-            Some((FileState::Ready, _)) => match self.managed_url(model_id) {
+            Some(FileState::Failed(why)) => (ServingState::Failed, Some(why), None),
+            _ if !Path::new(&file.path).is_file() => (
+                ServingState::Failed,
+                Some(format!(
+                    "the model file {} is gone (moved or deleted)",
+                    file.path
+                )),
+                None,
+            ),
+            Some(FileState::Loading(line)) => (ServingState::Starting, line, None),
+            Some(FileState::Ready) => match self.managed_url(model_id) {
                 Some(url) => (ServingState::Ready, None, Some(url)),
                 None => (ServingState::Starting, None, None),
             },
@@ -535,13 +571,10 @@ impl Deskmate {
     /// `models.folder` setting names), each with what its header says or why it cannot
     /// be read, and the model that runs it already.
     pub fn model_files(&self) -> Result<Vec<FoundFile>, ServiceError> {
-        let mut folders: Vec<PathBuf> = Vec::new();
-        if let Some(cache) = std::env::var_os("DESKMATE_CACHE")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/deskmate")))
-        {
-            folders.push(cache.join("models"));
-        }
+        let mut folders: Vec<PathBuf> = crate::local::cache_dir()
+            .map(|cache| cache.join("models"))
+            .into_iter()
+            .collect();
         let store = &self.stored()?.store;
         if let Some(folder) = store
             .setting(FOLDER_SETTING)?
@@ -616,4 +649,30 @@ pub struct FoundFile {
     pub model_id: Option<String>,
     /// Why it cannot be added (not GGUF, unreadable), else `null`.
     pub error: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server stopped while the next one starts: what the stopped one reports on its
+    /// way out (no URL, not starting) leaves the new one's state alone.
+    #[test]
+    fn a_stopped_start_cannot_clear_the_next_ones_state() {
+        let managed = Arc::new(Managed::default());
+        let old = Generation::new("m", managed.clone());
+        old.set_url(Some("http://127.0.0.1:1/v1".into()));
+        old.end();
+        managed.set_url("m", None);
+        let new = Generation::new("m", managed.clone());
+        new.set_starting(true);
+        old.set_url(None);
+        old.set_starting(false);
+        assert!(managed.is_starting("m"));
+        new.set_url(Some("http://127.0.0.1:2/v1".into()));
+        old.set_url(None);
+        old.set_url(Some("http://127.0.0.1:1/v1".into()));
+        assert_eq!(managed.url("m").as_deref(), Some("http://127.0.0.1:2/v1"));
+        assert!(!managed.is_starting("m"));
+    }
 }

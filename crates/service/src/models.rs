@@ -594,6 +594,11 @@ pub trait ModelKind: ModelRecord + Clone {
     fn prepare(&mut self, _others: &[Self]) -> Result<(), Vec<FieldError>> {
         Ok(())
     }
+    /// Whether Deskmate runs it from a file on this computer (its server is then the
+    /// service's own: restarted on a change, stopped on removal).
+    fn runs_from_file(&self) -> bool {
+        false
+    }
     /// What its server does, when Deskmate runs it in a way of its own kind (a model
     /// file's server); `None` for the shared rule.
     fn own_serving(&self, _deskmate: &Deskmate) -> Option<Serving> {
@@ -639,6 +644,10 @@ impl ModelKind for LlmModel {
 
     fn prepare(&mut self, others: &[Self]) -> Result<(), Vec<FieldError>> {
         crate::model_files::prepare(self, others)
+    }
+
+    fn runs_from_file(&self) -> bool {
+        self.file.is_some()
     }
 
     fn own_serving(&self, deskmate: &Deskmate) -> Option<Serving> {
@@ -819,7 +828,7 @@ impl Deskmate {
         let store = &self.stored()?.store;
         let existing = self.model_record::<M>(Some(id))?;
         let (mut model, key) = existing.changed(change).map_err(ServiceError::Invalid)?;
-        if model.own_serving(self).is_some() {
+        if model.runs_from_file() {
             model
                 .prepare(&store.list_models::<M>()?)
                 .map_err(ServiceError::Invalid)?;
@@ -828,7 +837,7 @@ impl Deskmate {
         model.set_api_key_ref(self.apply_key::<M>(id, &key, current)?);
         match store.update_model(&model)? {
             Some(updated) => {
-                if updated.own_serving(self).is_some() {
+                if updated.runs_from_file() {
                     // Its server runs with the old settings: it starts again with these
                     // on next use (now, if it is the default).
                     self.stop_file_model(id);
@@ -850,10 +859,13 @@ impl Deskmate {
     /// Deletes a model and its key.
     pub fn delete_model<M: ModelKind>(&self, id: &str) -> Result<(), ServiceError> {
         let store = &self.stored()?.store;
+        let from_file = store.model::<M>(id)?.is_some_and(|m| m.runs_from_file());
         if !store.delete_model::<M>(id)? {
             return Err(not_found::<M>(id));
         }
-        self.stop_file_model(id);
+        if from_file {
+            self.stop_file_model(id);
+        }
         self.apply_key::<M>(id, &KeyChange::Remove, None)?;
         Ok(())
     }
