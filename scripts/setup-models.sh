@@ -338,8 +338,12 @@ llama, llm, asr = env["LLAMA"], [], []
 def llama_args(model, ctx, alias, template=None):
     # --slot-save-path: Deskmate saves the warm prompt prefix there and restores it
     # after a restart (files named by model and prefix hash; stale ones deleted).
-    args = ["--host", "127.0.0.1", "--port", "{port}", "-m", model, "-c", str(ctx),
-            "-t", env["THREADS"], "-np", "1", "--no-repack", "--alias", alias,
+    # Two slots over one KV pool: the turn's conversation keeps its cached prefix in one,
+    # the short "which tool does this part ask for?" questions keep theirs in the other
+    # (each slot up to ctx tokens, the pool ctx + 1024 for the question's).
+    args = ["--host", "127.0.0.1", "--port", "{port}", "-m", model,
+            "-c", str(ctx + 1024), "--kv-unified-per-slot", str(ctx), "-kvu", "-np", "2",
+            "-t", env["THREADS"], "--no-repack", "--alias", alias,
             "--slot-save-path", env["SLOTS"]]
     if template:
         args += ["--jinja", "--chat-template-file", template]

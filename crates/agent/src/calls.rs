@@ -11,6 +11,7 @@
 //! what has not started is skipped, and the reply's finished writes are undone.
 
 use deskmate_core::{Repair, RepairRule, ToolError, ToolResult, ToolSpec};
+use deskmate_llm::envelope::Part;
 use deskmate_llm::extract::Extracted;
 use deskmate_llm::wire::ToolCall;
 use deskmate_service::CallRequest;
@@ -20,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
 use crate::inspect;
+use crate::judge::Judge;
 use crate::outcome::{Outcome, Succeeded, canonical, canonical_arguments, stopped};
 use crate::plan::{Calls, Planned, Reuse, Verdict};
 use crate::types::{AgentEvent, CallStatus, emit};
@@ -46,6 +48,14 @@ pub(crate) struct TurnContext<'a> {
     pub cancel: &'a CancellationToken,
 }
 
+/// How one step's calls are judged: the judge (absent: not checked) and the separate
+/// requests the model listed with them.
+#[derive(Clone, Copy)]
+pub(crate) struct Judging<'a> {
+    pub judge: Option<&'a Judge<'a>>,
+    pub parts: &'a [Part],
+}
+
 impl Agent {
     /// Runs one reply's calls and reports each as it starts and ends.
     pub(crate) async fn run_calls(
@@ -53,6 +63,7 @@ impl Agent {
         calls: &[ToolCall],
         extracted: Option<&Extracted>,
         turn: &TurnContext<'_>,
+        judging: Judging<'_>,
         succeeded: &mut Succeeded,
     ) -> Vec<Outcome> {
         let TurnContext {
@@ -120,6 +131,8 @@ impl Agent {
                 deskmate: &self.deskmate,
                 offered,
                 asked,
+                judge: judging.judge,
+                parts: judging.parts,
                 succeeded,
                 cancel,
             },

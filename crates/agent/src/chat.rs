@@ -18,9 +18,10 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
-use crate::calls::{self, TurnContext};
+use crate::calls::{self, Judging, TurnContext};
 use crate::gate::TokenGate;
 use crate::inspect;
+use crate::judge::Judge;
 use crate::outcome::{self, Outcome, Succeeded};
 use crate::prompt;
 use crate::protocol::Protocol;
@@ -249,6 +250,10 @@ impl Agent {
                 ),
                 Protocol::Native => tools.clone(),
             };
+            // Each part of the request judged on its own, where the loop's choice is
+            // checked ([`crate::judge`]).
+            let judge =
+                (!tools.is_empty()).then(|| Judge::new(&client, &model.model, &tools, llama_cpp));
             while steps < MAX_STEPS {
                 steps += 1;
                 let mut request = request::request(
@@ -411,7 +416,16 @@ impl Agent {
                 // write in flight finishes and is undone, what has not started is not
                 // run), so every call saved with the turn has its result.
                 let outcomes = self
-                    .run_calls(&calls, extracted.as_ref(), &context, &mut succeeded)
+                    .run_calls(
+                        &calls,
+                        extracted.as_ref(),
+                        &context,
+                        Judging {
+                            judge: judge.as_ref(),
+                            parts: &requests,
+                        },
+                        &mut succeeded,
+                    )
                     .await;
                 let mut repeated = None;
                 held.clear();

@@ -41,6 +41,7 @@ pub mod conversations;
 mod fold;
 mod gate;
 mod inspect;
+mod judge;
 mod near;
 mod offer;
 mod options;

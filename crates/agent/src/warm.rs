@@ -11,7 +11,9 @@
 //! cache; older files of the same model are deleted when a new one is saved. All of it
 //! runs in the background and only logs: a chat never waits for it.
 //!
-//! llama-server aborts on a cache file it cannot read (one cut short, for instance), so
+//! llama-server run with one slot aborts on a cache file it cannot read (one cut short,
+//! for instance; run as the manifest runs it, two slots over one KV pool, it refuses the
+//! file and the prefix is evaluated and saved again), so
 //! a file must never be left half-written under its name: the server saves to a
 //! temporary name and the file is renamed once the save has answered. Should a restore
 //! still take the server down, the file is deleted, so the restarted server evaluates

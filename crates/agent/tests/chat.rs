@@ -11,7 +11,7 @@ use deskmate_core::{
 };
 use deskmate_service::hooks::PreApproved;
 use deskmate_service::{Deskmate, ServiceError};
-use deskmate_testkit::{Script, ScriptedServer, completion, sse_body};
+use deskmate_testkit::{Script, ScriptedServer, completion, judging, sse_body};
 use deskmate_tools::{FnTool, Tool};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -1362,20 +1362,29 @@ async fn many_user_tools_are_preselected_by_relevance() {
     assert!(grammar.contains("city_weather") && !grammar.contains("ledger_entry"));
 }
 
-/// A call of a tool whose subject the person's message does not name is not run (the
-/// model chose it as a stand-in for what was asked), and the model may then only answer;
-/// a follow-up that names no subject itself runs when the message before it named one.
+/// The judgement of a call's part on its own, as a test sets it: dim_screen does a part
+/// that names the screen (or follows a message that did), and nothing else.
+fn screen_judge(request: &Value) -> Script {
+    let names = |text: &str| text.to_lowercase().contains("screen");
+    judging::answer(
+        names(&judging::asked(request)) || judging::before(request).is_some_and(|b| names(&b)),
+    )
+}
+
+/// A write whose part of the request, judged on its own, is not its tool's is put to the
+/// person first (the model chose it as a stand-in for what was asked), not run on a no,
+/// and the model may then only answer; a follow-up judged against it alone runs when the
+/// judgement with the message before it gives it to the tool.
 #[tokio::test]
 async fn a_tool_the_person_did_not_ask_for_is_not_run() {
     let lamp = Arc::new(AtomicI64::new(0));
     let bump = lamp.clone();
-    let dimmer: Arc<dyn Tool> = Arc::new(
-        FnTool::inline(write_spec("dim_screen", None), move |_: Value| {
-            Ok(json!({"level": bump.fetch_add(1, Ordering::SeqCst) + 1}))
-        })
-        .with_subjects(&["screen", "brightness", "屏幕"]),
-    );
+    let dimmer: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        write_spec("dim_screen", None),
+        move |_: Value| Ok(json!({"level": bump.fetch_add(1, Ordering::SeqCst) + 1})),
+    ));
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    server.judge_with(screen_judge);
     let confirmer = Arc::new(Counting {
         approve: false,
         asked: Default::default(),
@@ -1397,11 +1406,15 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
         .clone();
     assert!(question.is_some_and(|q| {
         q.tool == "dim_screen"
-            && q.reason
-                .en
-                .contains("does not mention what dim_screen acts on")
-            && q.reason.zh.contains("没有提到 dim_screen 作用的对象")
+            && q.reason.en.contains(
+                "“switch off the kitchen lights” does not read as something dim_screen does",
+            )
+            && q.reason.zh.contains("看起来不是 dim_screen 能做的事")
     }),);
+    assert_eq!(
+        judging::asked(&f.server.judgements()[0]),
+        "switch off the kitchen lights"
+    );
     assert_eq!(
         statuses(&events),
         [("dim_screen".to_string(), CallStatus::NotAsked)]
@@ -1420,7 +1433,8 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
     );
     assert!(told.contains("reply to the user's message"), "{told}");
 
-    // Named (any case), it runs; a follow-up that names nothing runs on the one before.
+    // Judged its tool's, it runs; a follow-up judged against it alone runs on the one
+    // before.
     f.server
         .push(content(call))
         .push(content(r#"{"answer":"Dimmed."}"#))
@@ -1443,19 +1457,18 @@ async fn a_tool_the_person_did_not_ask_for_is_not_run() {
         "named: not asked"
     );
 
-    // Named in words no list has, and confirmed by the person: it runs.
+    // Judged against its tool, and confirmed by the person: it runs.
     let confirming = Arc::new(Counting {
         approve: true,
         asked: Default::default(),
         last: Default::default(),
     });
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
-    let dimmer: Arc<dyn Tool> = Arc::new(
-        FnTool::inline(write_spec("dim_screen", None), |_: Value| {
-            Ok(json!({"level": 1}))
-        })
-        .with_subjects(&["screen", "brightness", "屏幕"]),
-    );
+    server.judge_with(screen_judge);
+    let dimmer: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        write_spec("dim_screen", None),
+        |_: Value| Ok(json!({"level": 1})),
+    ));
     let g = fixture_on(server, false, confirming.clone(), vec![dimmer]).await;
     g.server
         .push(content(call))
@@ -1510,19 +1523,17 @@ async fn a_yes_to_did_you_mean_is_not_a_yes_to_the_tools_own_question() {
     let counter = sent.clone();
     let mut spec = write_spec("send_invoice", None);
     spec.side_effect = SideEffect::Irreversible;
-    let invoice: Arc<dyn Tool> = Arc::new(
-        FnTool::inline(spec, move |_: Value| {
-            counter.fetch_add(1, Ordering::SeqCst);
-            Ok(json!({"sent": true}))
-        })
-        .with_subjects(&["invoice", "发票"]),
-    );
+    let invoice: Arc<dyn Tool> = Arc::new(FnTool::inline(spec, move |_: Value| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        Ok(json!({"sent": true}))
+    }));
     let confirmer = Arc::new(Counting {
         approve: true,
         asked: Default::default(),
         last: Default::default(),
     });
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    server.judge_with(|_| judging::answer(false));
     let f = fixture_on(server, false, confirmer.clone(), vec![invoice]).await;
     f.server
         .push(content(
@@ -1544,10 +1555,55 @@ async fn a_yes_to_did_you_mean_is_not_a_yes_to_the_tools_own_question() {
         .clone()
         .unwrap_or_else(|| panic!("nobody was asked"));
     assert!(
-        !last.reason.en.contains("does not mention"),
+        !last.reason.en.contains("does not read as"),
         "the tool's own reason: {:?}",
         last.reason
     );
+}
+
+/// A read whose part is judged not its tool's is not run, and the model is told to say
+/// honestly what no tool does; judged its tool's, it runs.
+#[tokio::test]
+async fn a_read_judged_not_to_do_its_part_is_not_run() {
+    let read = Arc::new(AtomicI64::new(0));
+    let count = read.clone();
+    let clock: Arc<dyn Tool> = Arc::new(FnTool::inline(read_spec("clock"), move |_: Value| {
+        count.fetch_add(1, Ordering::SeqCst);
+        Ok(json!({"time": "10:00"}))
+    }));
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    server.judge_with(|request| judging::answer(!judging::asked(request).contains("rain")));
+    let f = fixture_on(server, false, Arc::new(PreApproved), vec![clock]).await;
+    let call = r#"{"parts":[{"ask":"will it rain tomorrow","tool":"clock"}],"calls":[{"name":"clock","arguments":{}}]}"#;
+    f.server.push(content(call)).push(content(
+        r#"{"answer":"I have no weather tool, so I can't tell."}"#,
+    ));
+    let (events, outcome) = turn(&f, "will it rain tomorrow", None).await;
+    assert_eq!(read.load(Ordering::SeqCst), 0, "not run");
+    assert_eq!(
+        statuses(&events),
+        [("clock".to_string(), CallStatus::NotAsked)]
+    );
+    assert_eq!(outcome.reply, "I have no weather tool, so I can't tell.");
+    let judged = &f.server.judgements()[0];
+    assert_eq!(
+        (judging::asked(judged), judging::tool(judged)),
+        ("will it rain tomorrow".to_string(), "clock".to_string())
+    );
+    // The question holds the part and the one tool, nothing of the conversation.
+    assert_eq!(judged["messages"].as_array().map(Vec::len), Some(2));
+    let told = f.server.requests()[1]["messages"].to_string();
+    assert!(told.contains("clock does not do"), "{told}");
+    assert!(told.contains("say so honestly"), "{told}");
+
+    f.server
+        .push(content(
+            r#"{"parts":[{"ask":"the time","tool":"clock"}],"calls":[{"name":"clock","arguments":{}}]}"#,
+        ))
+        .push(content(r#"{"done":true}"#));
+    let (events, _) = turn(&f, "the time", None).await;
+    assert_eq!(statuses(&events), [("clock".to_string(), CallStatus::Done)]);
+    assert_eq!(read.load(Ordering::SeqCst), 1);
 }
 
 /// After results the model is always asked, under a grammar that admits more calls, a
@@ -1920,14 +1976,15 @@ async fn stopped_turn(
 async fn stop_is_heard_during_a_question_and_while_history_is_fitted() {
     let ran = Arc::new(AtomicI64::new(0));
     let count = ran.clone();
-    let dimmer: Arc<dyn Tool> = Arc::new(
-        FnTool::inline(write_spec("dim_screen", None), move |_: Value| {
+    let dimmer: Arc<dyn Tool> = Arc::new(FnTool::inline(
+        write_spec("dim_screen", None),
+        move |_: Value| {
             count.fetch_add(1, Ordering::SeqCst);
             Ok(json!({"level": 1}))
-        })
-        .with_subjects(&["screen", "brightness"]),
-    );
+        },
+    ));
     let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    server.judge_with(screen_judge);
     let silent = Arc::new(Silent::default());
     let f = fixture_on(server, false, silent.clone(), vec![dimmer]).await;
     f.server.push(content(

@@ -14,12 +14,6 @@ use serde_json::json;
 use crate::camera::Camera;
 use crate::volume::device_error;
 
-/// What the camera tools act on, as a person names it ([`deskmate_tools::Tool::subjects`]).
-pub const SUBJECTS: &[&str] = &[
-    "camera", "webcam", "cam", "video", "photo", "picture", "selfie", "摄像", "相机", "镜头",
-    "视频", "拍照", "拍摄", "拍张", "拍个", "自拍",
-];
-
 /// Which camera to turn on.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -61,7 +55,6 @@ pub fn turn_on_camera(camera: Arc<dyn Camera>) -> FnTool {
     })
     .with_examples(ON_EXAMPLES)
     .with_self_check(move || camera_check(checked.clone()))
-    .with_subjects(SUBJECTS)
 }
 
 /// Both camera tools are checked by asking whether a camera is connected.
@@ -129,7 +122,6 @@ pub fn turn_off_camera(camera: Arc<dyn Camera>) -> FnTool {
     })
     .with_examples(OFF_EXAMPLES)
     .with_self_check(move || camera_check(checked.clone()))
-    .with_subjects(SUBJECTS)
 }
 
 fn on_spec() -> ToolSpec {

@@ -22,13 +22,6 @@ pub struct InAppMessage {
     pub urgency: Urgency,
 }
 
-/// What the tool does, as a person asks for it ([`deskmate_tools::Tool::subjects`]):
-/// a notification, a message or a reminder on the screen.
-pub const SUBJECTS: &[&str] = &[
-    "notif", "remind", "message", "show", "pop", "display", "alert", "warn", "note", "banner",
-    "toast", "screen", "通知", "提醒", "消息", "弹窗", "弹出", "显示", "提示", "屏幕",
-];
-
 /// What to show.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -101,7 +94,6 @@ pub fn text_msg_prompt(
                 crate::readiness::notifications(notifier.as_ref())
             })
         })
-        .with_subjects(SUBJECTS)
 }
 
 fn spec() -> ToolSpec {

@@ -10,36 +10,6 @@ use serde_json::{Value, json};
 use crate::speaker::{Language, Speaker, Speech};
 use crate::volume::device_error;
 
-/// What the tool does, as a person asks for it ([`deskmate_tools::Tool::subjects`]):
-/// speaking, saying or reading something aloud.
-pub const SUBJECTS: &[&str] = &[
-    "say",
-    "speak",
-    "speech",
-    "aloud",
-    "out loud",
-    "read",
-    "voice",
-    "announce",
-    "pronounce",
-    "说一",
-    "说出",
-    "说声",
-    "大声说",
-    "读出",
-    "读一",
-    "读给",
-    "念出",
-    "念一",
-    "念给",
-    "播报",
-    "播放",
-    "语音",
-    "朗读",
-    "喊一",
-    "喊出",
-];
-
 /// What to say, and how.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -103,7 +73,6 @@ pub fn voice_msg_prompt(speaker: Arc<dyn Speaker>) -> FnTool {
                 crate::readiness::speaker(speaker.as_ref())
             })
         })
-        .with_subjects(SUBJECTS)
 }
 
 fn spec() -> ToolSpec {

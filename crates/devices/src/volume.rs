@@ -37,41 +37,6 @@ impl Direction {
     }
 }
 
-/// What the volume tools act on, as a person names it ([`deskmate_tools::Tool::subjects`]):
-/// the volume, sound and hearing, and an objectless "turn it up/down", which on a desktop
-/// means the volume.
-pub const SUBJECTS: &[&str] = &[
-    "volume",
-    "sound",
-    "audio",
-    "music",
-    "loud",
-    "quiet",
-    "softer",
-    "noise",
-    "noisy",
-    "hear",
-    "speaker",
-    "mute",
-    "crank",
-    "turn it up",
-    "turn it down",
-    "音量",
-    "声音",
-    "大声",
-    "小声",
-    "点声",
-    "静音",
-    "音乐",
-    "喇叭",
-    "扬声器",
-    "太吵",
-    "好吵",
-    "很吵",
-    "吵死",
-    "听不",
-];
-
 /// The largest step one call may take, percentage points.
 const MAX_STEP: u32 = 50;
 /// The step of a call that names none.
@@ -158,7 +123,6 @@ fn tool(direction: Direction, mixer: Arc<dyn Mixer>) -> FnTool {
         let mixer = checked.clone();
         crate::readiness::self_check("Mixer", move || crate::readiness::mixer(mixer.as_ref()))
     })
-    .with_subjects(SUBJECTS)
 }
 
 /// The arguments' schema, its step described for this direction: a step is a size, never

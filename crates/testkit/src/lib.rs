@@ -9,6 +9,7 @@
 //! (with a context size the test sets) and `POST /tokenize` (with [`scripted_tokens`]).
 
 pub mod desktop;
+pub mod judging;
 pub mod keyring;
 pub mod pulse;
 pub mod webdriver;
@@ -104,6 +105,12 @@ struct Shared {
     tokenized: usize,
     /// `GET /props` requests received.
     probed: usize,
+    /// What the latest reply served said (the default judgement agrees with it).
+    said: judging::Said,
+    /// Answers judgement questions instead of agreeing with the latest reply.
+    judge: Option<Responder>,
+    /// The judgement questions received (not among [`ScriptedServer::requests`]).
+    judgements: Vec<Value>,
 }
 
 /// A scripted OpenAI-compatible server on 127.0.0.1.
@@ -180,6 +187,18 @@ impl ScriptedServer {
         self
     }
 
+    /// Answers the agent's judgement questions ([`judging`]) from their body instead of
+    /// agreeing with the latest reply served.
+    pub fn judge_with(&self, judge: impl Fn(&Value) -> Script + Send + Sync + 'static) -> &Self {
+        self.lock().judge = Some(Arc::new(judge));
+        self
+    }
+
+    /// The judgement questions received so far ([`judging`]), in order.
+    pub fn judgements(&self) -> Vec<Value> {
+        self.lock().judgements.clone()
+    }
+
     /// Answers every chat request after the queued ones with this script.
     pub fn repeat(&self, script: Script) -> &Self {
         self.lock().repeat_last = Some(script);
@@ -244,14 +263,26 @@ async fn chat(State(shared): State<SharedState>, headers: HeaderMap, body: Bytes
     let script = {
         let mut s = lock(&shared);
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        s.headers.push(headers);
-        let script = s
-            .chat
-            .pop_front()
-            .or_else(|| s.responder.as_ref().map(|respond| respond(&request)))
-            .or_else(|| s.repeat_last.clone());
-        s.requests.push(request);
-        script
+        if judging::is_judgement(&request) {
+            let script = match &s.judge {
+                Some(judge) => judge(&request),
+                None => s.said.judge(&request),
+            };
+            s.judgements.push(request);
+            Some(script)
+        } else {
+            s.headers.push(headers);
+            let script = s
+                .chat
+                .pop_front()
+                .or_else(|| s.responder.as_ref().map(|respond| respond(&request)))
+                .or_else(|| s.repeat_last.clone());
+            s.requests.push(request);
+            if let Some(script) = &script {
+                s.said = judging::Said::of(script);
+            }
+            script
+        }
     };
     match script {
         Some(script) => play(script).await,

@@ -85,16 +85,6 @@ pub trait Tool: Send + Sync + fmt::Debug {
         false
     }
 
-    /// What the tool acts on, as a person names it (lowercase English words, which match
-    /// where a word starts, so "loud" matches "louder", and Chinese words): the chat runs
-    /// a model's call of the tool only when the person's message, or their message
-    /// before it, names one, so a request for something else ("switch off the lights")
-    /// never turns into a stand-in ("turn off the camera"). Empty, the default: not
-    /// checked. Calls over the API and MCP name their tool themselves and are not checked.
-    fn subjects(&self) -> &[&'static str] {
-        &[]
-    }
-
     /// Worked examples of requests the tool answers, for the model: the chat's
     /// constrained prompt shows those of the tools it offers. Empty, the default.
     fn examples(&self) -> &[Example] {
@@ -124,7 +114,6 @@ pub struct FnTool {
     fits: Arc<Fits>,
     blocking: bool,
     self_check: Option<Arc<dyn Fn() -> SelfCheck + Send + Sync>>,
-    subjects: &'static [&'static str],
     examples: &'static [Example],
 }
 
@@ -158,7 +147,6 @@ impl FnTool {
             fits: Arc::new(move |args: &Value| read_args::<A>(&fits_id, args).map(drop)),
             blocking,
             self_check: None,
-            subjects: &[],
             examples: &[],
         }
     }
@@ -170,13 +158,6 @@ impl FnTool {
         check: impl Fn() -> SelfCheck + Send + Sync + 'static,
     ) -> Self {
         self.self_check = Some(Arc::new(check));
-        self
-    }
-
-    /// Declares what the tool acts on, as a person names it ([`Tool::subjects`]).
-    #[must_use]
-    pub fn with_subjects(mut self, subjects: &'static [&'static str]) -> Self {
-        self.subjects = subjects;
         self
     }
 
@@ -208,10 +189,6 @@ impl Tool for FnTool {
             Some(check) => check(),
             None => SelfCheck::Skip(no_sample()),
         }
-    }
-
-    fn subjects(&self) -> &[&'static str] {
-        self.subjects
     }
 
     fn examples(&self) -> &[Example] {

@@ -1,11 +1,20 @@
-//! "Did you mean this?": a tool whose subject the person did not name may be a stand-in
-//! for what they asked (the camera for the lights, the volume for the screen's brightness)
-//! — or a real request in words no list has ("开大点"). The person decides: asked first,
-//! the call goes on to the guard on a yes (where a tool that asks first still asks its own
-//! question) and is not run on a no (or with nobody to ask).
+//! "Did you mean this?": a call whose part of the request, put to the model on its own
+//! with only the tool's description ([`crate::judge`]), is judged not to be that tool's may
+//! be a stand-in for what the person asked (the camera for "switch off the lights", the
+//! clock for "will it rain?") — or a real request the judgement missed. What decides is the
+//! judgement and the tool's kind, never a list of words:
+//!
+//! - a write (or irreversible call) is put to the person: on a yes it goes on to the guard
+//!   (where a tool that asks first still asks its own question), on a no — or with nobody
+//!   to ask — it is not run;
+//! - a read is not run, and the model is told to say honestly what no tool does.
+//!
+//! A follow-up ("a bit more") says little by itself: a `no` is asked once more with the
+//! person's message before it, and the call stands when either judgement is `yes`.
 
 use async_trait::async_trait;
 use deskmate_core::{ErrorType, Localized, SideEffect, ToolError};
+use deskmate_llm::envelope::Part;
 use deskmate_service::Deskmate;
 use deskmate_service::hooks::{ConfirmRequest, Grant};
 use serde_json::json;
@@ -13,19 +22,66 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::Inspector;
+use crate::judge::Judge;
 use crate::outcome::stopped_error;
 use crate::plan::{Calls, Verdict};
 use crate::types::CallStatus;
 
-/// Puts calls of tools whose subject the person did not name to the person.
+/// Puts calls whose part is judged not their tool's to the person (writes) or leaves them
+/// out (reads).
 pub(crate) struct AskedFor<'a> {
-    /// The service (the tools' subjects, and the person to ask).
+    /// The service (the person to ask).
     pub deskmate: &'a Deskmate,
-    /// What the person asked: their message of this turn and the one before it (a
-    /// follow-up such as "a bit more" names its subject in the earlier one).
+    /// Judges a part on its own; absent: no check (the calls go on as the model chose).
+    pub judge: Option<&'a Judge<'a>>,
+    /// The separate requests the model listed with these calls.
+    pub parts: &'a [Part],
+    /// What the person asked: their message of this turn and the one before it.
     pub asked: &'a [String],
     /// Fires when the person stops the turn: the question is dropped, the call not run.
     pub cancel: &'a CancellationToken,
+}
+
+/// The part of the request a call was judged not to do.
+struct Against {
+    ask: String,
+}
+
+impl AskedFor<'_> {
+    /// The words a call of `tool` answers: its parts, or the person's message when the
+    /// model listed none for it and it is the step's only tool (a message asking for
+    /// several things is one judgement of one tool, no basis to judge each).
+    fn asks_for(&self, tool: &str, tools: usize) -> Vec<String> {
+        let listed: Vec<String> = self
+            .parts
+            .iter()
+            .filter(|p| p.tool.as_deref() == Some(tool))
+            .map(|p| p.ask.clone())
+            .collect();
+        if listed.is_empty() && tools == 1 {
+            self.asked.first().cloned().into_iter().collect()
+        } else {
+            listed
+        }
+    }
+
+    /// `None` when some part of the call is judged its tool's (or cannot be judged);
+    /// otherwise the first judgement against it. `tools`: how many tools the step calls.
+    async fn against(&self, judge: &Judge<'_>, tool: &str, tools: usize) -> Option<Against> {
+        let mut first = None;
+        for ask in self.asks_for(tool, tools) {
+            let mut does = judge.does(&ask, tool).await?;
+            if !does && let Some(before) = self.asked.get(1) {
+                let with = format!("{ask}\n(The user's message before it: {before})");
+                does = judge.does(&with, tool).await.unwrap_or(does);
+            }
+            if does {
+                return None;
+            }
+            first.get_or_insert(Against { ask });
+        }
+        first
+    }
 }
 
 #[async_trait]
@@ -35,24 +91,39 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
     }
 
     async fn inspect(&self, calls: &mut Calls<'c>) {
-        let registry = self.deskmate.registry();
+        let Some(judge) = self.judge else {
+            return;
+        };
+        let mut tools: Vec<&str> = calls.planned.iter().map(|p| p.tool.as_str()).collect();
+        tools.sort_unstable();
+        tools.dedup();
+        let tools = tools.len();
         for i in 0..calls.planned.len() {
             if !calls.runs(i) {
                 continue;
             }
-            let p = &calls.planned[i];
-            let Some(subjects) = registry.tool(&p.tool).map(|t| t.subjects()) else {
+            let tool = calls.planned[i].tool.clone();
+            let side_effect = calls.planned[i]
+                .spec
+                .as_ref()
+                .map_or(SideEffect::Write, |s| s.side_effect);
+            let against = tokio::select! {
+                against = self.against(judge, &tool, tools) => against,
+                () = self.cancel.cancelled() => {
+                    calls.verdicts[i] = Verdict::Refused(CallStatus::Skipped, stopped_error());
+                    return;
+                }
+            };
+            let Some(against) = against else {
                 continue;
             };
-            if subjects.is_empty()
-                || self
-                    .asked
-                    .iter()
-                    .any(|m| deskmate_tools::words::mentions_any(m, subjects))
-            {
+            tracing::info!(%tool, ask = %against.ask, "a call judged not to do its part");
+            if side_effect == SideEffect::Read {
+                calls.verdicts[i] =
+                    Verdict::Refused(CallStatus::NotAsked, not_asked(&tool, &against));
                 continue;
             }
-            let named: Vec<&str> = subjects.iter().take(4).copied().collect();
+            let p = &calls.planned[i];
             let call = &calls.calls[i];
             let question = self.deskmate.confirm_batch(ConfirmRequest {
                 call_id: call.id.clone(),
@@ -64,19 +135,8 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
                 arguments: serde_json::from_str(&call.function.arguments)
                     .unwrap_or_else(|_| json!({})),
                 repairs: Vec::new(),
-                reason: Localized::new(
-                    format!(
-                        "消息里没有提到 {} 作用的对象（{}）",
-                        p.tool,
-                        named.join("、")
-                    ),
-                    format!(
-                        "the message does not mention what {} acts on ({})",
-                        p.tool,
-                        named.join(", ")
-                    ),
-                ),
-                side_effect: p.spec.as_ref().map_or(SideEffect::Write, |s| s.side_effect),
+                reason: reason(&tool, &against),
+                side_effect,
                 // About this message's words: a yes does not carry over.
                 grants: vec![Grant::Once],
             });
@@ -91,25 +151,33 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
             // policy asks about: the call still goes through the guard unconfirmed, and a
             // tool that asks first puts its own question, with its own reason.
             if !approved {
-                let error = not_asked(&calls.planned[i].tool, subjects);
-                calls.verdicts[i] = Verdict::Refused(CallStatus::NotAsked, error);
+                calls.verdicts[i] =
+                    Verdict::Refused(CallStatus::NotAsked, not_asked(&tool, &against));
             }
         }
     }
 }
 
-/// Why a call of a tool whose subject the person did not name is not run.
-fn not_asked(tool: &str, subjects: &[&str]) -> ToolError {
-    let named: Vec<&str> = subjects.iter().take(4).copied().collect();
+/// The person's question: what was asked, and that the call does not read as doing it.
+fn reason(tool: &str, against: &Against) -> Localized {
+    let ask = &against.ask;
+    Localized::new(
+        format!("“{ask}”看起来不是 {tool} 能做的事"),
+        format!("“{ask}” does not read as something {tool} does"),
+    )
+}
+
+/// Why a call judged not to do its part is not run, and what the model does instead.
+fn not_asked(tool: &str, against: &Against) -> ToolError {
     ToolError::new(
         ErrorType::Denied,
         format!(
-            "not run: the user did not ask for this. {tool} is only for requests about {}, \
-             and the user's message mentions none of that",
-            named.join(", ")
+            "not run: the user did not ask for this. {tool} does not do {:?}",
+            against.ask
         ),
     )
     .with_hint(
-        "do not call it; answer the user directly, and if no tool does what they asked, say so",
+        "do not call it; answer the user directly, and if no tool does what they asked, say \
+         so honestly",
     )
 }

@@ -3,8 +3,9 @@
 //!
 //! - **The calls a reply asks for**, before any of them runs ([`check_calls`]):
 //!   1. [`offered`]: a tool the turn did not offer is not run;
-//!   2. [`asked_for`]: a tool whose subject the person did not name may be a stand-in for
-//!      what they asked — they are asked first ("did you mean this?");
+//!   2. [`asked_for`]: a call whose part of the request, judged on its own, is not its
+//!      tool's may be a stand-in for what was asked — a write is put to the person first
+//!      ("did you mean this?"), a read no tool does is not run;
 //!   3. [`repeats`]: a call whose result the turn already has is not run again;
 //!   4. [`batch`]: an irreversible call among several — one confirmation for them all.
 //! - **The reply the model wrote** ([`check_reply`]):
@@ -30,11 +31,13 @@ pub(crate) mod unreported;
 
 use async_trait::async_trait;
 use deskmate_llm::ChatClient;
+use deskmate_llm::envelope::Part;
 use deskmate_llm::wire::ChatRequest;
 use deskmate_service::Deskmate;
 use deskmate_service::language::Language;
 use tokio_util::sync::CancellationToken;
 
+use crate::judge::Judge;
 use crate::outcome::{Outcome, Succeeded};
 use crate::plan::Calls;
 use crate::types::StopReason;
@@ -65,6 +68,10 @@ pub(crate) struct CallChecks<'a> {
     pub offered: Option<&'a [String]>,
     /// What the person asked: their message of this turn and the one before it.
     pub asked: &'a [String],
+    /// Judges a part of the request on its own (absent: the calls are not checked so).
+    pub judge: Option<&'a Judge<'a>>,
+    /// The separate requests the model listed with these calls.
+    pub parts: &'a [Part],
     /// The results of the turn's calls that succeeded so far.
     pub succeeded: &'a Succeeded,
     /// Fires when the person stops the turn: a question still open is dropped.
@@ -78,6 +85,8 @@ pub(crate) async fn check_calls(calls: &mut Calls<'_>, turn: CallChecks<'_>) {
     };
     let asked_for = asked_for::AskedFor {
         deskmate: turn.deskmate,
+        judge: turn.judge,
+        parts: turn.parts,
         asked: turn.asked,
         cancel: turn.cancel,
     };

@@ -231,10 +231,6 @@ impl Tool for FailFirst {
         self.inner.spec()
     }
 
-    fn subjects(&self) -> &[&'static str] {
-        self.inner.subjects()
-    }
-
     fn examples(&self) -> &[deskmate_tools::Example] {
         self.inner.examples()
     }
@@ -770,7 +766,7 @@ mod tests {
     }
 
     /// A tool wrapped to fail first reads to the model as the tool it wraps: the same
-    /// subjects and worked examples, so the case's prompt is the one every turn has.
+    /// worked examples, so the case's prompt is the one every turn has.
     #[test]
     fn a_wrapped_tool_keeps_what_the_model_reads_of_it() {
         let backends = Backends::simulated();
@@ -786,7 +782,6 @@ mod tests {
                 fired: Arc::new(AtomicBool::new(false)),
             };
             assert_eq!(wrapped.examples(), inner.examples());
-            assert_eq!(wrapped.subjects(), inner.subjects());
         }
     }
 
