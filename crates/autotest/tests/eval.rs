@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use deskmate_autotest::eval::{self, CaseCategory, EvalOptions, parse_suite};
 use deskmate_service::Deskmate;
-use deskmate_testkit::{Script, ScriptedServer, completion};
+use deskmate_testkit::{Script, ScriptedServer, completion, judging};
 use serde_json::json;
 
 /// A typed request body from JSON, as the API reads it.
@@ -53,6 +53,9 @@ fn case(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_metric_on_known_outputs() {
     let server = ScriptedServer::start(&["scripted"]).await;
+    // The per-call judgement: "thanks!" is no request for the volume; every other case's
+    // call does what its message asks.
+    server.judge_with(|request| judging::answer(judging::asked(request) != "thanks!"));
     let volume = json!(["increase_volume", "decrease_volume"]);
     let up20 = json!([{"tool": "increase_volume", "args": {"step": [20]}}]);
     let times = json!([
@@ -256,7 +259,8 @@ async fn every_metric_on_known_outputs() {
     );
     assert_eq!(outcome("none"), (false, false, false));
     assert_eq!(by_id("none").reason.as_deref(), Some("no tool was called"));
-    // Nothing ran, but the person had to refuse a stand-in: a wrong call all the same.
+    // Judged a stand-in, nothing ran, but the person had to refuse it: a wrong call all
+    // the same.
     assert_eq!(outcome("irrelevant-call"), (false, false, true));
     assert_eq!(
         by_id("irrelevant-call").calls[0].status,
