@@ -136,7 +136,11 @@ impl Said {
             .map(|(_, t)| t.as_str())
             .collect();
         let does = if listed.is_empty() {
-            self.called.contains(&tool)
+            // A native call names an imported tool as it was offered (`server-tool`, the
+            // first dot made a dash, as OpenAI's function-name rule wants); the question
+            // names its id (`server.tool`).
+            let offered = tool.replacen('.', "-", 1);
+            self.called.iter().any(|c| *c == tool || *c == offered)
         } else {
             listed.contains(&tool.as_str())
         };
