@@ -54,6 +54,8 @@ pub(crate) struct TurnContext<'a> {
 pub(crate) struct Judging<'a> {
     pub judge: Option<&'a Judge<'a>>,
     pub parts: &'a [Part],
+    /// The calls are the model's second thought ([`crate::look_again`]).
+    pub doubted: bool,
 }
 
 impl Agent {
@@ -133,6 +135,7 @@ impl Agent {
                 asked,
                 judge: judging.judge,
                 parts: judging.parts,
+                doubted: judging.doubted,
                 succeeded,
                 cancel,
             },

@@ -29,7 +29,7 @@ use crate::read::{self, Read};
 use crate::request::{self, Followup};
 use crate::turn_end::{card, closing, covers, cut_short, did, model_failed};
 use crate::types::{AgentEvent, CallStatus, ChatOutcome, ChatTurn, StopReason, emit};
-use crate::{branch, fold, near, options, parts, reply, said};
+use crate::{branch, fold, look_again, near, options, parts, reply, said};
 
 /// Most tokens of a reply after tool results.
 const AFTER_RESULTS_MAX_TOKENS: u32 = 256;
@@ -164,6 +164,10 @@ impl Agent {
         // more try limited to them, once a turn.
         let mut held: Vec<String> = Vec::new();
         let mut retried = false;
+        // A first answer given without calls while the model looks again at it
+        // ([`crate::look_again`]): the one the turn ends with unless the second look's
+        // calls are taken instead.
+        let mut looking: Option<FirstAnswer> = None;
         let (reply, stop) = 'turn: {
             let client = match Endpoint::new(&base_url, api_key).and_then(ChatClient::new) {
                 Ok(client) => client,
@@ -277,7 +281,16 @@ impl Agent {
                         }));
                 }
                 request.stream = model.streaming;
-                let mut gate = TokenGate::new(events, protocol, !ran.is_empty(), language);
+                let mut gate =
+                    TokenGate::new(events, protocol, !ran.is_empty() || followup.look, language);
+                // An answer of the first step may be looked at again: it is shown so that a
+                // figure it makes up is not.
+                let read_so_far =
+                    (steps == 1 && judge.is_some() && protocol == Protocol::Constrained)
+                        .then(|| look_again::read(&messages[1..]));
+                if let Some(read) = &read_so_far {
+                    gate = gate.watching(read.clone());
+                }
                 let mut on_event = |e| gate.on(e);
                 let reply = tokio::select! {
                     reply = client.complete(&request, &mut on_event) => reply,
@@ -312,17 +325,45 @@ impl Agent {
                         "model timings"
                     );
                 }
-                let cut = reply.finish_reason.as_deref() == Some("length");
-                let raw = reply.content.clone();
+                let mut cut = reply.finish_reason.as_deref() == Some("length");
+                let mut raw = reply.content.clone();
                 let Read {
                     mut calls,
-                    text,
+                    mut text,
                     extracted,
                     done,
                     parts,
                 } = read::read(protocol, reply);
                 if protocol == Protocol::Native {
                     request::from_wire(&mut calls, &tools);
+                }
+                // The second look's calls replace the first answer only when each is
+                // judged to do its part; otherwise the turn goes on with the first answer.
+                let doubted = followup.look;
+                if let Some(answer) = looking.take() {
+                    followup.look = false;
+                    let adopted = match &judge {
+                        Some(judge) => tokio::select! {
+                            adopted = look_again::adopt(judge, &parts, &asked, &calls) => adopted,
+                            () = cancel.cancelled() => break 'turn (String::new(), StopReason::Cancelled),
+                        },
+                        None => false,
+                    };
+                    tracing::info!(
+                        adopted,
+                        calls = calls.len(),
+                        "the model looked again at an answer stating a new figure"
+                    );
+                    if !adopted {
+                        calls.clear();
+                        FirstAnswer {
+                            text,
+                            raw,
+                            cut,
+                            request,
+                            gate,
+                        } = answer;
+                    }
                 }
                 if done && !ran.is_empty() {
                     // The model says the results answer everything: they are the reply.
@@ -360,6 +401,24 @@ impl Agent {
                     continue;
                 }
                 followup.retry = None;
+                if calls.is_empty()
+                    && !doubted
+                    && let Some(read) = &read_so_far
+                    && look_again::states_new_figure(&text, read)
+                {
+                    tracing::info!(
+                        "an answer without calls states a figure nothing read holds; looking again"
+                    );
+                    followup.look = true;
+                    looking = Some(FirstAnswer {
+                        text,
+                        raw,
+                        cut,
+                        request,
+                        gate,
+                    });
+                    continue;
+                }
                 if calls.is_empty() {
                     // The checks on the reply ([`crate::inspect`]): tidied, in the person's
                     // language, an answer at all, and telling the whole outcome.
@@ -423,6 +482,7 @@ impl Agent {
                         Judging {
                             judge: judge.as_ref(),
                             parts: &requests,
+                            doubted,
                         },
                         &mut succeeded,
                     )
@@ -611,4 +671,15 @@ impl Agent {
         }
         Ok((events, outcome))
     }
+}
+
+/// An answer the model gave without calls, kept while it looks again: what the turn ends
+/// with if the second look's calls are not taken, with what its checks read and the gate
+/// that has shown part of it.
+struct FirstAnswer<'a> {
+    text: String,
+    raw: String,
+    cut: bool,
+    request: deskmate_llm::wire::ChatRequest,
+    gate: TokenGate<'a>,
 }

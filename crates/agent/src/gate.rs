@@ -28,6 +28,48 @@ pub(crate) struct TokenGate<'a> {
     /// Whether a constrained answer's language is known to be the turn's (or cannot be
     /// told): what is held is shown and the rest streams.
     settled: bool,
+    /// An answer that may be looked at again ([`crate::look_again`]) is shown sentence
+    /// by sentence, and from the first sentence with a figure none of these texts holds,
+    /// not at all (the turn may end with calls instead).
+    watch: Option<Watch>,
+}
+
+/// A constrained answer shown a sentence at a time until one states a new figure.
+struct Watch {
+    /// What the model read: the figures it may say back.
+    read: Vec<String>,
+    /// The answer so far.
+    answer: String,
+    /// How much of `answer` has been passed on.
+    passed: usize,
+    /// A sentence with a new figure was reached: nothing more is passed on.
+    stopped: bool,
+}
+
+impl Watch {
+    /// The answer's next piece: what of it can be shown now.
+    fn feed(&mut self, piece: &str) -> String {
+        self.answer.push_str(piece);
+        if self.stopped {
+            return String::new();
+        }
+        let read: Vec<&str> = self.read.iter().map(String::as_str).collect();
+        let pending = &self.answer[self.passed..];
+        if let Some(at) = crate::figures::first_new(pending, &read) {
+            self.stopped = true;
+            let end = self.passed + crate::figures::sentence_start(pending, at);
+            return self.take(end);
+        }
+        // Up to the last complete sentence: the next one may still hold a figure.
+        let end = self.passed + crate::figures::sentence_start(pending, pending.len());
+        self.take(end)
+    }
+
+    fn take(&mut self, end: usize) -> String {
+        let out = self.answer[self.passed..end].to_string();
+        self.passed = end;
+        out
+    }
 }
 
 impl<'a> TokenGate<'a> {
@@ -47,7 +89,29 @@ impl<'a> TokenGate<'a> {
             shown: false,
             language,
             settled: false,
+            watch: None,
         }
+    }
+
+    /// Shows a constrained answer a sentence at a time and none of it from a sentence
+    /// stating a figure that none of `read` holds.
+    pub(crate) fn watching(mut self, read: Vec<String>) -> Self {
+        self.watch = Some(Watch {
+            read,
+            answer: String::new(),
+            passed: 0,
+            stopped: false,
+        });
+        self
+    }
+
+    /// Passes a piece of a constrained answer through the watch, if any.
+    fn pass(&mut self, text: String) {
+        let text = match &mut self.watch {
+            Some(watch) => watch.feed(&text),
+            None => text,
+        };
+        self.show(text);
     }
 
     fn show(&mut self, text: String) {
@@ -80,7 +144,7 @@ impl<'a> TokenGate<'a> {
         if let Some(answer) = &mut self.answer {
             let piece = answer.feed(&text);
             if self.settled {
-                self.show(piece);
+                self.pass(piece);
                 return;
             }
             self.held.push_str(&piece);
@@ -95,7 +159,7 @@ impl<'a> TokenGate<'a> {
             if Language::written(&self.held).is_some() || self.held.chars().count() > 32 {
                 self.settled = true;
                 let held = std::mem::take(&mut self.held);
-                self.show(held);
+                self.pass(held);
             }
             return;
         }
@@ -123,6 +187,14 @@ impl<'a> TokenGate<'a> {
     pub(crate) fn finish(mut self, text: &str) {
         if !self.shown && !text.trim().is_empty() {
             self.show(text.to_string());
+            return;
+        }
+        // A watched answer that ends as it began: the rest of it.
+        if let Some(watch) = &self.watch
+            && let Some(rest) = text.strip_prefix(&watch.answer[..watch.passed])
+        {
+            let rest = rest.to_string();
+            self.show(rest);
         }
     }
 }

@@ -1,4 +1,4 @@
-//! "Does this tool do what this part asks?": the tool the model chose for one part of the
+//! "Can this tool do what this part asks?": the tool the model chose for one part of the
 //! person's request, put to the model on its own — only that part's words and the tool's
 //! one-line description, no history, no examples, no other tools — with the answer held
 //! by the grammar to `yes` or `no`.
@@ -9,7 +9,11 @@
 //! separate judgement, and a `no` is acted on (`inspect::asked_for`). Measured on the dev
 //! cases, asking instead "which of these tools does it, or none?" made the 1.5B model name
 //! a tool for nearly every request ("thanks!" → speak aloud), so the question verifies one
-//! choice rather than making one.
+//! choice rather than making one. It asks whether the tool *can* do what is asked: asked
+//! whether it does *exactly* that, the bundled model said no to 6 of 13 right calls (a
+//! dataset's frequencies, a QC check), each a read that then did not run, and to 6 of 11
+//! stand-ins; asked "can", no to 1 of 13 and to 4 of 11 (`scripts/judge-probe.py`,
+//! docs/BENCHMARKS.md).
 //!
 //! The question's system message is the same for every call of every turn, so a server
 //! with a second slot keeps it evaluated there, and a judgement costs the part's words,
@@ -130,7 +134,7 @@ const GRAMMAR: &str = "root ::= \"yes\" | \"no\"\n";
 /// The part, the tool's line, and the question.
 fn question(ask: &str, tool: &ToolDef) -> String {
     format!(
-        "Request: {ask}\nTool {}: {}\nDoes this tool do exactly what the request asks?",
+        "Request: {ask}\nTool {}: {}\nCan this tool do what the request asks?",
         tool.function.name,
         first_sentence(&tool.function.description)
     )
@@ -169,8 +173,8 @@ mod tests {
         let q = question("what is 2+2", &tool("calculator"));
         assert_eq!(
             q,
-            "Request: what is 2+2\nTool calculator: Does a thing.\nDoes this tool do exactly \
-             what the request asks?"
+            "Request: what is 2+2\nTool calculator: Does a thing.\nCan this tool do what the \
+             request asks?"
         );
     }
 }

@@ -45,6 +45,10 @@ pub(crate) struct Followup {
     /// The model gave up on a call whose tool named the valid values: the next request
     /// admits only calls of this tool (its wrong argument held to those values), once.
     pub retry: Option<String>,
+    /// The model answered without calls with a figure nothing it read holds: the next
+    /// request, the same as the first, admits only calls, of every tool offered
+    /// ([`crate::look_again`]).
+    pub look: bool,
 }
 
 impl Followup {
@@ -61,6 +65,7 @@ impl Followup {
             asks: Vec::new(),
             open: Vec::new(),
             retry: None,
+            look: false,
         }
     }
 
@@ -133,7 +138,7 @@ pub(crate) fn request(
             // results: what is still open). The examples teach that form, so a grammar
             // without it would turn a model about to call into one that answers.
             let answer = match (after_results, followup.owed) {
-                _ if followup.retry.is_some() => envelope::Answer::Never,
+                _ if followup.retry.is_some() || followup.look => envelope::Answer::Never,
                 (false, _) => envelope::Answer::Text,
                 (true, true) => envelope::Answer::Owed,
                 (true, false) => envelope::Answer::TextOrDone,

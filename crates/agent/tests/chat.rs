@@ -956,15 +956,21 @@ async fn a_constrained_turn_limited_to_some_tools_masks_the_others() {
 #[tokio::test]
 async fn a_constrained_answer_streams_as_plain_text() {
     let f = constrained_fixture(true).await;
+    // A first answer is shown a sentence at a time (`look_again`): two sentences, two
+    // pieces at least.
     let pieces = [
         "{\"ans",
         "wer\": \"Why did",
         " the \\\"chicken\\\"",
-        " cross?\"}",
+        " cross? To get",
+        " to the other side.\"}",
     ];
     f.server.push(streamed_text(&pieces));
     let (events, outcome) = turn(&f, "tell me a joke", None).await;
-    assert_eq!(outcome.reply, "Why did the \"chicken\" cross?");
+    assert_eq!(
+        outcome.reply,
+        "Why did the \"chicken\" cross? To get to the other side."
+    );
     assert_eq!(tokens(&events), outcome.reply);
     let streamed = events
         .iter()
@@ -1161,7 +1167,7 @@ async fn a_reply_in_the_other_language_is_written_again_in_the_one_the_model_say
 
     // A reply in the person's language, or one whose letters do not tell, asks nothing.
     f.server.push(streamed_text(&[r#"{"answer":"9801"}"#]));
-    turn(&f, "九十九乘九十九是多少？不用算了，直接说", None).await;
+    turn(&f, "99 乘 99 是不是 9801？", None).await;
     f.server.push(streamed_text(&[r#"{"answer":"你好！"}"#]));
     turn(&f, "你好", None).await;
     assert_eq!(f.server.requests().len(), 7);
@@ -1604,6 +1610,123 @@ async fn a_read_judged_not_to_do_its_part_is_not_run() {
     let (events, _) = turn(&f, "the time", None).await;
     assert_eq!(statuses(&events), [("clock".to_string(), CallStatus::Done)]);
     assert_eq!(read.load(Ordering::SeqCst), 1);
+}
+
+/// An answer given without calls that states a figure nothing the model read holds is
+/// looked at again: the same request once more, admitting only calls. Its call is taken
+/// when judged to do its part, and the made-up figure is never shown; judged not to, the
+/// first answer stands, shown whole. An answer saying back the person's own figure is
+/// not looked at again, and a write thought of only the second time is put to the person.
+#[tokio::test]
+async fn an_answer_with_a_made_up_figure_is_looked_at_again() {
+    let read = Arc::new(AtomicI64::new(0));
+    let count = read.clone();
+    let clock: Arc<dyn Tool> = Arc::new(FnTool::inline(read_spec("clock"), move |_: Value| {
+        count.fetch_add(1, Ordering::SeqCst);
+        Ok(json!({"time": "10:00"}))
+    }));
+    let confirmer = Arc::new(Counting {
+        approve: true,
+        asked: Default::default(),
+        last: Default::default(),
+    });
+    let server = ScriptedServer::start_llama_cpp(&["scripted"]).await;
+    server.judge_with(|request| judging::answer(!judging::asked(request).contains("Everest")));
+    let f = fixture_on(server, true, confirmer.clone(), vec![clock]).await;
+    let answer = |ask: &str, pieces: &[&str]| {
+        let start = format!(r#"{{"parts":[{{"ask":"{ask}","tool":"none"}}],"answer":""#);
+        let mut all = vec![start.as_str()];
+        all.extend(pieces);
+        all.push(r#""}"#);
+        streamed_text(&all)
+    };
+    let call = |ask: &str, tool: &str, arguments: &str| {
+        streamed_text(&[&format!(
+            r#"{{"parts":[{{"ask":"{ask}","tool":"{tool}"}}],"calls":[{{"name":"{tool}","arguments":{arguments}}}]}}"#
+        )])
+    };
+
+    // Made up, and a tool does it: the call is taken.
+    f.server
+        .push(answer(
+            "the time in Rome",
+            &["Sure. ", "It is 3:00 PM ", "in Rome."],
+        ))
+        .push(call("the time in Rome", "clock", "{}"));
+    let (events, _) = turn(&f, "what's the time in Rome?", None).await;
+    assert_eq!(statuses(&events), [("clock".to_string(), CallStatus::Done)]);
+    assert_eq!(read.load(Ordering::SeqCst), 1);
+    let shown = tokens(&events);
+    assert!(
+        !shown.contains("3:00"),
+        "the made-up time was shown: {shown:?}"
+    );
+    let requests = f.server.requests();
+    let grammar = |i: usize| {
+        requests[i]["grammar"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(grammar(0).contains("answer"), "{}", grammar(0));
+    assert!(
+        !grammar(1).contains("answer"),
+        "only calls the second time: {}",
+        grammar(1)
+    );
+    assert_eq!(
+        requests[0]["messages"], requests[1]["messages"],
+        "the same request, looked at again"
+    );
+    assert_eq!(
+        confirmer.asked.load(Ordering::SeqCst),
+        0,
+        "a read is not asked about"
+    );
+
+    // Made up, but the call the model thinks of is judged not to do the part: the first
+    // answer is the reply, and it is shown.
+    f.server
+        .push(answer("how tall Everest is", &["It is 8,849 m ", "tall."]))
+        .push(call("how tall Everest is", "clock", "{}"));
+    let (events, outcome) = turn(&f, "how tall is Everest?", None).await;
+    assert!(statuses(&events).is_empty());
+    assert_eq!(read.load(Ordering::SeqCst), 1, "not run");
+    assert_eq!(outcome.reply, "It is 8,849 m tall.");
+    assert_eq!(tokens(&events), "It is 8,849 m tall.");
+
+    // The person's own figure said back: no second look.
+    let before = f.server.requests().len();
+    f.server.push(answer("remember 40", &["OK, 40."]));
+    let (_, outcome) = turn(&f, "remember 40", None).await;
+    assert_eq!(outcome.reply, "OK, 40.");
+    assert_eq!(f.server.requests().len(), before + 1);
+
+    // A write thought of the second time is the person's to confirm.
+    f.server
+        .push(answer("add two to the counter", &["Done, it is now 2."]))
+        .push(call(
+            "add two to the counter",
+            "counter_add",
+            r#"{"delta":2}"#,
+        ));
+    let (events, _) = turn(&f, "add two to the counter", None).await;
+    assert_eq!(
+        statuses(&events),
+        [("counter_add".to_string(), CallStatus::Done)]
+    );
+    assert_eq!(f.counter.load(Ordering::SeqCst), 2);
+    assert_eq!(confirmer.asked.load(Ordering::SeqCst), 1);
+    let question = confirmer
+        .last
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| panic!("nobody was asked"));
+    assert_eq!(
+        question.reason.en,
+        "“add two to the counter”: shall counter_add do it?"
+    );
 }
 
 /// After results the model is always asked, under a grammar that admits more calls, a

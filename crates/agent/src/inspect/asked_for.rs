@@ -38,49 +38,95 @@ pub(crate) struct AskedFor<'a> {
     pub parts: &'a [Part],
     /// What the person asked: their message of this turn and the one before it.
     pub asked: &'a [String],
+    /// The model made these calls only when asked to look again at an answer it gave
+    /// without any: a write among them is put to the person even when judged its part's.
+    pub doubted: bool,
     /// Fires when the person stops the turn: the question is dropped, the call not run.
     pub cancel: &'a CancellationToken,
 }
 
-/// The part of the request a call was judged not to do.
-struct Against {
+/// The part of the request a call was judged not to do — or, for a call the model made
+/// only when asked to look again, the part it is for.
+pub(crate) struct Against {
     ask: String,
+    /// The model first answered without calling: the call is a second thought.
+    doubted: bool,
+}
+
+/// How one tool's call is judged against the parts of the request it is for.
+pub(crate) enum Judged {
+    /// Some part of it is the tool's.
+    Does,
+    /// None of its parts is; the first.
+    DoesNot(String),
+    /// It cannot be told (no part to judge, or no usable answer).
+    Unknown,
+}
+
+/// The words a call of `tool` answers: its parts, or the person's message when the model
+/// listed none for it and it is the step's only tool (a message asking for several
+/// things is one judgement of one tool, no basis to judge each). `tools`: how many tools
+/// the step calls.
+fn asks_for(parts: &[Part], asked: &[String], tool: &str, tools: usize) -> Vec<String> {
+    let listed: Vec<String> = parts
+        .iter()
+        .filter(|p| p.tool.as_deref() == Some(tool))
+        .map(|p| p.ask.clone())
+        .collect();
+    if listed.is_empty() && tools == 1 {
+        asked.first().cloned().into_iter().collect()
+    } else {
+        listed
+    }
+}
+
+/// Judges a call of `tool` by the parts it is for (`asked`: the person's message and the
+/// one before it, which a `no` is asked again with).
+pub(crate) async fn judged(
+    judge: &Judge<'_>,
+    parts: &[Part],
+    asked: &[String],
+    tool: &str,
+    tools: usize,
+) -> Judged {
+    let mut first = None;
+    for ask in asks_for(parts, asked, tool, tools) {
+        let Some(mut does) = judge.does(&ask, tool).await else {
+            return Judged::Unknown;
+        };
+        if !does && let Some(before) = asked.get(1) {
+            let with = format!("{ask}\n(The user's message before it: {before})");
+            does = judge.does(&with, tool).await.unwrap_or(does);
+        }
+        if does {
+            return Judged::Does;
+        }
+        first.get_or_insert(ask);
+    }
+    first.map_or(Judged::Unknown, Judged::DoesNot)
 }
 
 impl AskedFor<'_> {
-    /// The words a call of `tool` answers: its parts, or the person's message when the
-    /// model listed none for it and it is the step's only tool (a message asking for
-    /// several things is one judgement of one tool, no basis to judge each).
-    fn asks_for(&self, tool: &str, tools: usize) -> Vec<String> {
-        let listed: Vec<String> = self
-            .parts
-            .iter()
-            .filter(|p| p.tool.as_deref() == Some(tool))
-            .map(|p| p.ask.clone())
-            .collect();
-        if listed.is_empty() && tools == 1 {
-            self.asked.first().cloned().into_iter().collect()
-        } else {
-            listed
-        }
-    }
-
-    /// `None` when some part of the call is judged its tool's (or cannot be judged);
-    /// otherwise the first judgement against it. `tools`: how many tools the step calls.
+    /// `None` when the call goes on as the model chose; otherwise why it is asked about or
+    /// not run.
     async fn against(&self, judge: &Judge<'_>, tool: &str, tools: usize) -> Option<Against> {
-        let mut first = None;
-        for ask in self.asks_for(tool, tools) {
-            let mut does = judge.does(&ask, tool).await?;
-            if !does && let Some(before) = self.asked.get(1) {
-                let with = format!("{ask}\n(The user's message before it: {before})");
-                does = judge.does(&with, tool).await.unwrap_or(does);
-            }
-            if does {
-                return None;
-            }
-            first.get_or_insert(Against { ask });
+        match judged(judge, self.parts, self.asked, tool, tools).await {
+            Judged::DoesNot(ask) => Some(Against {
+                ask,
+                doubted: false,
+            }),
+            // A write the model thought of only when asked to look again is the person's
+            // to confirm, however it is judged.
+            _ if self.doubted => Some(Against {
+                ask: asks_for(self.parts, self.asked, tool, tools)
+                    .into_iter()
+                    .next()
+                    .or_else(|| self.asked.first().cloned())
+                    .unwrap_or_default(),
+                doubted: true,
+            }),
+            Judged::Does | Judged::Unknown => None,
         }
-        first
     }
 }
 
@@ -117,7 +163,10 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
             let Some(against) = against else {
                 continue;
             };
-            tracing::info!(%tool, ask = %against.ask, "a call judged not to do its part");
+            if against.doubted && side_effect == SideEffect::Read {
+                continue;
+            }
+            tracing::info!(%tool, ask = %against.ask, doubted = against.doubted, "a call put to the person or not run");
             if side_effect == SideEffect::Read {
                 calls.verdicts[i] =
                     Verdict::Refused(CallStatus::NotAsked, not_asked(&tool, &against));
@@ -161,6 +210,12 @@ impl<'c> Inspector<Calls<'c>> for AskedFor<'_> {
 /// The person's question: what was asked, and that the call does not read as doing it.
 fn reason(tool: &str, against: &Against) -> Localized {
     let ask = &against.ask;
+    if against.doubted {
+        return Localized::new(
+            format!("“{ask}”：要用 {tool} 来做吗？"),
+            format!("“{ask}”: shall {tool} do it?"),
+        );
+    }
     Localized::new(
         format!("“{ask}”看起来不是 {tool} 能做的事"),
         format!("“{ask}” does not read as something {tool} does"),

@@ -72,6 +72,9 @@ pub(crate) struct CallChecks<'a> {
     pub judge: Option<&'a Judge<'a>>,
     /// The separate requests the model listed with these calls.
     pub parts: &'a [Part],
+    /// The calls are the model's second thought, after an answer without any
+    /// ([`crate::look_again`]).
+    pub doubted: bool,
     /// The results of the turn's calls that succeeded so far.
     pub succeeded: &'a Succeeded,
     /// Fires when the person stops the turn: a question still open is dropped.
@@ -88,6 +91,7 @@ pub(crate) async fn check_calls(calls: &mut Calls<'_>, turn: CallChecks<'_>) {
         judge: turn.judge,
         parts: turn.parts,
         asked: turn.asked,
+        doubted: turn.doubted,
         cancel: turn.cancel,
     };
     let repeats = repeats::Repeats {
