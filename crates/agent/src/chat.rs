@@ -289,7 +289,7 @@ impl Agent {
                     (steps == 1 && judge.is_some() && protocol == Protocol::Constrained)
                         .then(|| look_again::read(&messages[1..]));
                 if let Some(read) = &read_so_far {
-                    gate = gate.watching(read.clone());
+                    gate = gate.watching(read);
                 }
                 let mut on_event = |e| gate.on(e);
                 let reply = tokio::select! {

@@ -31,11 +31,16 @@ fn runs(text: &str) -> Vec<(usize, String)> {
     runs
 }
 
-/// Where in `reply` (a byte offset) its first figure is that none of `read` holds: a run
-/// of digits that is no run of theirs. `None`: every figure of the reply was read (or it
-/// has none).
-pub(crate) fn first_new(reply: &str, read: &[&str]) -> Option<usize> {
-    let known: Vec<String> = read.iter().flat_map(|t| runs(t)).map(|(_, r)| r).collect();
+/// The figures of what the model read: each run of digits of `read`, worked out once for
+/// a reply.
+pub(crate) fn known(read: &[String]) -> Vec<String> {
+    read.iter().flat_map(|t| runs(t)).map(|(_, r)| r).collect()
+}
+
+/// Where in `reply` (a byte offset) its first figure is that is not among `known`
+/// ([`known`]): a run of digits that is no run of theirs. `None`: every figure of the reply
+/// was read (or it has none).
+pub(crate) fn first_new(reply: &str, known: &[String]) -> Option<usize> {
     runs(reply)
         .into_iter()
         .find(|(_, run)| !known.contains(run))
@@ -60,6 +65,11 @@ pub(crate) fn sentence_start(text: &str, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn first_new(reply: &str, read: &[&str]) -> Option<usize> {
+        let read: Vec<String> = read.iter().map(|t| t.to_string()).collect();
+        super::first_new(reply, &known(&read))
+    }
 
     #[test]
     fn a_figure_the_message_does_not_hold_is_found_where_it_starts() {

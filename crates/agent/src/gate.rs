@@ -36,8 +36,8 @@ pub(crate) struct TokenGate<'a> {
 
 /// A constrained answer shown a sentence at a time until one states a new figure.
 struct Watch {
-    /// What the model read: the figures it may say back.
-    read: Vec<String>,
+    /// The figures of what the model read, which it may say back.
+    known: Vec<String>,
     /// The answer so far.
     answer: String,
     /// How much of `answer` has been passed on.
@@ -53,9 +53,8 @@ impl Watch {
         if self.stopped {
             return String::new();
         }
-        let read: Vec<&str> = self.read.iter().map(String::as_str).collect();
         let pending = &self.answer[self.passed..];
-        if let Some(at) = crate::figures::first_new(pending, &read) {
+        if let Some(at) = crate::figures::first_new(pending, &self.known) {
             self.stopped = true;
             let end = self.passed + crate::figures::sentence_start(pending, at);
             return self.take(end);
@@ -95,9 +94,9 @@ impl<'a> TokenGate<'a> {
 
     /// Shows a constrained answer a sentence at a time and none of it from a sentence
     /// stating a figure that none of `read` holds.
-    pub(crate) fn watching(mut self, read: Vec<String>) -> Self {
+    pub(crate) fn watching(mut self, read: &[String]) -> Self {
         self.watch = Some(Watch {
-            read,
+            known: crate::figures::known(read),
             answer: String::new(),
             passed: 0,
             stopped: false,

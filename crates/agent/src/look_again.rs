@@ -40,8 +40,7 @@ pub(crate) fn read(messages: &[Message]) -> Vec<String> {
 
 /// Whether `answer` states a figure none of `read` holds.
 pub(crate) fn states_new_figure(answer: &str, read: &[String]) -> bool {
-    let read: Vec<&str> = read.iter().map(String::as_str).collect();
-    crate::figures::first_new(answer, &read).is_some()
+    crate::figures::first_new(answer, &crate::figures::known(read)).is_some()
 }
 
 /// Whether the calls of a second look replace the first answer: there are some, and every
