@@ -8,11 +8,13 @@
 //! - `deskmate [--data-dir DIR] autotest [--llm ID] [--asr ID] [--json]` runs the autotest.
 //! - `deskmate [--data-dir DIR] chat MESSAGE [--model ID] [--conversation ID] [--json]`
 //!   runs one turn of the agent loop.
+//! - `deskmate [--data-dir DIR] listen [--json]` runs voice mode until Ctrl-C.
 //! - `deskmate [--data-dir DIR] schedules [list|add WHEN --message TEXT|rm ID]` lists,
 //!   adds or deletes reminders and scheduled calls.
 //! - `deskmate [--data-dir DIR] call TOOL [ARGS]` prints exactly one result object; exit
 //!   0 when `ok`, 1 when not, 2 on a usage error.
 
+mod listen;
 mod schedules;
 
 use std::io::{Read, Write};
@@ -81,6 +83,14 @@ enum Command {
         /// Confirm in advance the calls whose policy asks.
         #[arg(long)]
         yes: bool,
+    },
+    /// Voice mode until Ctrl-C: say the wake phrase ("Deskmate", "你好桌面助手") and a
+    /// request; the reply is spoken. State lines go to stderr; `--json` prints every event
+    /// as one JSON line on stdout.
+    Listen {
+        /// Every event as a JSON line.
+        #[arg(long)]
+        json: bool,
     },
     /// Run the autotest: LLM and ASR checks, then every tool; prints each check as it
     /// finishes, or the API contract's result object with --json. Exit 0 when all passed.
@@ -337,6 +347,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             eval(&data_dir, &model, suite.as_deref(), &options, json).await
         }
+        Command::Listen { json } => listen::run(&data_dir, json).await,
         Command::Chat {
             message,
             model,

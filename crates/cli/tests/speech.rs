@@ -5,14 +5,13 @@
 //! of each recording) shares at least half of the sentences' syllables (57–62 % measured;
 //! espeak-ng's `cmn` voice, which reads tone digits in English, gave about 0 %).
 
+mod common;
+
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::time::Duration;
 
+use common::{heard, whisper};
 use deskmate_devices::speaker::parse_wav;
-use deskmate_llm::sidecar::Sidecar;
-use deskmate_llm::{AsrClient, AsrRequest, Endpoint};
-use deskmate_service::local::{Found, default_manifest_path, load_manifest};
 use deskmate_testkit::pulse::PulseServer;
 use serde_json::Value;
 
@@ -75,46 +74,6 @@ fn play_and_record(
     let level = rms(&wav.samples);
     assert!(level > 300.0, "the sink was silent (RMS {level:.0})");
     bytes
-}
-
-/// The local whisper server, started for the test.
-async fn whisper() -> (Sidecar, AsrClient, String) {
-    let path = default_manifest_path().unwrap_or_else(|| panic!("no cache dir"));
-    let Found::Ready(manifest) = load_manifest(&path) else {
-        panic!("the local models are not installed: run scripts/setup-models.sh tests");
-    };
-    let whisper = manifest
-        .asr
-        .iter()
-        .find(|s| s.id == "local-whisper-base")
-        .unwrap_or_else(|| panic!("whisper-base is not installed"));
-    let sidecar = Sidecar::start(
-        whisper.sidecar("faster-whisper-server", None),
-        Arc::new(|_| {}),
-    );
-    let url = sidecar
-        .wait_ready(Duration::from_secs(120))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    let client = AsrClient::new(Endpoint::new(&url, None).unwrap_or_else(|e| panic!("{e}")))
-        .unwrap_or_else(|e| panic!("{e}"));
-    (sidecar, client, whisper.model.clone())
-}
-
-async fn heard(client: &AsrClient, model: &str, language: &str, bytes: Vec<u8>) -> String {
-    client
-        .transcribe(
-            &AsrRequest {
-                model: model.to_string(),
-                language: Some(language.into()),
-                hotwords: Vec::new(),
-            },
-            bytes,
-            "sink.wav",
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .text
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -23,6 +23,7 @@ pub mod speaker;
 pub mod voice;
 pub mod voice_choice;
 pub mod volume;
+pub mod wake;
 
 use std::sync::Arc;
 

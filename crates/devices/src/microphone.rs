@@ -49,6 +49,14 @@ pub trait Microphone: Send + Sync + std::fmt::Debug {
         longest: Duration,
         on_level: &mut dyn FnMut(f32),
     ) -> Result<Wav, DeviceError>;
+    /// Hears everything from now until `stop` is set (voice mode), handing `on_sound`
+    /// each piece as 16 kHz mono samples in [-1, 1] as it comes. One input stream stays
+    /// open throughout, so nothing said between two utterances is lost.
+    fn stream(
+        &self,
+        stop: &AtomicBool,
+        on_sound: &mut dyn FnMut(&[f32]),
+    ) -> Result<(), DeviceError>;
     /// Whether it can record here: the default input device.
     fn probe(&self) -> Result<String, DeviceError>;
 }
@@ -192,6 +200,23 @@ impl Utterances {
         (duration.as_millis() as usize * RATE as usize / 1000).div_ceil(FRAME)
     }
 
+    /// Whether an utterance has started and not yet ended.
+    pub fn speaking(&self) -> bool {
+        self.started
+    }
+
+    /// Listens for the next utterance of the same stream: the room's level measured so
+    /// far is kept (so speech that follows at once is not taken for the room).
+    pub fn again(&mut self) {
+        self.pending.clear();
+        self.before.clear();
+        self.speech.clear();
+        self.waited = self.waited.min(CALIBRATION);
+        self.loud_run = 0;
+        self.quiet_run = 0;
+        self.started = false;
+    }
+
     fn finish(&mut self) -> Heard {
         Heard::Speech(to_wav(&std::mem::take(&mut self.speech)))
     }
@@ -222,9 +247,12 @@ impl Utterances {
             } else {
                 self.loud_run = 0;
                 // The room's level: the mean of the first frames, then a slow average of
-                // the quiet ones.
+                // the quiet ones; a quieter frame lowers it at once (speech heard while
+                // the first frames were measured is not the room).
                 self.floor = if self.waited <= CALIBRATION {
                     self.floor + (level - self.floor) / self.waited as f32
+                } else if level < self.floor {
+                    level
                 } else {
                     self.floor * 0.9 + level * 0.1
                 };
@@ -310,6 +338,31 @@ impl Microphone for SimulatedMicrophone {
         Ok(next)
     }
 
+    /// The prepared utterances one after another, each followed by a second of a quiet
+    /// room, in 50 ms pieces at the pace they would be heard; then the quiet room until
+    /// `stop` is set.
+    fn stream(
+        &self,
+        stop: &AtomicBool,
+        on_sound: &mut dyn FnMut(&[f32]),
+    ) -> Result<(), DeviceError> {
+        const PIECE: usize = RATE as usize / 20;
+        let quiet = vec![0.0f32; PIECE];
+        let mut heard: VecDeque<f32> = VecDeque::new();
+        while !stop.load(Ordering::Relaxed) {
+            if heard.is_empty()
+                && let Some(next) = self.next()
+            {
+                heard.extend(next.samples.iter().map(|s| f32::from(*s) / 32768.0));
+                heard.extend(std::iter::repeat_n(0.0, RATE as usize));
+            }
+            let piece: Vec<f32> = heard.drain(..PIECE.min(heard.len())).collect();
+            on_sound(if piece.is_empty() { &quiet } else { &piece });
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(())
+    }
+
     fn probe(&self) -> Result<String, DeviceError> {
         Ok("simulated microphone".into())
     }
@@ -332,6 +385,14 @@ impl Microphone for SystemMicrophone {
         on_level: &mut dyn FnMut(f32),
     ) -> Result<Wav, DeviceError> {
         capture::record(stop, longest, on_level)
+    }
+
+    fn stream(
+        &self,
+        stop: &AtomicBool,
+        on_sound: &mut dyn FnMut(&[f32]),
+    ) -> Result<(), DeviceError> {
+        capture::stream(stop, on_sound)
     }
 
     fn probe(&self) -> Result<String, DeviceError> {
@@ -506,6 +567,44 @@ mod capture {
         }
     }
 
+    /// Hands over every piece, resampled to 16 kHz, until `stop` is set.
+    pub(super) fn stream(
+        stop: &AtomicBool,
+        on_sound: &mut dyn FnMut(&[f32]),
+    ) -> Result<(), DeviceError> {
+        let (_stream, rate, rx) = open()?;
+        let mut resampler = Resampler::new(rate);
+        let mut resampled = Vec::new();
+        let mut last_piece = Instant::now();
+        while !stop.load(Ordering::Relaxed) {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(piece) => {
+                    last_piece = Instant::now();
+                    resampled.clear();
+                    resampler.push(&piece, &mut resampled);
+                    on_sound(&resampled);
+                }
+                // A device that stops delivering (unplugged, the sound server gone) is an
+                // error, not a quiet room.
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if last_piece.elapsed() > Duration::from_secs(3) {
+                        return Err(DeviceError::Busy {
+                            what: WHAT,
+                            detail: "the input device delivered no sound".into(),
+                        });
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(DeviceError::Failed {
+                        what: WHAT,
+                        detail: "the input stream stopped".into(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Records from now until `stop` is set or `longest` has passed, reporting the level
     /// of every piece.
     pub(super) fn record(
@@ -638,6 +737,61 @@ mod tests {
             panic!("no utterance found");
         };
         assert!(wav.duration_ms() <= 2030, "{} ms", wav.duration_ms());
+    }
+
+    #[test]
+    fn speech_while_the_room_is_measured_does_not_deafen_it() {
+        let listen = Listen {
+            wait: Duration::from_secs(3600),
+            longest: Duration::from_secs(5),
+            pause: Duration::from_millis(600),
+        };
+        // Talk from the first moment, a breath, and more talk.
+        let mut input = tone(1000, 0.3);
+        input.extend(tone(90, 0.0));
+        input.extend(tone(700, 0.3));
+        input.extend(tone(800, 0.0));
+        assert!(matches!(
+            feed_all(&mut Utterances::new(listen), &input),
+            Heard::Speech(_)
+        ));
+    }
+
+    #[test]
+    fn one_stream_gives_utterance_after_utterance() {
+        let listen = Listen {
+            wait: Duration::from_secs(3600),
+            longest: Duration::from_secs(5),
+            pause: Duration::from_millis(600),
+        };
+        let mut input = tone(300, 0.002);
+        for _ in 0..3 {
+            input.extend(tone(700, 0.3));
+            input.extend(tone(700, 0.002));
+        }
+        let mut utterances = Utterances::new(listen);
+        let mut found = Vec::new();
+        let mut onsets = 0;
+        let mut was = false;
+        for piece in input.chunks(333) {
+            let heard = utterances.feed(piece);
+            if utterances.speaking() && !was {
+                onsets += 1;
+            }
+            was = utterances.speaking();
+            if let Heard::Speech(wav) = heard {
+                found.push(wav.duration_ms());
+                utterances.again();
+                was = false;
+            }
+        }
+        // Each: its 0.7 s of speech and the 0.6 s pause, with what came before its onset
+        // (up to 300 ms, less when the last utterance's pause was still running).
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(onsets, 3);
+        for ms in found {
+            assert!((1250..=1650).contains(&ms), "{ms} ms");
+        }
     }
 
     #[test]

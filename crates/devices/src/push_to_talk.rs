@@ -308,6 +308,12 @@ mod tests {
                 detail: "the device is in use".into(),
             })
         }
+        fn stream(&self, _: &AtomicBool, _: &mut dyn FnMut(&[f32])) -> Result<(), DeviceError> {
+            Err(DeviceError::Busy {
+                what: "microphone",
+                detail: "the device is in use".into(),
+            })
+        }
         fn probe(&self) -> Result<String, DeviceError> {
             Ok("unplugged".into())
         }

@@ -4,6 +4,7 @@
 
 use std::process::Command;
 use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 use deskmate_core::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -57,6 +58,12 @@ pub struct Spoken {
 pub trait Speaker: Send + Sync + std::fmt::Debug {
     /// Says it.
     fn speak(&self, speech: &Speech) -> Result<Spoken, DeviceError>;
+    /// Says it, falling silent at once when `stop` is set (the person talks over it:
+    /// barge-in). A speaker that cannot stop midway says it all.
+    fn speak_until(&self, speech: &Speech, stop: &AtomicBool) -> Result<Spoken, DeviceError> {
+        let _ = stop;
+        self.speak(speech)
+    }
     /// Whether it can speak here: the voice engine and the output device.
     fn probe(&self) -> Result<String, DeviceError>;
 }
@@ -212,8 +219,12 @@ pub struct SystemSpeaker;
 
 impl Speaker for SystemSpeaker {
     fn speak(&self, speech: &Speech) -> Result<Spoken, DeviceError> {
+        self.speak_until(speech, &AtomicBool::new(false))
+    }
+
+    fn speak_until(&self, speech: &Speech, stop: &AtomicBool) -> Result<Spoken, DeviceError> {
         let wav = synthesize(speech)?;
-        let device = play(&wav)?;
+        let device = playback::play(&wav, stop)?;
         Ok(Spoken {
             duration_ms: wav.duration_ms(),
             device,
@@ -245,7 +256,7 @@ impl Speaker for SystemSpeaker {
 
 /// Plays 16-bit mono samples on the default output; returns when they were played.
 pub fn play(wav: &Wav) -> Result<String, DeviceError> {
-    playback::play(wav)
+    playback::play(wav, &AtomicBool::new(false))
 }
 
 mod playback {
@@ -303,7 +314,8 @@ mod playback {
             .unwrap_or_else(|_| "default".into()))
     }
 
-    pub(super) fn play(wav: &Wav) -> Result<String, DeviceError> {
+    /// Plays `wav`; returns when it has been played, or at once when `stop` is set.
+    pub(super) fn play(wav: &Wav, stop: &AtomicBool) -> Result<String, DeviceError> {
         let host = cpal::default_host();
         let device = host.default_output_device().ok_or(DeviceError::NotFound {
             what: WHAT,
@@ -389,6 +401,11 @@ mod playback {
         // it plays (seen here: over 5 s now and then); only a longer stall is "busy".
         let deadline = Instant::now() + length + Duration::from_secs(15);
         while !finished.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) {
+                // Silent at once: the stream goes with what is still buffered.
+                drop(stream);
+                return Ok(name);
+            }
             if Instant::now() > deadline {
                 return Err(DeviceError::Busy {
                     what: WHAT,

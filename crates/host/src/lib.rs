@@ -4,6 +4,8 @@
 //! code here.
 
 pub mod local;
+pub mod voice_confirm;
+pub mod voice_mode;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -13,6 +13,15 @@ pub const CONTEXT_SETTING: &str = "chat.context_tokens";
 /// Its default.
 pub const DEFAULT_CONTEXT_TOKENS: i64 = 8192;
 
+/// Voice mode's wake phrases (any of them starts a turn), separated by `;`.
+pub const WAKE_SETTING: &str = "voice.wake_phrases";
+/// How long voice mode listens for a follow-up without the wake phrase, in seconds.
+pub const FOLLOW_UP_SETTING: &str = "voice.follow_up_seconds";
+/// The language voice mode hears: `auto`, `zh` or `en`.
+pub const VOICE_LANGUAGE_SETTING: &str = "voice.language";
+/// How fast voice mode speaks its replies, in words a minute.
+pub const VOICE_RATE_SETTING: &str = "voice.rate";
+
 /// A setting Deskmate knows.
 #[derive(Debug, Clone, Copy)]
 pub struct Known {
@@ -51,6 +60,30 @@ pub const KNOWN: &[Known] = &[
         default: || Value::String(String::new()),
         zh: "另一个存放 GGUF 模型文件的文件夹（绝对路径），其中的 .gguf 文件会出现在“模型”页上供添加。留空则只列出缓存目录的 models 文件夹。",
         en: "One more folder of GGUF model files (an absolute path): its .gguf files are offered on the Models page. Empty: only the cache's models folder is listed.",
+    },
+    Known {
+        key: WAKE_SETTING,
+        default: || Value::String("Deskmate; 你好桌面助手".into()),
+        zh: "语音模式的唤醒词：说出其中任何一个就开始一轮对话，同一口气里紧跟在后面的话就是请求。多个唤醒词用分号隔开。",
+        en: "Voice mode's wake phrases: saying any of them starts a turn, and what follows in the same breath is the request. Separate several with semicolons.",
+    },
+    Known {
+        key: FOLLOW_UP_SETTING,
+        default: || Value::from(8),
+        zh: "语音模式回答之后，不说唤醒词也能接着提问的秒数（0–120；0 表示每次都要说唤醒词）。",
+        en: "After a spoken reply, how many seconds voice mode keeps listening for a follow-up without the wake phrase (0–120; 0: the phrase every time).",
+    },
+    Known {
+        key: VOICE_LANGUAGE_SETTING,
+        default: || Value::String("auto".into()),
+        zh: "语音模式听的语言：auto（自动识别；识别成中英文以外的语言时，按上一次请求的语言重听）、zh 或 en。",
+        en: "The language voice mode hears: auto (detected; speech heard as neither Chinese nor English is heard again in the last request's language), zh or en.",
+    },
+    Known {
+        key: VOICE_RATE_SETTING,
+        default: || Value::from(160),
+        zh: "语音模式朗读回答的语速（每分钟词数，80–300）。",
+        en: "How fast voice mode speaks its replies, in words a minute (80–300).",
     },
 ];
 

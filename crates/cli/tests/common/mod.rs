@@ -2,6 +2,8 @@
 //! process on a free loopback port, and requests to its API.
 #![allow(dead_code)] // each test binary uses a part
 
+pub mod voice;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -162,4 +164,54 @@ pub fn children_named(pid: u32, name: &str) -> Vec<u32> {
         }
     }
     found
+}
+
+use deskmate_llm::sidecar::Sidecar;
+use deskmate_llm::{AsrClient, AsrRequest, Endpoint};
+use deskmate_service::local::{Found, default_manifest_path, load_manifest};
+
+/// The local whisper server (scripts/setup-models.sh tests), started for the test.
+pub async fn whisper() -> (Sidecar, AsrClient, String) {
+    let (sidecar, url, model) = whisper_server().await;
+    let client = AsrClient::new(Endpoint::new(&url, None).unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (sidecar, client, model)
+}
+
+/// The local whisper server, started for the test: its sidecar, base URL and model name.
+pub async fn whisper_server() -> (Sidecar, String, String) {
+    let path = default_manifest_path().unwrap_or_else(|| panic!("no cache dir"));
+    let Found::Ready(manifest) = load_manifest(&path) else {
+        panic!("the local models are not installed: run scripts/setup-models.sh tests");
+    };
+    let whisper = manifest
+        .asr
+        .iter()
+        .find(|s| s.id == "local-whisper-base")
+        .unwrap_or_else(|| panic!("whisper-base is not installed"));
+    let sidecar = Sidecar::start(
+        whisper.sidecar("faster-whisper-server", None),
+        std::sync::Arc::new(|_| {}),
+    );
+    let url = sidecar
+        .wait_ready(Duration::from_secs(120))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    (sidecar, url, whisper.model.clone())
+}
+
+pub async fn heard(client: &AsrClient, model: &str, language: &str, bytes: Vec<u8>) -> String {
+    client
+        .transcribe(
+            &AsrRequest {
+                model: model.to_string(),
+                language: Some(language.into()),
+                hotwords: Vec::new(),
+            },
+            bytes,
+            "sink.wav",
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .text
 }
