@@ -6,4 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
 require_cargo
+# WAKE_BENCH_ROUNDS (1–7, default 7) sets how many rounds of the ordinary sentences are said.
 cargo test --locked -p deskmate-cli --test wake_bench -- --ignored --nocapture
