@@ -90,8 +90,20 @@ async fn heard(asr_url: &str, model: &str, language: &str, bytes: Vec<u8>) -> St
     common::heard(&client, model, language, bytes).await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_wake_phrase_starts_a_turn_whose_reply_is_heard() {
+/// A sound server with a microphone, the whisper server, the scripted model and a data
+/// dir that uses them.
+struct Setup {
+    pulse: PulseServer,
+    dir: tempfile::TempDir,
+    sidecar: deskmate_llm::sidecar::Sidecar,
+    asr_url: String,
+    asr_model: String,
+    llm: ScriptedServer,
+    data: PathBuf,
+    path: PathBuf,
+}
+
+async fn setup() -> Setup {
     let pulse = PulseServer::start();
     pulse.add_microphone();
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -100,6 +112,30 @@ async fn the_wake_phrase_starts_a_turn_whose_reply_is_heard() {
     llm.respond_with(model_reply);
     let data = data_dir(dir.path(), &llm, &asr_url, &asr_model);
     let path = dir.path().to_path_buf();
+    Setup {
+        pulse,
+        dir,
+        sidecar,
+        asr_url,
+        asr_model,
+        llm,
+        data,
+        path,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wake_phrase_starts_a_turn_whose_reply_is_heard() {
+    let Setup {
+        pulse,
+        dir: _dir,
+        sidecar,
+        asr_url,
+        asr_model,
+        llm,
+        data,
+        path,
+    } = setup().await;
 
     let english = tokio::task::spawn_blocking(move || {
         let mut listening = Listening::start(&data, &pulse);
@@ -185,14 +221,16 @@ async fn the_wake_phrase_starts_a_turn_whose_reply_is_heard() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn speech_over_the_reply_stops_it_at_once() {
-    let pulse = PulseServer::start();
-    pulse.add_microphone();
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let (sidecar, asr_url, asr_model) = whisper_server().await;
-    let llm = ScriptedServer::start(&["scripted"]).await;
-    llm.respond_with(model_reply);
-    let data = data_dir(dir.path(), &llm, &asr_url, &asr_model);
-    let path = dir.path().to_path_buf();
+    let Setup {
+        pulse,
+        dir: _dir,
+        sidecar,
+        asr_url: _,
+        asr_model: _,
+        llm: _llm,
+        data,
+        path,
+    } = setup().await;
 
     let stopped_after = tokio::task::spawn_blocking(move || {
         let mut listening = Listening::start(&data, &pulse);

@@ -430,6 +430,22 @@ mod capture {
         Ok((device, config))
     }
 
+    /// A device that delivers nothing.
+    fn silent() -> DeviceError {
+        DeviceError::Busy {
+            what: WHAT,
+            detail: "the input device delivered no sound".into(),
+        }
+    }
+
+    /// A stream that ended under us.
+    fn stopped() -> DeviceError {
+        DeviceError::Failed {
+            what: WHAT,
+            detail: "the input stream stopped".into(),
+        }
+    }
+
     pub(super) fn input_name() -> Result<String, DeviceError> {
         let (device, config) = device()?;
         let name = device
@@ -552,17 +568,11 @@ mod capture {
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(DeviceError::Failed {
-                        what: WHAT,
-                        detail: "the input stream stopped".into(),
-                    });
+                    return Err(stopped());
                 }
             }
             if Instant::now() > give_up {
-                return Err(DeviceError::Busy {
-                    what: WHAT,
-                    detail: "the input device delivered no sound".into(),
-                });
+                return Err(silent());
             }
         }
     }
@@ -588,17 +598,11 @@ mod capture {
                 // error, not a quiet room.
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if last_piece.elapsed() > Duration::from_secs(3) {
-                        return Err(DeviceError::Busy {
-                            what: WHAT,
-                            detail: "the input device delivered no sound".into(),
-                        });
+                        return Err(silent());
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(DeviceError::Failed {
-                        what: WHAT,
-                        detail: "the input stream stopped".into(),
-                    });
+                    return Err(stopped());
                 }
             }
         }
@@ -629,17 +633,11 @@ mod capture {
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if !heard_any && started.elapsed() > Duration::from_secs(3) {
-                        return Err(DeviceError::Busy {
-                            what: WHAT,
-                            detail: "the input device delivered no sound".into(),
-                        });
+                        return Err(silent());
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(DeviceError::Failed {
-                        what: WHAT,
-                        detail: "the input stream stopped".into(),
-                    });
+                    return Err(stopped());
                 }
             }
         }
