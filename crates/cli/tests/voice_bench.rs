@@ -112,6 +112,7 @@ fn voice_mode_latency_and_cpu() {
         format!("cpu waiting, quiet room: {quiet:.1} % of one core"),
         format!("cpu waiting, speech without the phrase: {talking:.1} % of one core"),
     ];
+    eprintln!("{}", lines.join("\n"));
     for (kind, request) in [
         ("no tool", "Deskmate, tell me a short joke."),
         ("one tool", "Deskmate, what time is it?"),
@@ -124,7 +125,7 @@ fn voice_mode_latency_and_cpu() {
             feeder.say(&ask);
             let ended = Instant::now();
             listening.wait_for(Duration::from_secs(120), |l| l.starts_with("[request]"));
-            listening.wait_for(Duration::from_secs(120), |l| l.starts_with("[reply]"));
+            listening.wait_for(Duration::from_secs(120), |l| l.starts_with("[reply"));
             listening.wait_for(Duration::from_secs(120), |l| l == "[waiting]");
             let (started, samples) = recorder.stop();
             let from = (ended.saturating_duration_since(started).as_millis() / 10) as usize;
@@ -134,6 +135,7 @@ fn voice_mode_latency_and_cpu() {
                 .position(|l| *l)
                 .unwrap_or_else(|| panic!("no reply was heard for {request}"));
             took.push(first as f64 * 10.0);
+            eprintln!("{kind}: {} ms", first * 10);
         }
         lines.push(format!(
             "end of speech → first audio, {kind}: median {:.0} ms ({took:?})",
